@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uet: module entry, device lifecycle and netdev events.
+ *
+ * A uet device is created by "rdma link add NAME type uet netdev DEV" and
+ * removed by "rdma link del NAME", by the removal of DEV, or by unloading
+ * the module.  Whatever the path, the RDMA core ends in uet_dealloc_driver()
+ * (verbs.c), which calls uet_dev_release().
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <net/addrconf.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_netlink.h>
+
+#include "uet.h"
+#include "verbs.h"
+
+/* All uet devices; the list and each entry's list and registered fields. */
+static LIST_HEAD(uet_devs);
+static DEFINE_MUTEX(uet_devs_lock);
+
+static struct uet_dev *uet_dev_find(struct net_device *ndev)
+{
+	struct uet_dev *udev;
+
+	lockdep_assert_held(&uet_devs_lock);
+	list_for_each_entry(udev, &uet_devs, list)
+		if (udev->ndev == ndev)
+			return udev;
+	return NULL;
+}
+
+/**
+ * uet_dev_release() - undo uet_newlink() once the RDMA core is done
+ * @udev: the device, already unregistered from the RDMA core
+ *
+ * Called from the core's dealloc_driver hook; the core frees @udev itself
+ * afterwards.
+ */
+void uet_dev_release(struct uet_dev *udev)
+{
+	mutex_lock(&uet_devs_lock);
+	list_del(&udev->list);
+	mutex_unlock(&uet_devs_lock);
+	netdev_put(udev->ndev, &udev->ndev_tracker);
+}
+
+static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
+{
+	struct ib_device *other;
+	struct uet_dev *udev;
+	bool gone;
+	int err;
+
+	if (ndev->addr_len != ETH_ALEN) {
+		pr_err("%s: %s is not an Ethernet-addressed device\n",
+		       ibdev_name, ndev->name);
+		return -EINVAL;
+	}
+
+	other = ib_device_get_by_name(ibdev_name, RDMA_DRIVER_UNKNOWN);
+	if (other) {
+		ib_device_put(other);
+		pr_err("%s: an RDMA device of that name exists\n", ibdev_name);
+		return -EEXIST;
+	}
+
+	/* Claim @ndev under the lock, so that a racing newlink sees it. */
+	mutex_lock(&uet_devs_lock);
+	udev = uet_dev_find(ndev);
+	if (udev) {
+		pr_err("%s: %s already carries uet device %s\n", ibdev_name,
+		       ndev->name, dev_name(&udev->ibdev.dev));
+		mutex_unlock(&uet_devs_lock);
+		return -EEXIST;
+	}
+	udev = ib_alloc_device(uet_dev, ibdev);
+	if (!udev) {
+		mutex_unlock(&uet_devs_lock);
+		return -ENOMEM;
+	}
+	udev->ndev = ndev;
+	netdev_hold(ndev, &udev->ndev_tracker, GFP_KERNEL);
+	list_add_tail(&udev->list, &uet_devs);
+	mutex_unlock(&uet_devs_lock);
+
+	udev->ibdev.node_type = RDMA_NODE_IB_CA;
+	udev->ibdev.phys_port_cnt = 1;
+	udev->ibdev.num_comp_vectors = num_possible_cpus();
+	addrconf_addr_eui48((unsigned char *)&udev->ibdev.node_guid,
+			    ndev->dev_addr);
+	strscpy(udev->ibdev.node_desc, "uet", sizeof(udev->ibdev.node_desc));
+	ib_set_device_ops(&udev->ibdev, &uet_dev_ops);
+
+	err = ib_register_device(&udev->ibdev, ibdev_name, NULL);
+	if (err) {
+		pr_err("%s: registration failed: %d\n", ibdev_name, err);
+		ib_dealloc_device(&udev->ibdev);	/* ends in uet_dev_release() */
+		return err;
+	}
+
+	/*
+	 * The netdev notifier skips devices until they are registered; a
+	 * netdev that started to go away meanwhile is caught here, since its
+	 * reg_state changes before its NETDEV_UNREGISTER event is sent.
+	 */
+	mutex_lock(&uet_devs_lock);
+	udev->registered = true;
+	gone = READ_ONCE(ndev->reg_state) != NETREG_REGISTERED;
+	mutex_unlock(&uet_devs_lock);
+	if (gone)
+		ib_unregister_device_queued(&udev->ibdev);
+	else
+		pr_info("%s: created on %s\n", dev_name(&udev->ibdev.dev),
+			ndev->name);
+	return 0;
+}
+
+static struct rdma_link_ops uet_link_ops = {
+	.type = "uet",
+	.newlink = uet_newlink,
+};
+
+static void uet_port_event(struct uet_dev *udev, enum ib_event_type type)
+{
+	struct ib_event ev = {
+		.device = &udev->ibdev,
+		.element.port_num = UET_PORT,
+		.event = type,
+	};
+
+	ib_dispatch_event(&ev);
+}
+
+static int uet_netdev_event(struct notifier_block *nb, unsigned long event,
+			    void *ptr)
+{
+	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
+	struct uet_dev *udev;
+
+	mutex_lock(&uet_devs_lock);
+	udev = uet_dev_find(ndev);
+	if (!udev || !udev->registered)
+		goto out;
+
+	switch (event) {
+	case NETDEV_UNREGISTER:
+		/* Synchronous unregistration would deadlock on RTNL here. */
+		ib_unregister_device_queued(&udev->ibdev);
+		break;
+	case NETDEV_UP:
+	case NETDEV_CHANGE:
+		if (netif_running(ndev) && netif_carrier_ok(ndev))
+			uet_port_event(udev, IB_EVENT_PORT_ACTIVE);
+		else
+			uet_port_event(udev, IB_EVENT_PORT_ERR);
+		break;
+	case NETDEV_DOWN:
+		uet_port_event(udev, IB_EVENT_PORT_ERR);
+		break;
+	default:
+		break;
+	}
+out:
+	mutex_unlock(&uet_devs_lock);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block uet_netdev_notifier = {
+	.notifier_call = uet_netdev_event,
+};
+
+static int __init uet_init(void)
+{
+	int err;
+
+	err = register_netdevice_notifier(&uet_netdev_notifier);
+	if (err)
+		return err;
+	rdma_link_register(&uet_link_ops);
+	return 0;
+}
+
+static void __exit uet_exit(void)
+{
+	struct uet_dev *udev;
+
+	rdma_link_unregister(&uet_link_ops);
+	unregister_netdevice_notifier(&uet_netdev_notifier);
+
+	/*
+	 * uet shares rxe's driver id, so ib_unregister_driver() would take
+	 * rxe's devices too: unregister ours one by one.  Holding the device
+	 * keeps it valid while a queued unregistration from a netdev event
+	 * may be completing concurrently; the core serialises the two and
+	 * the later one finds nothing left to do.
+	 */
+	mutex_lock(&uet_devs_lock);
+	while ((udev = list_first_entry_or_null(&uet_devs, struct uet_dev, list))) {
+		get_device(&udev->ibdev.dev);
+		mutex_unlock(&uet_devs_lock);
+		ib_unregister_device(&udev->ibdev);
+		put_device(&udev->ibdev.dev);
+		mutex_lock(&uet_devs_lock);
+	}
+	mutex_unlock(&uet_devs_lock);
+}
+
+module_init(uet_init);
+module_exit(uet_exit);
+
+MODULE_DESCRIPTION("Ultra Ethernet Transport (UEC 1.0) software RDMA device");
+MODULE_LICENSE("GPL");
+MODULE_ALIAS_RDMA_LINK("uet");

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uet verbs glue.
+ *
+ * The RDMA core allocates every object (INIT_RDMA_OBJ_SIZE below) and calls
+ * these functions to fill it in.  Until the UET engine is wired in, the
+ * device offers contexts and protection domains; object types that need the
+ * engine (CQ, QP, MR) are refused with -EOPNOTSUPP, so applications get a
+ * clear error and never a half-working object.
+ */
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+#include <rdma/ib_mad.h>
+#include <rdma/ib_verbs.h>
+#include <uapi/linux/uet.h>
+
+#include "compat.h"
+#include "uet.h"
+#include "verbs.h"
+
+/* Device limits reported to applications (ibv_devinfo). */
+#define UET_MAX_PD		0x10000
+#define UET_MAX_MSG_SIZE	0x80000000u	/* 2 GiB, as IB allows */
+#define UET_GID_TABLE_LEN	1024
+#define UET_VENDOR_ID		0xffffff	/* no IEEE OUI assigned */
+
+static int uet_query_device(struct ib_device *ibdev, struct ib_device_attr *attr,
+			    struct ib_udata *udata)
+{
+	struct uet_dev *udev = to_uet_dev(ibdev);
+
+	if (udata->inlen || udata->outlen)
+		return -EINVAL;
+
+	memset(attr, 0, sizeof(*attr));
+	attr->vendor_id = UET_VENDOR_ID;
+	attr->sys_image_guid = udev->ibdev.node_guid;
+	attr->max_mr_size = U64_MAX;
+	attr->page_size_cap = PAGE_SIZE;
+	attr->max_pd = UET_MAX_PD;
+	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
+	return 0;
+}
+
+/* Largest IB MTU whose payload fits a UET packet in @mtu bytes of IP. */
+static enum ib_mtu uet_ib_mtu(unsigned int mtu)
+{
+	int payload = (int)mtu - UET_MAX_OVERHEAD;
+
+	if (payload >= 4096)
+		return IB_MTU_4096;
+	if (payload >= 2048)
+		return IB_MTU_2048;
+	if (payload >= 1024)
+		return IB_MTU_1024;
+	if (payload >= 512)
+		return IB_MTU_512;
+	return IB_MTU_256;
+}
+
+static int uet_query_port(struct ib_device *ibdev, u32 port,
+			  struct ib_port_attr *attr)
+{
+	struct net_device *ndev = to_uet_dev(ibdev)->ndev;
+
+	/* The core hands @attr in zeroed. */
+	attr->max_mtu = IB_MTU_4096;
+	attr->active_mtu = uet_ib_mtu(READ_ONCE(ndev->mtu));
+	attr->gid_tbl_len = UET_GID_TABLE_LEN;
+	attr->pkey_tbl_len = 1;
+	attr->port_cap_flags = IB_PORT_CM_SUP;
+	attr->max_msg_sz = UET_MAX_MSG_SIZE;
+	if (netif_running(ndev) && netif_carrier_ok(ndev)) {
+		attr->state = IB_PORT_ACTIVE;
+		attr->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
+	} else {
+		attr->state = IB_PORT_DOWN;
+		attr->phys_state = IB_PORT_PHYS_STATE_DISABLED;
+	}
+
+	/* No speed while the netdev goes away: report the slowest. */
+	if (ib_get_eth_speed(ibdev, port, &attr->active_speed,
+			     &attr->active_width)) {
+		attr->active_speed = IB_SPEED_SDR;
+		attr->active_width = IB_WIDTH_1X;
+	}
+	return 0;
+}
+
+static int uet_get_port_immutable(struct ib_device *ibdev, u32 port,
+				  struct ib_port_immutable *immutable)
+{
+	struct ib_port_attr attr = {};
+	int err;
+
+	/*
+	 * Ethernet link layer with IP-based GIDs: the RDMA core keeps the GID
+	 * table in step with the netdev's addresses, which is what address
+	 * resolution and perftest rely on.  The MAD and CM capabilities that
+	 * rdma_cm needs come with the QPs that carry them.
+	 */
+	immutable->core_cap_flags = RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP |
+				    RDMA_CORE_CAP_ETH_AH;
+	err = ib_query_port(ibdev, port, &attr);
+	if (err)
+		return err;
+	immutable->pkey_tbl_len = attr.pkey_tbl_len;
+	immutable->gid_tbl_len = attr.gid_tbl_len;
+	return 0;
+}
+
+static int uet_query_pkey(struct ib_device *ibdev, u32 port, u16 index, u16 *pkey)
+{
+	if (index)
+		return -EINVAL;
+	*pkey = IB_DEFAULT_PKEY_FULL;
+	return 0;
+}
+
+static enum rdma_link_layer uet_get_link_layer(struct ib_device *ibdev, u32 port)
+{
+	return IB_LINK_LAYER_ETHERNET;
+}
+
+/*
+ * uet reports its netdev through the get_netdev op rather than
+ * ib_device_set_netdev(): devices in the core's netdev hash are found by
+ * driver id, and uet shares rxe's driver id (see uet_dev_ops), so rxe's
+ * netdev notifier would otherwise take a uet device for one of its own.
+ */
+static struct net_device *uet_get_netdev(struct ib_device *ibdev, u32 port)
+{
+	struct net_device *ndev = to_uet_dev(ibdev)->ndev;
+
+	dev_hold(ndev);
+	return ndev;
+}
+
+static int uet_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static void uet_dealloc_ucontext(struct ib_ucontext *ibuc)
+{
+}
+
+static int uet_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int uet_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int uet_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+			 UET_CREATE_CQ_UDATA_ARG)
+{
+	return -EOPNOTSUPP;
+}
+
+static int uet_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int uet_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
+{
+	return -EOPNOTSUPP;
+}
+
+static int uet_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
+{
+	return -EOPNOTSUPP;
+}
+
+static int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+			 struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+			 int mask, struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int uet_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int uet_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+			 const struct ib_send_wr **bad_wr)
+{
+	*bad_wr = wr;
+	return -EOPNOTSUPP;
+}
+
+static int uet_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+			 const struct ib_recv_wr **bad_wr)
+{
+	*bad_wr = wr;
+	return -EOPNOTSUPP;
+}
+
+static struct ib_mr *uet_get_dma_mr(struct ib_pd *ibpd, int access)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static struct ib_mr *uet_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
+				     u64 iova, int access, struct ib_udata *udata)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static int uet_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static void uet_dealloc_driver(struct ib_device *ibdev)
+{
+	uet_dev_release(to_uet_dev(ibdev));
+}
+
+/*
+ * driver_id is rxe's: rdma-core matches its rxe provider to a device by
+ * this id, and uet implements rxe's user ABI (decision 4 of the design).
+ */
+const struct ib_device_ops uet_dev_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_RXE,
+	.uverbs_abi_ver = UET_UVERBS_ABI_VERSION,
+
+	.alloc_pd = uet_alloc_pd,
+	.alloc_ucontext = uet_alloc_ucontext,
+	.create_cq = uet_create_cq,
+	.create_qp = uet_create_qp,
+	.dealloc_driver = uet_dealloc_driver,
+	.dealloc_pd = uet_dealloc_pd,
+	.dealloc_ucontext = uet_dealloc_ucontext,
+	.dereg_mr = uet_dereg_mr,
+	.destroy_cq = uet_destroy_cq,
+	.destroy_qp = uet_destroy_qp,
+	.get_dma_mr = uet_get_dma_mr,
+	.get_link_layer = uet_get_link_layer,
+	.get_netdev = uet_get_netdev,
+	.get_port_immutable = uet_get_port_immutable,
+	.modify_qp = uet_modify_qp,
+	.poll_cq = uet_poll_cq,
+	.post_recv = uet_post_recv,
+	.post_send = uet_post_send,
+	.query_device = uet_query_device,
+	.query_pkey = uet_query_pkey,
+	.query_port = uet_query_port,
+	.reg_user_mr = uet_reg_user_mr,
+	.req_notify_cq = uet_req_notify_cq,
+
+	INIT_RDMA_OBJ_SIZE(ib_cq, uet_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_pd, uet_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_qp, uet_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, uet_ucontext, ibuc),
+};

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * Ultra Ethernet Transport (UEC specification 1.0): wire constants shared
+ * by the uet kernel module and userspace.
+ *
+ * Sizes are those of the UE overview (shared/seeds/ue-overview-talk.txt,
+ * "Transport Layer" header stack); Documentation/wire-format.rst cites the
+ * field layouts behind them.
+ */
+#ifndef _UAPI_LINUX_UET_H
+#define _UAPI_LINUX_UET_H
+
+/* IANA-assigned UDP destination port of UET. */
+#define UET_UDP_PORT		4793
+
+/* Largest header of each layer that can precede a UET payload. */
+#define UET_IPV6_HDR_LEN	40	/* IPv6 without extension headers */
+#define UET_UDP_HDR_LEN		8
+#define UET_TSS_HDR_MAX_LEN	16	/* "Opt. TSS (12-16B)" */
+#define UET_PDS_HDR_MAX_LEN	22	/* prologue 2 B + RUD/ROD 12-20 B */
+#define UET_SES_HDR_MAX_LEN	44	/* SES standard request */
+#define UET_TSS_ICV_LEN		16	/* "Opt. TSS ICV (16B)" */
+
+/* Worst-case bytes of a packet's MTU that are not payload. */
+#define UET_MAX_OVERHEAD	(UET_IPV6_HDR_LEN + UET_UDP_HDR_LEN + \
+				 UET_TSS_HDR_MAX_LEN + UET_PDS_HDR_MAX_LEN + \
+				 UET_SES_HDR_MAX_LEN + UET_TSS_ICV_LEN)
+
+#endif /* _UAPI_LINUX_UET_H */

@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What "make demo" shows: two uet devices on a two-namespace fabric.
+. "$(dirname "$0")/lib.sh"
+
+A() { ip netns exec "$NS_A" "$@"; }
+B() { ip netns exec "$NS_B" "$@"; }
+
+step() { echo; echo "### $*"; }
+
+trap fabric_down EXIT
+step "fabric: namespaces $NS_A and $NS_B joined by veth"
+fabric_up || exit 1
+A ip -br addr show dev veth0
+B ip -br addr show dev veth0
+
+step "load uet"
+run modprobe uet || exit 1
+grep '^uet ' /proc/modules
+
+step "create one uet device in each namespace"
+run A rdma link add uet0 type uet netdev veth0 || exit 1
+run B rdma link add uet1 type uet netdev veth0 || exit 1
+
+step "the devices, as the RDMA tools see them"
+run rdma link show
+run A ibv_devices
+run A ibv_devinfo -d uet0
+
+step "remove them"
+run A rdma link del uet0
+run B rdma link del uet1
+run modprobe -r uet
+dmesg | grep ' uet' | sed 's/^/  /'

@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for the uet shell selftests: KTAP output (from the kernel's
+# kselftest/ktap_helpers.sh), namespaces and the checks tests repeat.
+# Sourced, not run.
+
+# shellcheck disable=SC1091
+. "$(dirname "$0")/../kselftest/ktap_helpers.sh"
+
+# Addresses of the test fabric: the benchmarking range of RFC 2544 and the
+# IPv6 documentation prefix, so nothing here resembles a real network.
+UET_NET4=198.18.0
+UET_NET6=2001:db8:4793
+
+NS_A=uet-a
+NS_B=uet-b
+
+# Print and run a command, the way the kernel's network selftests do.
+run() {
+	echo "# + $*"
+	"$@"
+}
+
+# fabric_up: two namespaces joined by a veth pair, IPv4 and IPv6.
+#
+#   +---------- uet-a ----------+        +---------- uet-b ----------+
+#   | veth0 198.18.0.1/24       |--------| veth0 198.18.0.2/24       |
+#   |       2001:db8:4793::1/64 |        |       2001:db8:4793::2/64 |
+#   +---------------------------+        +---------------------------+
+fabric_up() {
+	ip netns add "$NS_A" && ip netns add "$NS_B" || return 1
+	ip link add veth0 netns "$NS_A" type veth peer name veth0 netns "$NS_B" ||
+		return 1
+	local ns i=1
+	for ns in "$NS_A" "$NS_B"; do
+		ip -n "$ns" link set lo up
+		ip -n "$ns" addr add "$UET_NET4.$i/24" dev veth0
+		ip -n "$ns" addr add "$UET_NET6::$i/64" dev veth0 nodad
+		ip -n "$ns" link set veth0 up
+		i=$((i + 1))
+	done
+}
+
+fabric_down() {
+	ip netns del "$NS_A" 2>/dev/null
+	ip netns del "$NS_B" 2>/dev/null
+	true
+}
+
+# expect_fail WANT_REGEX CMD...: CMD must fail and say something matching
+# WANT_REGEX on stderr or stdout.
+expect_fail() {
+	local want=$1 out rc
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	echo "# + $* -> rc=$rc: $out"
+	[ $rc -ne 0 ] && grep -qiE -- "$want" <<<"$out"
+}
+
+# uet_devs: names of the RDMA devices whose node description is uet's.
+uet_devs() {
+	local d
+	for d in /sys/class/infiniband/*; do
+		[ -e "$d/node_desc" ] && [ "$(cat "$d/node_desc")" = uet ] &&
+			basename "$d"
+	done
+}

@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the guest's initramfs from the host's own binaries and libraries.
+#
+# Usage: mkinitramfs.sh OUT.cpio.gz UET_KO SELFTEST_DIR [KVER]
+#   UET_KO        uet.ko built for the guest kernel
+#   SELFTEST_DIR  installed selftests (selftests/Makefile install)
+#   KVER          a Debian kernel whose modules (/lib/modules/KVER) the guest
+#                 needs; omit for a kernel with everything built in
+#
+# The guest runs bash as /init (selftests/vm/init) with real iproute2,
+# rdma-core, perftest, iperf3, tcpdump and kmod; busybox provides the
+# remaining small utilities.  Kernel modules are copied with their
+# dependencies and indexed by depmod, so "modprobe" and the kernel's own
+# module auto-loading work in the guest as on a real host.
+set -euo pipefail
+
+out=$1 uet_ko=$2 selftests=$3 kver=${4:-}
+here=$(cd "$(dirname "$0")" && pwd)
+
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+
+# Programs that tests and the demo call by name.
+progs=(
+	/usr/bin/bash /usr/bin/env /usr/bin/timeout /usr/bin/stdbuf
+	/usr/bin/ip /usr/sbin/tc /usr/bin/rdma /usr/sbin/bridge
+	/usr/bin/ibv_devices /usr/bin/ibv_devinfo
+	/usr/bin/ibv_rc_pingpong /usr/bin/ibv_ud_pingpong /usr/bin/ibv_uc_pingpong
+	/usr/bin/iperf3 /usr/bin/tcpdump /usr/bin/kmod
+)
+progs+=(/usr/bin/ib_*_bw /usr/bin/ib_*_lat)
+
+# Kernel modules the tests load; dependencies are added automatically.
+mods=(virtio_net veth sch_netem ib_core ib_uverbs rdma_ucm rdma_rxe
+      crc32_generic udp_tunnel ip6_udp_tunnel)
+
+# A merged-/usr layout, as on the host, so every library path resolves.
+mkdir -p "$root"/{dev,etc/libibverbs.d,proc,run,sys,tmp,root,opt} \
+	 "$root"/usr/{bin,sbin,lib,lib64}
+for d in bin sbin lib lib64; do
+	ln -s "usr/$d" "$root/$d"
+done
+
+copy() {	# copy a file to the same path in the guest, keeping symlinks
+	local f=$1
+	[ -e "$root$f" ] && return 0
+	mkdir -p "$root$(dirname "$f")"
+	cp -a "$f" "$root$f"
+	if [ -L "$f" ]; then
+		local t
+		t=$(readlink -f "$f")
+		copy "$t"
+	fi
+}
+
+copy_with_libs() {
+	local f=$1 lib
+	[ "${f#/}" != "$f" ] || f=$(command -v "$f")
+	copy "$f"
+	for lib in $(ldd "$f" 2>/dev/null | grep -o '/[^ ]*'); do
+		copy "$lib"
+	done
+}
+
+for p in "${progs[@]}"; do
+	copy_with_libs "$p"
+done
+copy /usr/libexec/coreutils/libstdbuf.so
+for a in modprobe insmod rmmod lsmod depmod modinfo; do
+	ln -s ../bin/kmod "$root/usr/sbin/$a"
+done
+# busybox for every other small utility.
+cp /bin/busybox "$root/usr/bin/busybox"
+for a in $("$root/usr/bin/busybox" --list); do
+	[ -e "$root/usr/bin/$a" ] || [ -e "$root/usr/sbin/$a" ] ||
+		ln -s busybox "$root/usr/bin/$a"
+done
+
+# rdma-core: only the rxe provider, which drives uet and rxe devices.
+copy /etc/libibverbs.d/rxe.driver
+copy_with_libs /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
+
+echo 'root:x:0:0:root:/root:/bin/bash' >"$root/etc/passwd"
+echo 'root:x:0:' >"$root/etc/group"
+printf '127.0.0.1 localhost\n::1 localhost\n' >"$root/etc/hosts"
+
+if [ -n "$kver" ]; then
+	md=/lib/modules/$kver
+	for m in "${mods[@]}"; do
+		modprobe -S "$kver" --show-depends "$m" |
+			awk '$1 == "insmod" { print $2 }'
+	done | sort -u | while read -r f; do
+		copy "$f"
+	done
+	cp "$md"/modules.{order,builtin,builtin.modinfo} "$root$md/"
+else
+	kver=$(modinfo -F vermagic "$uet_ko" | cut -d' ' -f1)
+	md=/lib/modules/$kver
+	mkdir -p "$root$md"
+	touch "$root$md"/modules.{order,builtin}
+fi
+mkdir -p "$root$md/updates"
+cp "$uet_ko" "$root$md/updates/"
+depmod -b "$root" "$kver"
+
+cp -a "$selftests" "$root/opt/uet-selftests"
+cp "$here/init" "$root/init"
+chmod +x "$root/init"
+
+(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) |
+	gzip -1 >"$out"
