@@ -8,7 +8,9 @@
 # The module ends up as OUTDIR/drivers/uet/uet.ko.
 set -euo pipefail
 
-kdir=$1 out=$2
+kdir=$1
+mkdir -p "$2"
+out=$(cd "$2" && pwd)
 shift 2
 src=$(cd "$(dirname "$0")/.." && pwd)
 

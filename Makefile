@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# uet: Ultra Ethernet Transport as a software RDMA device.
+#
+#   make              module (against KDIR), libuet, uetctl, selftests
+#   make check        everything, then the whole test suite (README)
+#   make demo         boot a VM, create uet devices, show them (README)
+#   make deps         install the Debian packages all of this needs
+#   make install      module (to /lib/modules/`uname -r`/updates), uetctl, libuet
+#
+# KDIR defaults to the running kernel's headers when installed, else to the
+# newest installed Debian 6.12 headers (the kernel the VM tests boot).  The
+# test suite builds the module for every kernel it needs by itself.
+
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+
+newest = $(lastword $(sort $(notdir $(wildcard /lib/modules/$(1)*-amd64))))
+RUNNING := $(shell uname -r)
+KVER ?= $(if $(wildcard /lib/modules/$(RUNNING)/build/Makefile),$(RUNNING),$(call newest,6.12.))
+KDIR ?= /lib/modules/$(KVER)/build
+KMOD_OUT := $(BUILD)/kmod-$(KVER)
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+all: module userspace selftests
+
+deps:
+	@scripts/deps.sh
+
+module:
+	scripts/kmod.sh $(KDIR) $(KMOD_OUT)
+
+userspace:
+	$(MAKE) -C userspace/libuet
+	$(MAKE) -C tools/uetctl
+
+selftests:
+	$(MAKE) -C selftests install
+	$(MAKE) -C selftests/unit
+
+check:
+	@scripts/deps.sh
+	@selftests/check.sh
+
+demo:
+	@scripts/deps.sh
+	@$(MAKE) -s module selftests
+	@selftests/vm/run-suite.sh demo
+
+install: module userspace
+	$(MAKE) -C $(KDIR) M=$(KMOD_OUT) INSTALL_MOD_DIR=updates modules_install
+	depmod -a $(KVER)
+	$(MAKE) -C userspace/libuet install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	$(MAKE) -C tools/uetctl install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+
+clean:
+	rm -rf $(BUILD)
+	$(MAKE) -C userspace/libuet clean
+	$(MAKE) -C tools/uetctl clean
+	$(MAKE) -C selftests clean
+	$(MAKE) -C selftests/unit clean
+
+.PHONY: all deps module userspace selftests check demo install clean

@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The whole test suite ("make check"): builds, static checks, userspace unit
+# tests and fuzzers, and the VM suites.  Each step's output goes to
+# build/check/STEP.log; a step that prints "N passed, N failed" is counted by
+# those numbers, any other by its exit status.  Ends with the totals line.
+#
+# UET_CHECK_ONLY="step1 step2" runs only the named steps.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+logs=$top/build/check
+mkdir -p "$logs"
+
+newest() { basename "$(ls -d /lib/modules/"$1"*-amd64 2>/dev/null | sort -V | tail -n 1)"; }
+kver612=$(newest 6.12.)
+kver61=$(newest 6.1.0-)
+
+total_pass=0 total_fail=0 failed_steps=()
+start=$SECONDS
+
+step() {
+	local name=$1 t0=$SECONDS rc p f line
+	shift
+	if [ -n "${UET_CHECK_ONLY:-}" ] && ! grep -qw -- "$name" <<<"$UET_CHECK_ONLY"; then
+		return 0
+	fi
+	echo "== $name"
+	"$@" >"$logs/$name.log" 2>&1
+	rc=$?
+	line=$(grep -E '(^|: )[0-9]+ passed, [0-9]+ failed' "$logs/$name.log" | tail -n 1)
+	if [ -n "$line" ]; then
+		p=$(sed -E 's/.*(^|: )([0-9]+) passed, ([0-9]+) failed.*/\2/' <<<"$line")
+		f=$(sed -E 's/.*(^|: )([0-9]+) passed, ([0-9]+) failed.*/\3/' <<<"$line")
+		[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+	elif [ "$rc" -eq 0 ]; then
+		p=1 f=0
+	else
+		p=0 f=1
+	fi
+	total_pass=$((total_pass + p)) total_fail=$((total_fail + f))
+	if [ "$f" -eq 0 ]; then
+		echo "ok $name ($p passed, $((SECONDS - t0)) s)"
+	else
+		failed_steps+=("$name")
+		echo "not ok $name ($p passed, $f failed, $((SECONDS - t0)) s; log: $logs/$name.log)"
+		grep -E '^not ok|error|warning|WARNING|FAIL' "$logs/$name.log" | head -n 30 | sed 's/^/#   /'
+	fi
+}
+
+# kbuild OUTDIR KVER ARGS...: build the module; any compiler or sparse
+# warning fails the step.
+kbuild() {
+	local dir=$1 kver=$2 out
+	shift 2
+	out=$(scripts/kmod.sh "/lib/modules/$kver/build" "$dir" "$@" 2>&1) ||
+		{ echo "$out"; return 1; }
+	echo "$out"
+	! grep -E 'warning:|error:' <<<"$out"
+}
+
+step module-6.12-W1 kbuild build/kmod-check-6.12 "$kver612" W=1
+step sparse-6.12 kbuild build/kmod-check-6.12 "$kver612" C=2
+step module-6.1-W1 kbuild build/kmod-check-6.1 "$kver61" W=1
+step checkpatch scripts/checkpatch.sh
+step userspace-build make -s userspace selftests
+step unit-tests make -s -C selftests/unit run
+step fuzz make -s -C selftests/fuzz run
+step vm-selftests selftests/vm/run-suite.sh selftests
+step vm-pair selftests/vm/run-suite.sh pair
+
+echo
+[ ${#failed_steps[@]} -gt 0 ] && echo "failed steps: ${failed_steps[*]}"
+echo "make check: $((SECONDS - start)) s"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]
