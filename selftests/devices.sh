@@ -52,19 +52,57 @@ port_follows_link() {
 	A rdma link show uet0/1 | grep -q 'state ACTIVE'
 }
 
+uetctl_shows() {
+	local out
+	out=$(uetctl dev show uet0) || return 1
+	echo "# $out"
+	grep -qx "uet0: netdev veth0 node_guid $(expected_guid) state ACTIVE" <<<"$out" &&
+	uetctl -j dev show | grep -qF "{\"ifname\":\"uet0\",\"netdev\":\"veth0\""
+}
+
 verbs_basic() {
 	A ./verbs_basic
 }
 
+# has_gid GID: the port's GID table holds GID (sysfs spelling).
+has_gid() {
+	cat /sys/class/infiniband/uet0/ports/1/gids/* 2>/dev/null | grep -qx "$1"
+}
+
+wait_gid() {	# wait_gid yes|no GID
+	local i
+	for i in $(seq 50); do
+		if has_gid "$2"; then [ "$1" = yes ] && return 0
+		else [ "$1" = no ] && return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
+gids_follow_changes() {
+	local g6=2001:0db8:4793:0000:0000:0000:0000:0011
+	local g4=0000:0000:0000:0000:0000:ffff:c612:0011
+	A ip addr add "$UET_NET6::11/64" dev veth0 nodad &&
+	A ip addr add "$UET_NET4.17/24" dev veth0 || return 1
+	wait_gid yes "$g6" && wait_gid yes "$g4" || return 1
+	A ip addr del "$UET_NET6::11/64" dev veth0 &&
+	A ip addr del "$UET_NET4.17/24" dev veth0 || return 1
+	wait_gid no "$g6" && wait_gid no "$g4"
+}
+
 trap fabric_down EXIT
 ktap_print_header
-ktap_set_plan 6
+ktap_set_plan 8
 ktap_test_result "setup" setup
 ktap_test_result "ibv_devices lists uet0 with its GUID" ibv_devices_lists
 ktap_test_result "ibv_devinfo shows sane attributes" ibv_devinfo_sane
 ktap_test_result "rdma dev and rdma link show the device" rdma_dev_shows
-ktap_test_result "port state follows the netdev" port_follows_link
 ktap_test_result "verbs: open, query, GIDs, PD" verbs_basic
+ktap_test_result "GIDs follow address changes" gids_follow_changes
+ktap_test_result "uetctl dev show lists it" uetctl_shows
+# last: a link flap flushes the netdev's IPv6 addresses
+ktap_test_result "port state follows the netdev" port_follows_link
 fabric_down
 modprobe -r uet
 ktap_finished

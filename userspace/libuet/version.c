@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include "uet/libuet.h"
+
+const char *uet_version(void)
+{
+	return LIBUET_VERSION;
+}
