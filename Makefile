@@ -6,7 +6,8 @@
 #   make check        everything, then the whole test suite (README)
 #   make demo         boot a VM, create uet devices, show them (README)
 #   make deps         install the Debian packages all of this needs
-#   make install      module (to /lib/modules/`uname -r`/updates), uetctl, libuet
+#   make install      module (to /lib/modules/KVER/updates), uetctl, libuet
+#   make dkms-install register the module with DKMS, built for every kernel
 #
 # KDIR defaults to the running kernel's headers when installed, else to the
 # newest installed Debian 6.12 headers (the kernel the VM tests boot).  The
@@ -55,6 +56,17 @@ install: module userspace
 	$(MAKE) -C userspace/libuet install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 	$(MAKE) -C tools/uetctl install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 
+# DKMS builds from a copy in /usr/src/uet-VERSION (dkms.conf).
+DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+DKMS_SRC := /usr/src/uet-$(DKMS_VERSION)
+dkms-install:
+	-dkms remove uet/$(DKMS_VERSION) --all >/dev/null 2>&1
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)/scripts
+	cp -r dkms.conf Kbuild drivers include $(DKMS_SRC)/
+	cp scripts/kmod.sh $(DKMS_SRC)/scripts/
+	dkms install uet/$(DKMS_VERSION)
+
 clean:
 	rm -rf $(BUILD)
 	$(MAKE) -C userspace/libuet clean
@@ -62,4 +74,4 @@ clean:
 	$(MAKE) -C selftests clean
 	$(MAKE) -C selftests/unit clean
 
-.PHONY: all deps module userspace selftests check demo install clean
+.PHONY: all deps module userspace selftests check demo install dkms-install clean

@@ -24,9 +24,12 @@ run A rdma link add uet0 type uet netdev veth0 || exit 1
 run B rdma link add uet1 type uet netdev veth0 || exit 1
 
 step "the devices, as the RDMA tools see them"
-run rdma link show
+run A rdma link show uet0/1
+run B rdma link show uet1/1
 run A ibv_devices
 run A ibv_devinfo -d uet0
+run uetctl dev show
+run uetctl -j -p dev show
 
 step "remove them"
 run A rdma link del uet0

@@ -78,7 +78,9 @@ if [ "$pair" = 0 ]; then
 	smp=2
 	log=$logdir/$run_id.log
 	logs=("$log")
-	boot '' -nic none 2>&1 | tr -d '\r' | tee "$log"
+	# The kernel log dumped at the end stays in the log file only.
+	boot '' -nic none 2>&1 | tr -d '\r' | tee "$log" |
+		sed -u '/^UET-DMESG-BEGIN/,/^UET-DMESG-END/d'
 else
 	smp=1
 	port=$(free_port)
