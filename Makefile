@@ -4,6 +4,7 @@
 #
 #   make              module (against KDIR), libuet, uetctl, selftests
 #   make check        everything, then the whole test suite (README)
+#   make check-debug  only the debug-kernel part of it (KASAN, lockdep, ...)
 #   make demo         boot a VM, create uet devices, show them (README)
 #   make deps         install the Debian packages all of this needs
 #   make install      module (to /lib/modules/KVER/updates), uetctl, libuet
@@ -45,9 +46,12 @@ check:
 	@scripts/deps.sh
 	@selftests/check.sh
 
+check-debug:
+	@scripts/deps.sh
+	@UET_CHECK_ONLY="debug-kernel vm-debug debug-planted" selftests/check.sh
+
 demo:
 	@scripts/deps.sh
-	@$(MAKE) -s module selftests
 	@selftests/vm/run-suite.sh demo
 
 install: module userspace
@@ -74,4 +78,4 @@ clean:
 	$(MAKE) -C selftests clean
 	$(MAKE) -C selftests/unit clean
 
-.PHONY: all deps module userspace selftests check demo install dkms-install clean
+.PHONY: all deps module userspace selftests check check-debug demo install dkms-install clean

@@ -3,11 +3,12 @@
 #
 # Build the guest's initramfs from the host's own binaries and libraries.
 #
-# Usage: mkinitramfs.sh OUT.cpio.gz UET_KO SELFTEST_DIR [KVER]
-#   UET_KO        uet.ko built for the guest kernel
+# Usage: mkinitramfs.sh OUT.cpio.gz KO[:KO...] SELFTEST_DIR KERNEL
+#   KO            uet.ko (and any test module) built for the guest kernel
 #   SELFTEST_DIR  installed selftests (selftests/Makefile install)
-#   KVER          a Debian kernel whose modules (/lib/modules/KVER) the guest
-#                 needs; omit for a kernel with everything built in
+#   KERNEL        a Debian kernel release, whose modules (/lib/modules/KERNEL)
+#                 the guest gets; or the build directory of a kernel with
+#                 everything needed built in (the debug kernel)
 #
 # The guest runs bash as /init (selftests/vm/init) with real iproute2,
 # rdma-core, perftest, iperf3, tcpdump and kmod; busybox provides the
@@ -16,7 +17,7 @@
 # module auto-loading work in the guest as on a real host.
 set -euo pipefail
 
-out=$1 uet_ko=$2 selftests=$3 kver=${4:-}
+out=$1 kos=$2 selftests=$3 kernel=$4
 here=$(cd "$(dirname "$0")" && pwd)
 
 root=$(mktemp -d)
@@ -86,7 +87,8 @@ echo 'root:x:0:0:root:/root:/bin/bash' >"$root/etc/passwd"
 echo 'root:x:0:' >"$root/etc/group"
 printf '127.0.0.1 localhost\n::1 localhost\n' >"$root/etc/hosts"
 
-if [ -n "$kver" ]; then
+if [ ! -d "$kernel" ]; then
+	kver=$kernel
 	md=/lib/modules/$kver
 	for m in "${mods[@]}"; do
 		modprobe -S "$kver" --show-depends "$m" |
@@ -96,13 +98,16 @@ if [ -n "$kver" ]; then
 	done
 	cp "$md"/modules.{order,builtin,builtin.modinfo} "$root$md/"
 else
-	kver=$(modinfo -F vermagic "$uet_ko" | cut -d' ' -f1)
+	kver=$(cat "$kernel/include/config/kernel.release")
 	md=/lib/modules/$kver
 	mkdir -p "$root$md"
-	touch "$root$md"/modules.{order,builtin}
+	# modprobe of a built-in module succeeds when modules.builtin lists it
+	cp "$kernel"/modules.builtin{,.modinfo} "$root$md/"
+	touch "$root$md/modules.order"
 fi
 mkdir -p "$root$md/updates"
-cp "$uet_ko" "$root$md/updates/"
+IFS=: read -ra kolist <<<"$kos"
+cp "${kolist[@]}" "$root$md/updates/"
 depmod -b "$root" "$kver"
 
 cp -a "$selftests" "$root/opt/uet-selftests"

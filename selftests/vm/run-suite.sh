@@ -4,10 +4,11 @@
 # Build what a VM run needs and boot it: uet.ko for the guest kernel, the
 # selftests, the initramfs; then selftests/vm/run-vm.sh.
 #
-# Usage: run-suite.sh SUITE [--pair] [--debug] [run-vm.sh options]
-#   SUITE    selftests | pair | demo
+# Usage: run-suite.sh SUITE [--debug] [run-vm.sh options]
+#   SUITE    selftests | pair | demo | planted (--debug only)
 #   --debug  boot the debug kernel (KASAN, lockdep, kmemleak...) built by
-#            selftests/debug/build-kernel.sh instead of Debian's 6.12
+#            selftests/debug/build-kernel.sh instead of Debian's 6.12, with
+#            the planted-bug module (selftests/debug/planted) beside uet.ko
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,23 +24,32 @@ done
 [ "$suite" = pair ] && args+=(--pair)
 
 make -s -C "$top/selftests" install >/dev/null
+mkdir -p "$top/build/vm"
 if [ "$debug" = 1 ]; then
 	kdir=$("$top/selftests/debug/build-kernel.sh" | tail -n 1)
 	kernel=$kdir/arch/x86/boot/bzImage
-	name=debug kver=''
+	name=debug modules=$kdir
 else
-	kver=$(basename "$(ls -d /lib/modules/6.12.*-amd64 | sort -V | tail -n 1)")
-	kdir=/lib/modules/$kver/build
-	kernel=/boot/vmlinuz-$kver
-	name=$kver
+	modules=$(basename "$(ls -d /lib/modules/6.12.*-amd64 | sort -V | tail -n 1)")
+	kdir=/lib/modules/$modules/build
+	kernel=/boot/vmlinuz-$modules
+	name=$modules
 fi
 
-"$top/scripts/kmod.sh" "$kdir" "$top/build/kmod-$name" >"$top/build/kmod-$name.log" 2>&1 ||
-	{ cat "$top/build/kmod-$name.log"; exit 1; }
-mkdir -p "$top/build/vm"
+blog=$top/build/kmod-$name.log
+"$top/scripts/kmod.sh" "$kdir" "$top/build/kmod-$name" >"$blog" 2>&1 ||
+	{ cat "$blog"; exit 1; }
+kos=$top/build/kmod-$name/drivers/uet/uet.ko
+if [ "$debug" = 1 ]; then
+	planted=$top/build/planted-$name
+	mkdir -p "$planted"
+	cp "$top"/selftests/debug/planted/{Kbuild,planted.c} "$planted/"
+	make -C "$kdir" M="$planted" modules >>"$blog" 2>&1 ||
+		{ cat "$blog"; exit 1; }
+	kos+=:$planted/planted.ko
+fi
 initrd=$top/build/vm/initrd-$name.gz
-"$top/selftests/vm/mkinitramfs.sh" "$initrd" "$top/build/kmod-$name/drivers/uet/uet.ko" \
-	"$top/build/selftests-install" $kver
+"$top/selftests/vm/mkinitramfs.sh" "$initrd" "$kos" "$top/build/selftests-install" "$modules"
 
 exec "$top/selftests/vm/run-vm.sh" --kernel "$kernel" --initrd "$initrd" \
 	--suite "$suite" --logdir "$top/build/vm-logs" "${args[@]}"
