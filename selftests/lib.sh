@@ -66,3 +66,17 @@ uet_devs() {
 			basename "$d"
 	done
 }
+
+# counter DEV NAME: one hw counter of DEV's port, as "rdma statistic" shows
+counter() {
+	rdma statistic show link "$1/1" | tr -s ' \n' '\n' |
+		awk -v n="$2" 'f { print; exit } $0 == n { f = 1 }'
+}
+
+# expect_delta DEV NAME BEFORE DELTA: counter NAME moved by exactly DELTA
+expect_delta() {
+	local now
+	now=$(counter "$1" "$2")
+	echo "# $1 $2: $3 -> $now (want +$4)"
+	[ "$now" -eq $(($3 + $4)) ]
+}

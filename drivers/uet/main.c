@@ -15,7 +15,10 @@
 #include <net/addrconf.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_netlink.h>
+#include <uapi/linux/uet.h>
 
+#include "counters.h"
+#include "socket.h"
 #include "uet.h"
 #include "verbs.h"
 
@@ -34,6 +37,15 @@ static struct uet_dev *uet_dev_find(struct net_device *ndev)
 	return NULL;
 }
 
+/* Give back the netdev claimed by uet_newlink(). */
+static void uet_dev_unclaim(struct uet_dev *udev)
+{
+	mutex_lock(&uet_devs_lock);
+	list_del(&udev->list);
+	mutex_unlock(&uet_devs_lock);
+	netdev_put(udev->ndev, &udev->ndev_tracker);
+}
+
 /**
  * uet_dev_release() - undo uet_newlink() once the RDMA core is done
  * @udev: the device, already unregistered from the RDMA core
@@ -43,10 +55,9 @@ static struct uet_dev *uet_dev_find(struct net_device *ndev)
  */
 void uet_dev_release(struct uet_dev *udev)
 {
-	mutex_lock(&uet_devs_lock);
-	list_del(&udev->list);
-	mutex_unlock(&uet_devs_lock);
-	netdev_put(udev->ndev, &udev->ndev_tracker);
+	uet_socket_detach(udev);
+	uet_counters_free(udev);
+	uet_dev_unclaim(udev);
 }
 
 static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
@@ -88,6 +99,16 @@ static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
 	list_add_tail(&udev->list, &uet_devs);
 	mutex_unlock(&uet_devs_lock);
 
+	err = uet_counters_init(udev);
+	if (err)
+		goto err_unclaim;
+	err = uet_socket_attach(udev);
+	if (err) {
+		pr_err("%s: cannot open UDP port %u in the namespace of %s: %d\n",
+		       ibdev_name, UET_UDP_PORT, ndev->name, err);
+		goto err_counters;
+	}
+
 	udev->ibdev.node_type = RDMA_NODE_IB_CA;
 	udev->ibdev.phys_port_cnt = 1;
 	udev->ibdev.num_comp_vectors = num_possible_cpus();
@@ -95,6 +116,7 @@ static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
 			    ndev->dev_addr);
 	strscpy(udev->ibdev.node_desc, "uet", sizeof(udev->ibdev.node_desc));
 	ib_set_device_ops(&udev->ibdev, &uet_dev_ops);
+	ib_set_device_ops(&udev->ibdev, &uet_counters_ops);
 
 	err = ib_register_device(&udev->ibdev, ibdev_name, NULL);
 	if (err) {
@@ -118,6 +140,13 @@ static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
 		pr_info("%s: created on %s\n", dev_name(&udev->ibdev.dev),
 			ndev->name);
 	return 0;
+
+err_counters:
+	uet_counters_free(udev);
+err_unclaim:
+	uet_dev_unclaim(udev);
+	ib_dealloc_device(&udev->ibdev);	/* no device ops yet: a plain free */
+	return err;
 }
 
 static struct rdma_link_ops uet_link_ops = {
@@ -178,11 +207,18 @@ static int __init uet_init(void)
 {
 	int err;
 
-	err = register_netdevice_notifier(&uet_netdev_notifier);
+	err = uet_socket_init();
 	if (err)
 		return err;
+	err = register_netdevice_notifier(&uet_netdev_notifier);
+	if (err)
+		goto err_socket;
 	rdma_link_register(&uet_link_ops);
 	return 0;
+
+err_socket:
+	uet_socket_exit();
+	return err;
 }
 
 static void __exit uet_exit(void)
@@ -208,6 +244,7 @@ static void __exit uet_exit(void)
 		mutex_lock(&uet_devs_lock);
 	}
 	mutex_unlock(&uet_devs_lock);
+	uet_socket_exit();
 }
 
 module_init(uet_init);

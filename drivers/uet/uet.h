@@ -19,6 +19,10 @@
  * @ndev_tracker: reference tracker for @ndev.
  * @list: entry in the module's device list.
  * @registered: registration with the RDMA core has completed.
+ * @net: the namespace whose socket receives for this device, constant
+ *	while attached (socket.c).
+ * @net_list: entry in that namespace's device list (socket.c).
+ * @counters: per-CPU counters (counters.c).
  *
  * @list and @registered are protected by uet_devs_lock (main.c).
  */
@@ -28,6 +32,9 @@ struct uet_dev {
 	netdevice_tracker ndev_tracker;
 	struct list_head list;
 	bool registered;
+	struct net *net;
+	struct list_head net_list;
+	struct uet_counters __percpu *counters;
 };
 
 static inline struct uet_dev *to_uet_dev(struct ib_device *ibdev)

@@ -26,7 +26,7 @@ trap 'rm -rf "$root"' EXIT
 # Programs that tests and the demo call by name.
 progs=(
 	/usr/bin/bash /usr/bin/env /usr/bin/timeout /usr/bin/stdbuf
-	/usr/bin/ip /usr/sbin/tc /usr/bin/rdma /usr/sbin/bridge
+	/usr/bin/ip /usr/sbin/tc /usr/bin/rdma /usr/sbin/bridge /usr/bin/ss
 	/usr/bin/ibv_devices /usr/bin/ibv_devinfo
 	/usr/bin/ibv_rc_pingpong /usr/bin/ibv_ud_pingpong /usr/bin/ibv_uc_pingpong
 	/usr/bin/iperf3 /usr/bin/tcpdump /usr/bin/kmod

@@ -13,17 +13,22 @@
 /* IANA-assigned UDP destination port of UET. */
 #define UET_UDP_PORT		4793
 
-/* Largest header of each layer that can precede a UET payload. */
+/*
+ * Largest header of each layer that can precede a UET payload.  The PDS
+ * request with congestion-control state is 16 bytes in Wireshark's UET
+ * dissector (packet-uet.c), whose layout Documentation/wire-format.rst
+ * follows; the overview's "2B + 12-20B" counts the same bytes differently.
+ */
 #define UET_IPV6_HDR_LEN	40	/* IPv6 without extension headers */
 #define UET_UDP_HDR_LEN		8
 #define UET_TSS_HDR_MAX_LEN	16	/* "Opt. TSS (12-16B)" */
-#define UET_PDS_HDR_MAX_LEN	22	/* prologue 2 B + RUD/ROD 12-20 B */
+#define UET_PDS_REQ_MAX_LEN	16	/* RUD/ROD request with CC state */
 #define UET_SES_HDR_MAX_LEN	44	/* SES standard request */
 #define UET_TSS_ICV_LEN		16	/* "Opt. TSS ICV (16B)" */
 
 /* Worst-case bytes of a packet's MTU that are not payload. */
 #define UET_MAX_OVERHEAD	(UET_IPV6_HDR_LEN + UET_UDP_HDR_LEN + \
-				 UET_TSS_HDR_MAX_LEN + UET_PDS_HDR_MAX_LEN + \
+				 UET_TSS_HDR_MAX_LEN + UET_PDS_REQ_MAX_LEN + \
 				 UET_SES_HDR_MAX_LEN + UET_TSS_ICV_LEN)
 
 #endif /* _UAPI_LINUX_UET_H */

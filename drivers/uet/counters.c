@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uet counters.
+ *
+ * Each device keeps one array of counters per CPU, updated without locks
+ * (local64_t, safe against the softirq on the same CPU) and summed when
+ * read.  The RDMA core shows them as the port's hw counters.
+ */
+#include <linux/percpu.h>
+#include <rdma/ib_verbs.h>
+
+#include "counters.h"
+#include "uet.h"
+
+/* How long the RDMA core may serve counter values from its cache. */
+#define UET_COUNTERS_LIFESPAN_MS	10
+
+static const struct rdma_stat_desc uet_counter_descs[] = {
+	[UET_CNT_TX_PACKETS].name = "tx_packets",
+	[UET_CNT_TX_BYTES].name = "tx_bytes",
+	[UET_CNT_RX_PACKETS].name = "rx_packets",
+	[UET_CNT_RX_BYTES].name = "rx_bytes",
+	[UET_CNT_RETRANSMITS].name = "retransmits",
+	[UET_CNT_TIMEOUTS].name = "timeouts",
+	[UET_CNT_NACKS_SENT].name = "nacks_sent",
+	[UET_CNT_NACKS_RECEIVED].name = "nacks_received",
+	[UET_CNT_DUPLICATES].name = "duplicates",
+	[UET_CNT_OUT_OF_ORDER].name = "out_of_order",
+	[UET_CNT_PDCS_CREATED].name = "pdcs_created",
+	[UET_CNT_PDCS_CLOSED].name = "pdcs_closed",
+	[UET_CNT_PDC_POOL_EXHAUSTED].name = "pdc_pool_exhausted",
+	[UET_CNT_DROP_MALFORMED].name = "drop_malformed",
+	[UET_CNT_DROP_UNKNOWN_PDC].name = "drop_unknown_pdc",
+	[UET_CNT_DROP_BAD_RKEY].name = "drop_bad_rkey",
+	[UET_CNT_DROP_BOUNDS].name = "drop_bounds",
+	[UET_CNT_DROP_NO_RECV_BUFFER].name = "drop_no_recv_buffer",
+};
+
+int uet_counters_init(struct uet_dev *udev)
+{
+	BUILD_BUG_ON(ARRAY_SIZE(uet_counter_descs) != UET_NUM_COUNTERS);
+
+	udev->counters = alloc_percpu(struct uet_counters);
+	return udev->counters ? 0 : -ENOMEM;
+}
+
+void uet_counters_free(struct uet_dev *udev)
+{
+	free_percpu(udev->counters);
+}
+
+/**
+ * uet_counter_read() - the sum of counter @idx over all CPUs
+ * @udev: the device
+ * @idx: which counter
+ *
+ * Return: the counter's value.
+ */
+u64 uet_counter_read(struct uet_dev *udev, enum uet_counter idx)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += local64_read(&per_cpu_ptr(udev->counters, cpu)->c[idx]);
+	return sum;
+}
+
+static struct rdma_hw_stats *uet_alloc_hw_port_stats(struct ib_device *ibdev,
+						     u32 port)
+{
+	return rdma_alloc_hw_stats_struct(uet_counter_descs, UET_NUM_COUNTERS,
+					  msecs_to_jiffies(UET_COUNTERS_LIFESPAN_MS));
+}
+
+static int uet_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
+			    u32 port, int index)
+{
+	struct uet_dev *udev = to_uet_dev(ibdev);
+	int i;
+
+	for (i = 0; i < UET_NUM_COUNTERS; i++)
+		stats->value[i] = uet_counter_read(udev, i);
+	return UET_NUM_COUNTERS;
+}
+
+const struct ib_device_ops uet_counters_ops = {
+	.alloc_hw_port_stats = uet_alloc_hw_port_stats,
+	.get_hw_stats = uet_get_hw_stats,
+};

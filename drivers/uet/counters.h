@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * uet counters: per device, per CPU, exported as RDMA hw counters
+ * ("rdma statistic show link uet0/1").
+ */
+#ifndef _UET_COUNTERS_H
+#define _UET_COUNTERS_H
+
+#include <asm/local64.h>
+#include <linux/percpu.h>
+#include <rdma/ib_verbs.h>
+
+/* The names in counters.c follow this order. */
+enum uet_counter {
+	UET_CNT_TX_PACKETS,
+	UET_CNT_TX_BYTES,
+	UET_CNT_RX_PACKETS,
+	UET_CNT_RX_BYTES,
+	UET_CNT_RETRANSMITS,
+	UET_CNT_TIMEOUTS,
+	UET_CNT_NACKS_SENT,
+	UET_CNT_NACKS_RECEIVED,
+	UET_CNT_DUPLICATES,
+	UET_CNT_OUT_OF_ORDER,
+	UET_CNT_PDCS_CREATED,
+	UET_CNT_PDCS_CLOSED,
+	UET_CNT_PDC_POOL_EXHAUSTED,
+	UET_CNT_DROP_MALFORMED,
+	UET_CNT_DROP_UNKNOWN_PDC,
+	UET_CNT_DROP_BAD_RKEY,
+	UET_CNT_DROP_BOUNDS,
+	UET_CNT_DROP_NO_RECV_BUFFER,
+	UET_NUM_COUNTERS
+};
+
+struct uet_counters {
+	local64_t c[UET_NUM_COUNTERS];
+};
+
+struct uet_dev;
+
+int uet_counters_init(struct uet_dev *udev);
+void uet_counters_free(struct uet_dev *udev);
+u64 uet_counter_read(struct uet_dev *udev, enum uet_counter idx);
+
+/**
+ * uet_count() - add @n to counter @idx of @udev
+ * @udev: the device
+ * @idx: which counter
+ * @n: the amount
+ *
+ * Safe in any context, softirq included: each CPU has its own copy.
+ */
+#define uet_count(udev, idx, n) \
+	local64_add((n), &this_cpu_ptr((udev)->counters)->c[(idx)])
+
+extern const struct ib_device_ops uet_counters_ops;
+
+#endif /* _UET_COUNTERS_H */

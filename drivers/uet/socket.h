@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * uet socket and packet I/O: one in-kernel UDP tunnel socket per address
+ * family per network namespace that holds a uet device.
+ */
+#ifndef _UET_SOCKET_H
+#define _UET_SOCKET_H
+
+#include <net/net_namespace.h>
+
+struct uet_dev;
+
+int uet_socket_init(void);
+void uet_socket_exit(void);
+int uet_socket_attach(struct uet_dev *udev);
+void uet_socket_detach(struct uet_dev *udev);
+
+#endif /* _UET_SOCKET_H */

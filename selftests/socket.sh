@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The UDP side of uet: each namespace with a uet device listens on port
+# 4793 (IPv4 and IPv6) for as long as it has one; whatever arrives there is
+# counted, and malformed input is a counted drop, never a crash.
+. "$(dirname "$0")/lib.sh"
+
+A() { ip netns exec "$NS_A" "$@"; }
+B() { ip netns exec "$NS_B" "$@"; }
+
+# RUD request, AR and SYN set (see selftests/unit/wire_test.c, rud_req_bytes)
+RUD_REQ='\x11\x8c\xff\xfe\x00\x01\x20\x00\x40\x01\x80\x05'
+
+send4() { B bash -c "printf '$1' >/dev/udp/$UET_NET4.1/4793"; }
+send6() { B bash -c "printf '$1' >/dev/udp/$UET_NET6::1/4793"; }
+listeners() { A ss -Hulpn 'sport = :4793' | wc -l; }
+
+setup() {
+	fabric_up && modprobe uet
+}
+
+port_follows_devices() {
+	[ "$(listeners)" -eq 0 ] || return 1
+	A rdma link add uet0 type uet netdev veth0 || return 1
+	A ss -Hulpn 'sport = :4793' | sed 's/^/# /'
+	[ "$(listeners)" -eq 2 ] || return 1
+	[ "$(B ss -Hulpn 'sport = :4793' | wc -l)" -eq 0 ] || return 1
+	A rdma link del uet0 || return 1
+	[ "$(listeners)" -eq 0 ]
+}
+
+malformed_counted() {
+	local rx mal
+	A rdma link add uet0 type uet netdev veth0 || return 1
+	B ping -c 1 -W 2 "$UET_NET4.1" >/dev/null || return 1
+	rx=$(counter uet0 rx_packets) mal=$(counter uet0 drop_malformed)
+	send4 '\x01\x02\x03' || return 1
+	sleep 0.2
+	expect_delta uet0 rx_packets "$rx" 1 && expect_delta uet0 drop_malformed "$mal" 1
+}
+
+valid_header_counted() {
+	local rx bytes unk
+	rx=$(counter uet0 rx_packets) bytes=$(counter uet0 rx_bytes)
+	unk=$(counter uet0 drop_unknown_pdc)
+	send4 "$RUD_REQ" || return 1
+	sleep 0.2
+	expect_delta uet0 rx_packets "$rx" 1 && expect_delta uet0 rx_bytes "$bytes" 12 &&
+	expect_delta uet0 drop_unknown_pdc "$unk" 1
+}
+
+ipv6_counted() {
+	local rx
+	B ping -c 1 -W 2 "$UET_NET6::1" >/dev/null || return 1
+	rx=$(counter uet0 rx_packets)
+	send6 "$RUD_REQ" || return 1
+	sleep 0.2
+	expect_delta uet0 rx_packets "$rx" 1
+}
+
+# Random datagrams: every one is counted, as a packet and as a drop.
+garbage_counted() {
+	local n=200 i rx mal unk
+	rx=$(counter uet0 rx_packets) mal=$(counter uet0 drop_malformed)
+	unk=$(counter uet0 drop_unknown_pdc)
+	for i in $(seq $n); do
+		B bash -c "head -c $((RANDOM % 96 + 1)) /dev/urandom >/dev/udp/$UET_NET4.1/4793"
+	done
+	sleep 0.5
+	expect_delta uet0 rx_packets "$rx" $n || return 1
+	local drops=$(( $(counter uet0 drop_malformed) - mal + $(counter uet0 drop_unknown_pdc) - unk ))
+	echo "# drops: $drops of $n"
+	[ "$drops" -eq $n ]
+}
+
+# Deleting the namespace removes its device and closes its socket.
+netns_deleted() {
+	local i
+	timeout 60 ip netns del "$NS_A" || return 1
+	for i in $(seq 50); do
+		[ -z "$(uet_devs)" ] && return 0
+		sleep 0.1
+	done
+	echo "# left: $(uet_devs)"
+	return 1
+}
+
+trap fabric_down EXIT
+ktap_print_header
+ktap_set_plan 7
+ktap_test_result "setup" setup
+ktap_test_result "port 4793 open while the namespace has a device" port_follows_devices
+ktap_test_result "malformed packet: counted drop" malformed_counted
+ktap_test_result "valid PDS header, no PDC: counted drop" valid_header_counted
+ktap_test_result "IPv6 packets arrive" ipv6_counted
+ktap_test_result "random datagrams: all counted, no crash" garbage_counted
+ktap_test_result "namespace deletion removes its device" netns_deleted
+fabric_down
+modprobe -r uet
+ktap_finished
