@@ -1,0 +1,1030 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PDC reliability core: state machine, sender and receiver windows, RTO
+ * estimator (the API and how a caller drives it are in pdc.h).
+ *
+ * States, per side (events in capitals; ABORT, and TIMEOUT after
+ * max_retries timeouts in a row, lead from any state to CLOSED):
+ *
+ * Initiator:
+ *
+ *   CLOSED --SEND--> SYN_SENT --ACK--> ESTABLISHED --CLOSE, IDLE--> CLOSING
+ *                       |                   |       (nothing in flight)  |
+ *                       | CLOSE             | CLOSE (PSNs in flight)     |
+ *                       v                   v                  CLOSE_ACK |
+ *                   CLOSE_REQUESTED --last PSN acked--> CLOSING          v
+ *                                                                     CLOSED
+ *
+ * Target:
+ *
+ *   CLOSED --RECV_SYN--> ESTABLISHED --CLOSE_CMD--> CLOSED
+ *                            |
+ *                            | CLOSE, IDLE (the caller sends REQ_CLOSE)
+ *                            v
+ *                      CLOSE_REQUESTED --CLOSE_CMD, TIMEOUT--> CLOSED
+ *
+ * Zero-RTT: SYN_SENT sends data at once; the target creates its PDC from
+ * the first SYN request it receives, whichever PSN that is.  1-RTT close:
+ * the initiator sends CLOSE on a PSN of its own once every PSN before it
+ * is acknowledged, so the target has everything when CLOSE arrives; the
+ * target ends its PDC and acknowledges CLOSE, and that ACK ends the
+ * initiator's.
+ *
+ * Windows.  The sender's PSNs [una, nxt) are in flight; per PSN, by PSN
+ * modulo the window, bits say acknowledged (cumulatively or by SACK) and
+ * lost (waiting for retransmission).  The receiver's PSNs up to cack have
+ * all arrived; for RUD and RUDI a bit per PSN in (cack + 1, cack + window]
+ * says arrived.  Every loop below walks at most one window.
+ */
+#include <linux/bitmap.h>
+#include <linux/bitops.h>
+#include <linux/build_bug.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+
+#include "pdc.h"
+#include "psn.h"
+
+/*
+ * While SYN is set a request carries its distance from the PDC's start PSN
+ * in 12 bits (psn_offset, Documentation/wire-format.rst), and no ACK has
+ * moved the window yet: a whole window must fit.
+ */
+#define SYN_PSN_OFFSET_SPAN	4096
+
+static_assert(UET_PDC_WND_MAX <= SYN_PSN_OFFSET_SPAN);
+static_assert((UET_PDC_WND_MAX & (UET_PDC_WND_MAX - 1)) == 0);
+static_assert(UET_PDC_SACK_BITS == 8 * sizeof(u64));
+
+#define NS_PER_MS		1000000ULL
+#define NS_PER_S		(1000 * NS_PER_MS)
+
+/* RFC 6298 section 2: alpha = 1/8, beta = 1/4, K = 4. */
+#define RTT_ALPHA_SHIFT		3
+#define RTT_BETA_SHIFT		2
+#define RTT_K			4
+
+/*
+ * G, the clock granularity of RFC 6298 (2.2): the kernel side runs the
+ * RTO on an hrtimer, far finer than 1 us; 1 us keeps the RTO above SRTT
+ * when RTTVAR decays to zero.
+ */
+#define RTT_G_NS		1000
+
+/*
+ * Defaults of uet_pdc_cfg_default().  RTO: 1 s before any measurement, RFC
+ * 6298 (2.1); at least 200 ms, Linux's TCP_RTO_MIN, as RFC 6298 (2.4)
+ * permits below its 1 s; at most 60 s, RFC 6298 (2.5).  An ACK every
+ * second request, RFC 5681 section 4.2.  DupThresh 3, RFC 6675 and RFC
+ * 5681.  15 timeouts in a row, Linux's net.ipv4.tcp_retries2.
+ */
+#define DEFAULT_RTO_INITIAL	NS_PER_S
+#define DEFAULT_RTO_MIN		(200 * NS_PER_MS)
+#define DEFAULT_RTO_MAX		(60 * NS_PER_S)
+#define DEFAULT_ACK_EVERY	2
+#define DEFAULT_DUP_THRESH	3
+#define DEFAULT_MAX_RETRIES	15
+
+static const char * const state_names[UET_PDC_STATE_COUNT] = {
+	[UET_PDC_CLOSED] = "CLOSED",
+	[UET_PDC_SYN_SENT] = "SYN_SENT",
+	[UET_PDC_ESTABLISHED] = "ESTABLISHED",
+	[UET_PDC_CLOSE_REQUESTED] = "CLOSE_REQUESTED",
+	[UET_PDC_CLOSING] = "CLOSING",
+};
+
+static const char * const event_names[UET_PDC_EV_COUNT] = {
+	[UET_PDC_EV_SEND] = "SEND",
+	[UET_PDC_EV_ACK] = "ACK",
+	[UET_PDC_EV_NACK] = "NACK",
+	[UET_PDC_EV_RECV] = "RECV",
+	[UET_PDC_EV_RECV_SYN] = "RECV_SYN",
+	[UET_PDC_EV_CLOSE] = "CLOSE",
+	[UET_PDC_EV_CLOSE_CMD] = "CLOSE_CMD",
+	[UET_PDC_EV_CLOSE_ACK] = "CLOSE_ACK",
+	[UET_PDC_EV_TIMEOUT] = "TIMEOUT",
+	[UET_PDC_EV_IDLE] = "IDLE",
+	[UET_PDC_EV_ABORT] = "ABORT",
+};
+
+static const char * const mode_names[UET_PDC_MODE_COUNT] = {
+	[UET_PDC_RUD] = "RUD",
+	[UET_PDC_ROD] = "ROD",
+	[UET_PDC_RUDI] = "RUDI",
+	[UET_PDC_UUD] = "UUD",
+};
+
+static const char * const counter_names[UET_PDC_CNT_COUNT] = {
+	[UET_PDC_CNT_TX_NEW] = "tx_new",
+	[UET_PDC_CNT_TX_RETRANSMITS] = "tx_retransmits",
+	[UET_PDC_CNT_TX_TIMEOUTS] = "tx_timeouts",
+	[UET_PDC_CNT_TX_DUP_ACKS] = "tx_dup_acks",
+	[UET_PDC_CNT_TX_BAD_ACKS] = "tx_bad_acks",
+	[UET_PDC_CNT_TX_NACKS] = "tx_nacks",
+	[UET_PDC_CNT_TX_RTT_SAMPLES] = "tx_rtt_samples",
+	[UET_PDC_CNT_RX_DELIVERED] = "rx_delivered",
+	[UET_PDC_CNT_RX_OUT_OF_ORDER] = "rx_out_of_order",
+	[UET_PDC_CNT_RX_DUPLICATES] = "rx_duplicates",
+	[UET_PDC_CNT_RX_ROD_REJECTS] = "rx_rod_rejects",
+	[UET_PDC_CNT_RX_OUT_OF_WINDOW] = "rx_out_of_window",
+	[UET_PDC_CNT_RX_ACKS] = "rx_acks",
+};
+
+static const char *name_of(const char * const *names, unsigned int count,
+			   unsigned int i)
+{
+	return i < count && names[i] ? names[i] : "?";
+}
+
+/**
+ * uet_pdc_state_name() - name of a PDC state
+ * @state: the state.
+ *
+ * Return: its name, or "?" for a value out of range.
+ */
+const char *uet_pdc_state_name(enum uet_pdc_state state)
+{
+	return name_of(state_names, UET_PDC_STATE_COUNT, state);
+}
+
+/**
+ * uet_pdc_event_name() - name of a PDC event
+ * @ev: the event.
+ *
+ * Return: its name, or "?" for a value out of range.
+ */
+const char *uet_pdc_event_name(enum uet_pdc_event ev)
+{
+	return name_of(event_names, UET_PDC_EV_COUNT, ev);
+}
+
+/**
+ * uet_pdc_mode_name() - name of a delivery mode
+ * @mode: the mode.
+ *
+ * Return: its name, or "?" for a value out of range.
+ */
+const char *uet_pdc_mode_name(enum uet_pdc_mode mode)
+{
+	return name_of(mode_names, UET_PDC_MODE_COUNT, mode);
+}
+
+/**
+ * uet_pdc_counter_name() - name of a PDC counter
+ * @cnt: the counter.
+ *
+ * Return: its name, or "?" for a value out of range.
+ */
+const char *uet_pdc_counter_name(enum uet_pdc_counter cnt)
+{
+	return name_of(counter_names, UET_PDC_CNT_COUNT, cnt);
+}
+
+/* State machine: one function per state, each returning the next state. */
+
+static bool drained(const struct uet_pdc *pdc)
+{
+	return !uet_pdc_tx_in_flight(pdc);
+}
+
+/* Nothing in flight and no ACK owed: the PDC can go without loss. */
+static bool idle(const struct uet_pdc *pdc)
+{
+	return drained(pdc) && !uet_pdc_rx_ack_pending(pdc);
+}
+
+/* Timeouts in a row beyond the limit close the PDC in error. */
+static bool retries_exhausted(const struct uet_pdc *pdc)
+{
+	return pdc->tx.retries > pdc->cfg.max_retries;
+}
+
+static enum uet_pdc_state closed_next(const struct uet_pdc *pdc,
+				      enum uet_pdc_event ev)
+{
+	if (pdc->initiator && ev == UET_PDC_EV_SEND)
+		return UET_PDC_SYN_SENT;
+	if (!pdc->initiator && ev == UET_PDC_EV_RECV_SYN)
+		return UET_PDC_ESTABLISHED;
+	return UET_PDC_CLOSED;
+}
+
+/* Initiator only.  CLOSE needs the target's PDC ID, which the ACK brings. */
+static enum uet_pdc_state syn_sent_next(const struct uet_pdc *pdc,
+					enum uet_pdc_event ev)
+{
+	switch (ev) {
+	case UET_PDC_EV_ACK:
+		return UET_PDC_ESTABLISHED;
+	case UET_PDC_EV_CLOSE:
+		return UET_PDC_CLOSE_REQUESTED;
+	case UET_PDC_EV_TIMEOUT:
+		return retries_exhausted(pdc) ? UET_PDC_CLOSED : UET_PDC_SYN_SENT;
+	case UET_PDC_EV_ABORT:
+		return UET_PDC_CLOSED;
+	default:
+		return UET_PDC_SYN_SENT;
+	}
+}
+
+/*
+ * Where a wish to close leads.  An initiator with nothing in flight sends
+ * CLOSE at once; with PSNs in flight it waits for their ACKs first.  A
+ * target cannot close by itself: it asks the initiator (REQ_CLOSE) and
+ * waits for the CLOSE command.
+ */
+static enum uet_pdc_state close_wish(const struct uet_pdc *pdc)
+{
+	if (pdc->initiator && drained(pdc))
+		return UET_PDC_CLOSING;
+	return UET_PDC_CLOSE_REQUESTED;
+}
+
+static enum uet_pdc_state established_next(const struct uet_pdc *pdc,
+					   enum uet_pdc_event ev)
+{
+	switch (ev) {
+	case UET_PDC_EV_CLOSE:
+		return close_wish(pdc);
+	case UET_PDC_EV_IDLE:
+		return idle(pdc) ? close_wish(pdc) : UET_PDC_ESTABLISHED;
+	case UET_PDC_EV_CLOSE_CMD:
+		return pdc->initiator ? UET_PDC_ESTABLISHED : UET_PDC_CLOSED;
+	case UET_PDC_EV_TIMEOUT:
+		return retries_exhausted(pdc) ? UET_PDC_CLOSED :
+						UET_PDC_ESTABLISHED;
+	case UET_PDC_EV_ABORT:
+		return UET_PDC_CLOSED;
+	default:
+		return UET_PDC_ESTABLISHED;
+	}
+}
+
+/*
+ * Initiator: CLOSE goes out once the last PSN in flight is acknowledged.
+ * Target: the CLOSE command ends the PDC, and so does the timer bounding
+ * the wait for it (Close_REQ_Time in the UEC reference provider).
+ */
+static enum uet_pdc_state close_requested_next(const struct uet_pdc *pdc,
+					       enum uet_pdc_event ev)
+{
+	if (ev == UET_PDC_EV_ABORT)
+		return UET_PDC_CLOSED;
+	if (!pdc->initiator)
+		return ev == UET_PDC_EV_CLOSE_CMD || ev == UET_PDC_EV_TIMEOUT ?
+		       UET_PDC_CLOSED : UET_PDC_CLOSE_REQUESTED;
+	if (ev == UET_PDC_EV_TIMEOUT && retries_exhausted(pdc))
+		return UET_PDC_CLOSED;
+	return drained(pdc) ? UET_PDC_CLOSING : UET_PDC_CLOSE_REQUESTED;
+}
+
+/* Initiator only: CLOSE is in flight and retransmitted like any PSN. */
+static enum uet_pdc_state closing_next(const struct uet_pdc *pdc,
+				       enum uet_pdc_event ev)
+{
+	switch (ev) {
+	case UET_PDC_EV_CLOSE_ACK:
+	case UET_PDC_EV_ABORT:
+		return UET_PDC_CLOSED;
+	case UET_PDC_EV_TIMEOUT:
+		return retries_exhausted(pdc) ? UET_PDC_CLOSED : UET_PDC_CLOSING;
+	default:
+		return UET_PDC_CLOSING;
+	}
+}
+
+/**
+ * uet_pdc_transition() - move a PDC's state machine on an event
+ * @pdc: the PDC.
+ * @ev: what happened.  Window updates the event stands for (an ACK, a
+ *	timeout) are applied first, through the uet_pdc_tx_*() functions,
+ *	since some transitions depend on what is left in flight.
+ *
+ * On entering %UET_PDC_CLOSING the caller allocates one more PSN with
+ * uet_pdc_tx_alloc() and sends the CLOSE command on it; the ACK covering
+ * it is %UET_PDC_EV_CLOSE_ACK.  On entering %UET_PDC_CLOSE_REQUESTED a
+ * target sends REQ_CLOSE.  A PDC that reached %UET_PDC_CLOSED is set up
+ * again with uet_pdc_init() before reuse.
+ *
+ * Return: the new state, also stored in @pdc->state.
+ */
+enum uet_pdc_state uet_pdc_transition(struct uet_pdc *pdc,
+				      enum uet_pdc_event ev)
+{
+	switch (pdc->state) {
+	case UET_PDC_CLOSED:
+		pdc->state = closed_next(pdc, ev);
+		break;
+	case UET_PDC_SYN_SENT:
+		pdc->state = syn_sent_next(pdc, ev);
+		break;
+	case UET_PDC_ESTABLISHED:
+		pdc->state = established_next(pdc, ev);
+		break;
+	case UET_PDC_CLOSE_REQUESTED:
+		pdc->state = close_requested_next(pdc, ev);
+		break;
+	case UET_PDC_CLOSING:
+		pdc->state = closing_next(pdc, ev);
+		break;
+	default:
+		break;
+	}
+	return pdc->state;
+}
+
+/* Set-up. */
+
+/**
+ * uet_pdc_cfg_default() - default parameters for a delivery mode
+ * @cfg: filled in.
+ * @mode: the delivery mode.
+ *
+ * The window is the whole tracking range: congestion control, not the
+ * PDC, is what bounds the packets in flight.  The RTO bounds follow RFC
+ * 6298 and Linux TCP, tuned for no network in particular.
+ */
+void uet_pdc_cfg_default(struct uet_pdc_cfg *cfg, enum uet_pdc_mode mode)
+{
+	cfg->mode = mode;
+	cfg->window = UET_PDC_WND_MAX;
+	cfg->ack_every = DEFAULT_ACK_EVERY;
+	cfg->dup_thresh = DEFAULT_DUP_THRESH;
+	cfg->max_retries = DEFAULT_MAX_RETRIES;
+	cfg->rto_initial = DEFAULT_RTO_INITIAL;
+	cfg->rto_min = DEFAULT_RTO_MIN;
+	cfg->rto_max = DEFAULT_RTO_MAX;
+}
+
+static bool cfg_valid(const struct uet_pdc_cfg *cfg)
+{
+	return (unsigned int)cfg->mode < UET_PDC_MODE_COUNT &&
+	       cfg->window && cfg->window <= UET_PDC_WND_MAX &&
+	       !(cfg->window & (cfg->window - 1)) &&
+	       cfg->ack_every && cfg->dup_thresh &&
+	       cfg->rto_min && cfg->rto_min <= cfg->rto_max;
+}
+
+/**
+ * uet_pdc_init() - set up a PDC in %UET_PDC_CLOSED
+ * @pdc: the PDC; every field is overwritten.
+ * @cfg: parameters, copied.
+ * @initiator: created by a local send (else by a received SYN request).
+ * @start_psn: the PDC's start PSN.  The initiator's first request gets
+ *	it; a target takes it from the first SYN request, as its PSN minus
+ *	the request's psn_offset.
+ *
+ * Return: 0, or -EINVAL if @cfg is not valid.
+ */
+int uet_pdc_init(struct uet_pdc *pdc, const struct uet_pdc_cfg *cfg,
+		 bool initiator, u32 start_psn)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+
+	if (!cfg_valid(cfg))
+		return -EINVAL;
+
+	memset(pdc, 0, sizeof(*pdc));
+	pdc->state = UET_PDC_CLOSED;
+	pdc->initiator = initiator;
+	pdc->cfg = *cfg;
+	tx->una = start_psn;
+	tx->nxt = start_psn;
+	tx->high_sack = start_psn;
+	tx->lost_scan = start_psn;
+	tx->rtx_next = start_psn;
+	tx->rtx_end = start_psn;
+	pdc->rx.cack = start_psn - 1;
+	pdc->rx.last_psn = start_psn - 1;
+	uet_pdc_rtt_init(&pdc->rtt, cfg->rto_initial, cfg->rto_min,
+			 cfg->rto_max);
+	return 0;
+}
+
+/* RTT estimator, RFC 6298. */
+
+static u64 rto_clamp(const struct uet_pdc_rtt *rtt, u64 rto)
+{
+	if (rto < rtt->rto_min)		/* (2.4) */
+		return rtt->rto_min;
+	if (rto > rtt->rto_max)		/* (2.5) */
+		return rtt->rto_max;
+	return rto;
+}
+
+/*
+ * RTO = SRTT + max(G, K * RTTVAR), (2.2) and (2.3), saturating at rto_max:
+ * SRTT and RTTVAR never exceed it, so nothing here overflows.
+ */
+static u64 rto_estimate(const struct uet_pdc_rtt *rtt)
+{
+	u64 room = rtt->rto_max - rtt->srtt;
+	u64 var;
+
+	if (rtt->rttvar > room / RTT_K)
+		return rtt->rto_max;
+	var = RTT_K * rtt->rttvar;
+	if (var < RTT_G_NS)
+		var = RTT_G_NS;
+	return var > room ? rtt->rto_max : rto_clamp(rtt, rtt->srtt + var);
+}
+
+/**
+ * uet_pdc_rtt_init() - set up an RTT estimator without measurements
+ * @rtt: the estimator.
+ * @initial: RTO until the first sample, ns (RFC 6298 (2.1)).
+ * @min: lower bound of the RTO, ns.
+ * @max: upper bound of the RTO, ns; at least @min.
+ */
+void uet_pdc_rtt_init(struct uet_pdc_rtt *rtt, u64 initial, u64 min, u64 max)
+{
+	memset(rtt, 0, sizeof(*rtt));
+	rtt->rto_min = min;
+	rtt->rto_max = max;
+	rtt->rto = rto_clamp(rtt, initial);
+}
+
+/**
+ * uet_pdc_rtt_sample() - take an RTT measurement, RFC 6298 (2.2), (2.3)
+ * @rtt: the estimator.
+ * @r: the round-trip time of a PSN never retransmitted, ns.
+ *
+ * Recomputes the RTO from the new estimate, which also ends any backoff
+ * (Karn's algorithm keeps a backed-off RTO until a valid sample).  A
+ * sample above the RTO's upper bound counts as that bound: no round trip
+ * outlasts the timer.
+ */
+void uet_pdc_rtt_sample(struct uet_pdc_rtt *rtt, u64 r)
+{
+	u64 delta;
+
+	if (r > rtt->rto_max)
+		r = rtt->rto_max;
+	if (!rtt->seeded) {
+		/* (2.2): SRTT = R, RTTVAR = R / 2 */
+		rtt->srtt = r;
+		rtt->rttvar = r >> 1;
+		rtt->seeded = true;
+	} else {
+		/* RTTVAR first: it takes the old SRTT. */
+		delta = r > rtt->srtt ? r - rtt->srtt : rtt->srtt - r;
+		rtt->rttvar = rtt->rttvar - (rtt->rttvar >> RTT_BETA_SHIFT) +
+			      (delta >> RTT_BETA_SHIFT);
+		rtt->srtt = rtt->srtt - (rtt->srtt >> RTT_ALPHA_SHIFT) +
+			    (r >> RTT_ALPHA_SHIFT);
+	}
+	rtt->rto = rto_estimate(rtt);
+}
+
+/**
+ * uet_pdc_rtt_backoff() - double the RTO after a timeout, RFC 6298 (5.5)
+ * @rtt: the estimator.
+ *
+ * The RTO stays within its upper bound.
+ */
+void uet_pdc_rtt_backoff(struct uet_pdc_rtt *rtt)
+{
+	rtt->rto = rtt->rto > rtt->rto_max / 2 ? rtt->rto_max : 2 * rtt->rto;
+}
+
+/* Sender window. */
+
+static u32 slot(const struct uet_pdc *pdc, u32 psn)
+{
+	return psn & (pdc->cfg.window - 1);
+}
+
+static bool tx_acked(const struct uet_pdc *pdc, u32 psn)
+{
+	return test_bit(slot(pdc, psn), pdc->tx.acked);
+}
+
+static bool tx_in_flight(const struct uet_pdc *pdc, u32 psn)
+{
+	return uet_psn_in_window(psn, pdc->tx.una, uet_pdc_tx_in_flight(pdc));
+}
+
+/* Raise @psn to @floor if it lies before it. */
+static void psn_raise(u32 *psn, u32 floor)
+{
+	if (uet_psn_before(*psn, floor))
+		*psn = floor;
+}
+
+/**
+ * uet_pdc_tx_alloc() - allocate the next PSN for a new request
+ * @pdc: the PDC.
+ * @now: the time, ns.
+ * @psn: the PSN allocated.
+ *
+ * The request's retransmits, if any, come from uet_pdc_tx_next_rtx()
+ * under the same PSN.  UUD has no window: every call succeeds and the PSN
+ * only counts.
+ *
+ * Return: 0, or -EAGAIN while the window is full.
+ */
+int uet_pdc_tx_alloc(struct uet_pdc *pdc, u64 now, u32 *psn)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+	u32 s;
+
+	if (pdc->cfg.mode == UET_PDC_UUD) {
+		*psn = tx->nxt++;
+		tx->una = tx->nxt;
+		pdc->cnt[UET_PDC_CNT_TX_NEW]++;
+		return 0;
+	}
+	if (uet_pdc_tx_window_full(pdc))
+		return -EAGAIN;
+
+	/* The slot last held the PSN one window back, acknowledged long ago. */
+	s = slot(pdc, tx->nxt);
+	__clear_bit(s, tx->acked);
+	__clear_bit(s, tx->lost);
+	if (!tx->timing) {
+		tx->timing = true;
+		tx->timed_psn = tx->nxt;
+		tx->timed_at = now;
+	}
+	*psn = tx->nxt++;
+	pdc->cnt[UET_PDC_CNT_TX_NEW]++;
+	return 0;
+}
+
+/*
+ * Mark PSNs in [@from, @to) that are not acknowledged as lost.  Lost PSNs
+ * stay within [rtx_next, rtx_end), where uet_pdc_tx_next_rtx() looks.
+ */
+static void mark_lost(struct uet_pdc *pdc, u32 from, u32 to)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+	bool any = false;
+	u32 psn;
+
+	for (psn = from; psn != to; psn++) {
+		if (tx_acked(pdc, psn))
+			continue;
+		__set_bit(slot(pdc, psn), tx->lost);
+		any = true;
+	}
+	if (!any)
+		return;
+	if (tx->rtx_next == tx->rtx_end) {
+		tx->rtx_next = from;
+		tx->rtx_end = to;
+		return;
+	}
+	if (uet_psn_before(from, tx->rtx_next))
+		tx->rtx_next = from;
+	psn_raise(&tx->rtx_end, to);
+}
+
+/* ROD: everything from the first PSN not acknowledged goes again. */
+static void go_back(struct uet_pdc *pdc)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+
+	tx->rewound = true;
+	mark_lost(pdc, tx->una, tx->nxt);
+}
+
+/* Record @psn, in flight and not acknowledged before, as acknowledged. */
+static void tx_mark_acked(struct uet_pdc *pdc, u32 psn, u64 now)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+	u32 s = slot(pdc, psn);
+
+	__set_bit(s, tx->acked);
+	__clear_bit(s, tx->lost);
+	if (tx->timing && psn == tx->timed_psn) {
+		tx->timing = false;
+		uet_pdc_rtt_sample(&pdc->rtt, now - tx->timed_at);
+		pdc->cnt[UET_PDC_CNT_TX_RTT_SAMPLES]++;
+	}
+}
+
+/*
+ * Move the left edge over the acknowledged PSNs at it, and the cursors
+ * that must not lie behind it along with it.
+ */
+static void tx_advance(struct uet_pdc *pdc)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+	u32 una = tx->una;
+
+	while (tx->una != tx->nxt && tx_acked(pdc, tx->una))
+		tx->una++;
+	if (tx->una == una)
+		return;
+	tx->rewound = false;
+	psn_raise(&tx->high_sack, tx->una);
+	psn_raise(&tx->lost_scan, tx->una);
+	psn_raise(&tx->rtx_next, tx->una);
+	psn_raise(&tx->rtx_end, tx->una);
+}
+
+/* An ACK may not name a PSN never sent, cumulatively or in its bitmap. */
+static bool ack_valid(const struct uet_pdc *pdc, const struct uet_pdc_ack *ack)
+{
+	s32 sent = uet_psn_diff(pdc->tx.nxt, ack->sack_base);
+
+	if (!uet_psn_before(ack->cack_psn, pdc->tx.nxt))
+		return false;
+	if (sent >= UET_PDC_SACK_BITS)
+		return true;
+	if (sent <= 0)
+		return !ack->sack_bitmap;
+	return !(ack->sack_bitmap >> sent);
+}
+
+/* Acknowledge [una, @cack]; a CACK PSN behind the window is stale. */
+static u32 ack_cumulative(struct uet_pdc *pdc, u32 cack, u64 now)
+{
+	u32 newly = 0;
+	u32 psn;
+
+	if (uet_psn_before(cack, pdc->tx.una))
+		return 0;
+	for (psn = pdc->tx.una; psn != cack + 1; psn++) {
+		if (tx_acked(pdc, psn))
+			continue;
+		tx_mark_acked(pdc, psn, now);
+		newly++;
+	}
+	return newly;
+}
+
+/* Acknowledge what the SACK bitmap names in flight; bits behind are old. */
+static u32 ack_selective(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
+			 u64 now, u64 *sack_new)
+{
+	u64 map = ack->sack_bitmap;
+	u32 newly = 0;
+	u64 bit;
+	u32 psn;
+
+	*sack_new = 0;
+	for (; map; map ^= bit) {
+		bit = map & -map;
+		psn = ack->sack_base + __ffs64(map);
+		if (!tx_in_flight(pdc, psn) || tx_acked(pdc, psn))
+			continue;
+		tx_mark_acked(pdc, psn, now);
+		psn_raise(&pdc->tx.high_sack, psn + 1);
+		*sack_new |= bit;
+		newly++;
+	}
+	return newly;
+}
+
+/*
+ * RUD, RUDI: a hole is lost once dup_thresh PSNs above it have been
+ * selectively acknowledged (IsLost() of RFC 6675 section 4).  Holes below
+ * lost_scan have been judged; the walk goes down from the highest PSN
+ * SACKed, counting, and stops there.  A retransmit lost again is left to
+ * the RTO.
+ */
+static void detect_losses(struct uet_pdc *pdc)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+	u32 psn = tx->high_sack;
+	u32 above = 0;
+
+	if (!uet_psn_before(tx->lost_scan, psn))
+		return;
+	while (psn != tx->lost_scan) {
+		psn--;
+		if (tx_acked(pdc, psn) && ++above == pdc->cfg.dup_thresh)
+			break;
+	}
+	if (above < pdc->cfg.dup_thresh)
+		return;
+	mark_lost(pdc, tx->lost_scan, psn);
+	tx->lost_scan = psn;
+}
+
+/**
+ * uet_pdc_tx_ack() - process the reliability content of a received ACK
+ * @pdc: the PDC.
+ * @ack: the ACK's cumulative PSN and SACK bitmap.  A CACK PSN behind the
+ *	window and SACK bits behind it are old news, not errors.
+ * @now: the time, ns, for the RTT sample.
+ * @acked: what the ACK acknowledged, for the caller to release: how many
+ *	PSNs for the first time, in @acked->newly.  Each PSN is reported once
+ *	in @acked->sack_new or, if not, once within the cumulative range
+ *	[@acked->cum_from, @acked->cum_to).
+ *
+ * The cumulative part goes first, then the bitmap; the window's left edge
+ * then moves over everything acknowledged at it.  For RUD and RUDI the
+ * bitmap also reveals holes, which become retransmits (see
+ * uet_pdc_tx_next_rtx()) once dup_thresh PSNs above them are acknowledged.
+ * ROD learns of losses only from NACKs and timeouts.
+ *
+ * Return: 0, or -EINVAL for an ACK that names PSNs never sent (ignored
+ * whole) or a UUD PDC.
+ */
+int uet_pdc_tx_ack(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
+		   u64 now, struct uet_pdc_acked *acked)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+
+	memset(acked, 0, sizeof(*acked));
+	acked->cum_from = tx->una;
+	acked->cum_to = tx->una;
+	acked->sack_base = ack->sack_base;
+	if (pdc->cfg.mode == UET_PDC_UUD || !ack_valid(pdc, ack)) {
+		pdc->cnt[UET_PDC_CNT_TX_BAD_ACKS]++;
+		return -EINVAL;
+	}
+
+	acked->newly = ack_cumulative(pdc, ack->cack_psn, now);
+	acked->newly += ack_selective(pdc, ack, now, &acked->sack_new);
+	tx_advance(pdc);
+	acked->cum_to = tx->una;
+
+	if (!acked->newly) {
+		pdc->cnt[UET_PDC_CNT_TX_DUP_ACKS]++;
+		return 0;
+	}
+	/*
+	 * Progress: forget the backoff, as RFC 6298 (5.7) allows once new
+	 * data is acknowledged; else Karn's rule would keep a go-back-N PDC,
+	 * which retransmits everything, on its longest timeout for good.
+	 */
+	if (tx->retries) {
+		tx->retries = 0;
+		pdc->rtt.rto = pdc->rtt.seeded ? rto_estimate(&pdc->rtt) :
+						 rto_clamp(&pdc->rtt, pdc->cfg.rto_initial);
+	}
+	if (pdc->cfg.mode != UET_PDC_ROD)
+		detect_losses(pdc);
+	return 0;
+}
+
+/**
+ * uet_pdc_tx_nack() - process a NACK asking for a retransmit
+ * @pdc: the PDC.
+ * @psn: the PSN the NACK refers to.
+ *
+ * RUD, RUDI: @psn alone goes again (the receiver refused it, e.g. it was
+ * trimmed).  ROD: the receiver dropped @psn for arriving ahead of the one
+ * it expects, and drops everything after it too, so all from the first
+ * PSN not acknowledged goes again (go-back-N).  While that is under way,
+ * a NACK for a PSN not yet sent again refers to its old copy and changes
+ * nothing; a NACK for a PSN already sent again says the receiver still
+ * misses the first one after its new copy went out (on a ROD PDC's single
+ * path, in order), so it was lost too: back again.
+ *
+ * Return: 0, or -EINVAL if @psn is not in flight (a late NACK) or the PDC
+ * is UUD.
+ */
+int uet_pdc_tx_nack(struct uet_pdc *pdc, u32 psn)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+
+	if (pdc->cfg.mode == UET_PDC_UUD || !tx_in_flight(pdc, psn))
+		return -EINVAL;
+	pdc->cnt[UET_PDC_CNT_TX_NACKS]++;
+	if (pdc->cfg.mode != UET_PDC_ROD)
+		mark_lost(pdc, psn, psn + 1);
+	else if (!tx->rewound || uet_psn_before(psn, tx->rtx_next))
+		go_back(pdc);
+	return 0;
+}
+
+/**
+ * uet_pdc_tx_next_rtx() - take the next PSN to retransmit
+ * @pdc: the PDC.
+ * @psn: the PSN to send again, with the RETX flag and AR.
+ *
+ * PSNs come in increasing order from the lowest one lost; for ROD that is
+ * go-back-N.  Call it before uet_pdc_tx_alloc(): retransmits go first.
+ *
+ * Return: true if @psn is set, false if nothing waits for retransmission.
+ */
+bool uet_pdc_tx_next_rtx(struct uet_pdc *pdc, u32 *psn)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+	u32 s;
+
+	for (; tx->rtx_next != tx->rtx_end; tx->rtx_next++) {
+		s = slot(pdc, tx->rtx_next);
+		if (!test_bit(s, tx->lost))
+			continue;
+		__clear_bit(s, tx->lost);
+		/* Karn: its ACK could answer either copy. */
+		if (tx->timing && tx->timed_psn == tx->rtx_next)
+			tx->timing = false;
+		*psn = tx->rtx_next++;
+		pdc->cnt[UET_PDC_CNT_TX_RETRANSMITS]++;
+		return true;
+	}
+	return false;
+}
+
+/**
+ * uet_pdc_tx_timeout() - the retransmit timer expired
+ * @pdc: the PDC.
+ *
+ * Backs the RTO off (RFC 6298 (5.5)) and stops the RTT measurement under
+ * way (Karn).  Every PSN in flight and not acknowledged becomes a
+ * retransmit: for RUD and RUDI the holes the SACKs left, as after an RTO
+ * in RFC 6675 section 5.1; for ROD all from the first (go-back-N).  Feed
+ * %UET_PDC_EV_TIMEOUT next: after max_retries timeouts in a row without
+ * progress it closes the PDC.
+ */
+void uet_pdc_tx_timeout(struct uet_pdc *pdc)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+
+	pdc->cnt[UET_PDC_CNT_TX_TIMEOUTS]++;
+	tx->retries++;
+	tx->timing = false;
+	uet_pdc_rtt_backoff(&pdc->rtt);
+	if (pdc->cfg.mode == UET_PDC_ROD) {
+		go_back(pdc);
+		return;
+	}
+	mark_lost(pdc, tx->una, tx->nxt);
+	/* The retransmits are not to be judged lost again by SACKs. */
+	tx->lost_scan = tx->nxt;
+}
+
+/* Receiver window. */
+
+/* PSNs above cack + 1 that arrived; none past the window. */
+static bool rx_recvd(const struct uet_pdc *pdc, u32 psn)
+{
+	return uet_psn_in_window(psn, pdc->rx.cack + 1, pdc->cfg.window) &&
+	       test_bit(slot(pdc, psn), pdc->rx.recvd);
+}
+
+/* The PSN after cack arrived: move cack over it. */
+static void rx_step(struct uet_pdc *pdc)
+{
+	struct uet_pdc_rx *rx = &pdc->rx;
+
+	rx->cack++;
+	if (rx->history < pdc->cfg.window)
+		rx->history++;
+}
+
+/* The expected PSN arrived: move cack over it and what arrived after it. */
+static void rx_advance(struct uet_pdc *pdc)
+{
+	struct uet_pdc_rx *rx = &pdc->rx;
+
+	rx_step(pdc);
+	while (rx_recvd(pdc, rx->cack + 1)) {
+		__clear_bit(slot(pdc, rx->cack + 1), rx->recvd);
+		rx_step(pdc);
+	}
+}
+
+/* A PSN seen before: RUDI executes it again, the others do not. */
+static enum uet_pdc_rx_verdict rx_seen(const struct uet_pdc *pdc)
+{
+	return pdc->cfg.mode == UET_PDC_RUDI ? UET_PDC_RX_REPLAY :
+					       UET_PDC_RX_DUPLICATE;
+}
+
+/*
+ * Ahead of cack lies the window; behind it, as seen, its history: a
+ * sender retransmits nothing older than a window, so older PSNs are not
+ * this PDC's any more.
+ */
+static enum uet_pdc_rx_verdict rx_classify(struct uet_pdc *pdc, u32 psn)
+{
+	const struct uet_pdc_rx *rx = &pdc->rx;
+	u32 expected = rx->cack + 1;
+
+	if (psn == expected) {
+		rx_advance(pdc);
+		return UET_PDC_RX_DELIVER;
+	}
+	if (uet_psn_in_window(psn, expected - rx->history, rx->history))
+		return rx_seen(pdc);
+	if (!uet_psn_in_window(psn, expected, pdc->cfg.window))
+		return UET_PDC_RX_OUT_OF_WINDOW;
+	if (pdc->cfg.mode == UET_PDC_ROD)
+		return UET_PDC_RX_REJECT_OOO;
+	if (rx_recvd(pdc, psn))
+		return rx_seen(pdc);
+	__set_bit(slot(pdc, psn), pdc->rx.recvd);
+	return UET_PDC_RX_DELIVER_OOO;
+}
+
+static void rx_delivered(struct uet_pdc *pdc)
+{
+	pdc->cnt[UET_PDC_CNT_RX_DELIVERED]++;
+	pdc->rx.unacked++;
+}
+
+/*
+ * Counters, and the ACK coalescing policy: an ACK is due after ack_every
+ * deliveries, at once for a request out of order (the SACK shows the
+ * hole), seen before (its ACK was lost), asking for one (AR), or with
+ * SYN (the initiator leaves SYN_SENT one round trip after it started).
+ */
+static void rx_account(struct uet_pdc *pdc, u32 psn, u32 flags,
+		       enum uet_pdc_rx_verdict v)
+{
+	struct uet_pdc_rx *rx = &pdc->rx;
+
+	switch (v) {
+	case UET_PDC_RX_REJECT_OOO:
+		pdc->cnt[UET_PDC_CNT_RX_ROD_REJECTS]++;
+		return;
+	case UET_PDC_RX_OUT_OF_WINDOW:
+		pdc->cnt[UET_PDC_CNT_RX_OUT_OF_WINDOW]++;
+		return;
+	case UET_PDC_RX_DELIVER:
+		rx_delivered(pdc);
+		break;
+	case UET_PDC_RX_DELIVER_OOO:
+		pdc->cnt[UET_PDC_CNT_RX_OUT_OF_ORDER]++;
+		rx_delivered(pdc);
+		rx->ack_due = true;
+		break;
+	case UET_PDC_RX_REPLAY:
+		rx_delivered(pdc);
+		pdc->cnt[UET_PDC_CNT_RX_DUPLICATES]++;
+		rx->ack_due = true;
+		break;
+	case UET_PDC_RX_DUPLICATE:
+		pdc->cnt[UET_PDC_CNT_RX_DUPLICATES]++;
+		rx->ack_due = true;
+		break;
+	}
+	rx->last_psn = psn;
+	if (flags & (UET_PDC_RX_AR | UET_PDC_RX_SYN) ||
+	    rx->unacked >= pdc->cfg.ack_every)
+		rx->ack_due = true;
+}
+
+/**
+ * uet_pdc_rx_packet() - classify a received request by its PSN
+ * @pdc: the PDC.
+ * @psn: the request's PSN.
+ * @flags: %UET_PDC_RX_AR, %UET_PDC_RX_SYN as the request carries them.
+ *
+ * A PSN is delivered once: RUD and RUDI deliver it as it comes, ROD only
+ * in order.  A PSN received before, behind the expected one by up to a
+ * window (and not before the start PSN) or ahead of it, is a duplicate,
+ * which RUDI delivers again.  The window ahead of the expected PSN is all
+ * that is accepted.  UUD delivers everything and never acknowledges.
+ * Afterwards uet_pdc_rx_ack_due() says whether to send an ACK now.
+ *
+ * Return: what to do with the request.
+ */
+enum uet_pdc_rx_verdict uet_pdc_rx_packet(struct uet_pdc *pdc, u32 psn,
+					  u32 flags)
+{
+	enum uet_pdc_rx_verdict v;
+
+	if (pdc->cfg.mode == UET_PDC_UUD) {
+		pdc->cnt[UET_PDC_CNT_RX_DELIVERED]++;
+		return UET_PDC_RX_DELIVER;
+	}
+	v = rx_classify(pdc, psn);
+	rx_account(pdc, psn, flags, v);
+	return v;
+}
+
+static u64 sack_bitmap(const struct uet_pdc *pdc, u32 base)
+{
+	u64 map = 0;
+	u32 i;
+
+	for (i = UET_PDC_SACK_BITS; i-- > 0;)
+		map = map << 1 | rx_recvd(pdc, base + i);
+	return map;
+}
+
+/**
+ * uet_pdc_rx_build_ack() - build an ACK of what has been received
+ * @pdc: the PDC.
+ * @ack: filled in.
+ *
+ * The SACK bitmap starts at the first hole, cack + 1, unless the PSN being
+ * acknowledged lies further ahead than the bitmap reaches: then it ends at
+ * that PSN, so that each ACK covers the arrival that caused it.  Either
+ * way the base lies at most a window above the CACK PSN, well within the
+ * 16-bit sack_psn_offset of ACK_CC.  ROD's bitmap is empty: it keeps
+ * nothing out of order.  Resets the coalescing.
+ */
+void uet_pdc_rx_build_ack(struct uet_pdc *pdc, struct uet_pdc_ack *ack)
+{
+	struct uet_pdc_rx *rx = &pdc->rx;
+	u32 base = rx->cack + 1;
+
+	if (uet_psn_diff(rx->last_psn, base) >= UET_PDC_SACK_BITS)
+		base = rx->last_psn - (UET_PDC_SACK_BITS - 1);
+	ack->cack_psn = rx->cack;
+	ack->ack_psn = rx->last_psn;
+	ack->sack_base = base;
+	ack->sack_bitmap = sack_bitmap(pdc, base);
+	rx->unacked = 0;
+	rx->ack_due = false;
+	pdc->cnt[UET_PDC_CNT_RX_ACKS]++;
+}

@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * PDC reliability core: the state machine of one packet delivery context
+ * (PDC), the sender's window of outstanding PSNs with ACK/SACK/NACK
+ * processing, retransmission choice and the RTO estimator, and the
+ * receiver's window of received PSNs with ACK generation.
+ *
+ * Where it comes from: the PDS sublayer of UEC 1.0 as the UE overview
+ * paper and the packet walkthrough describe it (zero-RTT PDC creation: the
+ * initiator sends with SYN until the first ACK; 1-RTT close; RUD, ROD,
+ * RUDI and UUD; selective ACK for RUD, go-back-N for ROD), the ACK and
+ * NACK fields of Documentation/wire-format.rst, and RFC 6298 for the RTO.
+ *
+ * Everything works on host-order values and caller-provided memory: no
+ * allocation, no locks, no timers, no clock.  Time is a u64 in
+ * nanoseconds that the caller passes in.  Part of the protocol core, so
+ * the userspace unit tests and fuzzers compile it as is.
+ *
+ * Locking: the caller serialises every call on one struct uet_pdc (the
+ * kernel side holds the PDC's lock).  Nothing here sleeps, so any context
+ * will do, softirq included.
+ *
+ * How the caller drives a PDC:
+ *  - send: take the retransmits uet_pdc_tx_next_rtx() hands out before new
+ *    PSNs from uet_pdc_tx_alloc() (new requests only in CLOSED, SYN_SENT
+ *    and ESTABLISHED; in CLOSING just the CLOSE command), then
+ *    uet_pdc_transition(UET_PDC_EV_SEND).  Set SYN while the state is
+ *    UET_PDC_SYN_SENT, and AR on retransmits and when
+ *    uet_pdc_tx_window_full().  Start the RTO timer, uet_pdc_rto(), when
+ *    it is not running (RFC 6298 (5.1)).
+ *  - ACK: uet_pdc_tx_ack(), then uet_pdc_transition(UET_PDC_EV_ACK).
+ *    Restart the RTO timer if it acknowledged something and PSNs remain in
+ *    flight, stop it when none do (RFC 6298 (5.2), (5.3)).
+ *  - NACK asking for a retransmit: uet_pdc_tx_nack(), then
+ *    uet_pdc_transition(UET_PDC_EV_NACK).
+ *  - RTO expiry: uet_pdc_tx_timeout(), then
+ *    uet_pdc_transition(UET_PDC_EV_TIMEOUT); restart the timer with the
+ *    backed-off uet_pdc_rto() unless the PDC closed.
+ *  - request received: uet_pdc_transition(UET_PDC_EV_RECV or _RECV_SYN),
+ *    then uet_pdc_rx_packet() says what to do with it, and
+ *    uet_pdc_rx_build_ack() when uet_pdc_rx_ack_due().
+ */
+#ifndef _UET_PDC_H
+#define _UET_PDC_H
+
+#include <linux/bitmap.h>
+#include <linux/bits.h>
+#include <linux/types.h>
+
+/*
+ * Most PSNs one PDC tracks at once, in either direction.  Ours: UEC leaves
+ * the tracking range to the implementation and lets a receiver advertise
+ * its own (the MPR field of ACK_CC).  1024 packets of 4 KiB are 4 MiB in
+ * flight per PDC, and the bitmaps cost 384 bytes per PDC.
+ */
+#define UET_PDC_WND_MAX		1024
+
+/* An ACK_CC's SACK bitmap covers 64 PSNs (Documentation/wire-format.rst). */
+#define UET_PDC_SACK_BITS	64
+
+/**
+ * enum uet_pdc_mode - delivery mode of a PDC
+ * @UET_PDC_RUD: reliable, unordered: packets are delivered as they come,
+ *	ACKs carry a SACK bitmap, losses are retransmitted selectively.
+ * @UET_PDC_ROD: reliable, ordered: only the expected PSN is delivered;
+ *	anything ahead of it is dropped and NACKed, and the sender goes back
+ *	to its first unacknowledged PSN (go-back-N).
+ * @UET_PDC_RUDI: reliable, unordered, idempotent: as RUD, except that the
+ *	receiver does not suppress duplicates: it delivers them again
+ *	(%UET_PDC_RX_REPLAY), which idempotent operations permit, so that a
+ *	retransmitted request gets its response again.  The window still
+ *	bounds what is accepted.
+ * @UET_PDC_UUD: unreliable, unordered: no window, no ACK, no retransmit;
+ *	every packet is delivered, PSNs are counted only.
+ * @UET_PDC_MODE_COUNT: number of modes.
+ */
+enum uet_pdc_mode {
+	UET_PDC_RUD,
+	UET_PDC_ROD,
+	UET_PDC_RUDI,
+	UET_PDC_UUD,
+	UET_PDC_MODE_COUNT
+};
+
+/**
+ * enum uet_pdc_state - state of a PDC
+ * @UET_PDC_CLOSED: no PDC, or one closed (cleanly or in error).
+ * @UET_PDC_SYN_SENT: initiator: created by a local send; requests carry
+ *	SYN until the first ACK arrives.  Data flows at once (zero-RTT).
+ * @UET_PDC_ESTABLISHED: initiator: an ACK arrived; target: created by the
+ *	first SYN request it accepted.
+ * @UET_PDC_CLOSE_REQUESTED: initiator: a close was asked for (locally or
+ *	by the target's REQ_CLOSE) and waits for every PSN in flight to be
+ *	acknowledged; target: REQ_CLOSE sent, waiting for the CLOSE command.
+ * @UET_PDC_CLOSING: initiator: CLOSE sent (on a PSN of its own), waiting
+ *	for its ACK.
+ * @UET_PDC_STATE_COUNT: number of states.
+ */
+enum uet_pdc_state {
+	UET_PDC_CLOSED,
+	UET_PDC_SYN_SENT,
+	UET_PDC_ESTABLISHED,
+	UET_PDC_CLOSE_REQUESTED,
+	UET_PDC_CLOSING,
+	UET_PDC_STATE_COUNT
+};
+
+/**
+ * enum uet_pdc_event - what happened to a PDC
+ * @UET_PDC_EV_SEND: a request is about to be sent.
+ * @UET_PDC_EV_ACK: an ACK was received (after uet_pdc_tx_ack()).
+ * @UET_PDC_EV_NACK: a NACK asking for a retransmit was received.
+ * @UET_PDC_EV_RECV: a request without SYN was received.
+ * @UET_PDC_EV_RECV_SYN: a request with SYN was received.
+ * @UET_PDC_EV_CLOSE: close requested: locally, or by a REQ_CLOSE from the
+ *	target.
+ * @UET_PDC_EV_CLOSE_CMD: target: the initiator's CLOSE arrived (the caller
+ *	acknowledges it).
+ * @UET_PDC_EV_CLOSE_ACK: initiator: the ACK of its CLOSE arrived.
+ * @UET_PDC_EV_TIMEOUT: the retransmit timer (after uet_pdc_tx_timeout())
+ *	or, on a target asking for a close, the close-request timer fired.
+ * @UET_PDC_EV_IDLE: the PDS manager wants the PDC's resources back.
+ * @UET_PDC_EV_ABORT: a fatal NACK or a local error: close in error.
+ * @UET_PDC_EV_COUNT: number of events.
+ */
+enum uet_pdc_event {
+	UET_PDC_EV_SEND,
+	UET_PDC_EV_ACK,
+	UET_PDC_EV_NACK,
+	UET_PDC_EV_RECV,
+	UET_PDC_EV_RECV_SYN,
+	UET_PDC_EV_CLOSE,
+	UET_PDC_EV_CLOSE_CMD,
+	UET_PDC_EV_CLOSE_ACK,
+	UET_PDC_EV_TIMEOUT,
+	UET_PDC_EV_IDLE,
+	UET_PDC_EV_ABORT,
+	UET_PDC_EV_COUNT
+};
+
+/**
+ * enum uet_pdc_rx_verdict - what to do with a received request
+ * @UET_PDC_RX_DELIVER: the expected PSN: deliver it.
+ * @UET_PDC_RX_DELIVER_OOO: RUD, RUDI: new, ahead of a hole: deliver it.
+ * @UET_PDC_RX_REPLAY: RUDI: seen before: deliver it again.
+ * @UET_PDC_RX_DUPLICATE: seen before: do not deliver, acknowledge again.
+ * @UET_PDC_RX_REJECT_OOO: ROD: ahead of the expected PSN: drop it and
+ *	NACK (ROD_OOO) so that the sender goes back.
+ * @UET_PDC_RX_OUT_OF_WINDOW: outside the window: drop it.
+ */
+enum uet_pdc_rx_verdict {
+	UET_PDC_RX_DELIVER,
+	UET_PDC_RX_DELIVER_OOO,
+	UET_PDC_RX_REPLAY,
+	UET_PDC_RX_DUPLICATE,
+	UET_PDC_RX_REJECT_OOO,
+	UET_PDC_RX_OUT_OF_WINDOW,
+};
+
+/* Flags of a received request, as uet_pdc_rx_packet() takes them. */
+#define UET_PDC_RX_AR		BIT(0)	/* the sender asks for an ACK */
+#define UET_PDC_RX_SYN		BIT(1)	/* the sender has had no ACK yet */
+
+/**
+ * enum uet_pdc_counter - per-PDC counters, named by uet_pdc_counter_name()
+ * @UET_PDC_CNT_TX_NEW: PSNs allocated.
+ * @UET_PDC_CNT_TX_RETRANSMITS: PSNs handed out for retransmission.
+ * @UET_PDC_CNT_TX_TIMEOUTS: retransmit timer expiries.
+ * @UET_PDC_CNT_TX_DUP_ACKS: ACKs that acknowledged nothing new.
+ * @UET_PDC_CNT_TX_BAD_ACKS: ACKs naming unsent PSNs, ignored.
+ * @UET_PDC_CNT_TX_NACKS: NACKs for PSNs in flight.
+ * @UET_PDC_CNT_TX_RTT_SAMPLES: RTT samples taken.
+ * @UET_PDC_CNT_RX_DELIVERED: requests delivered, replays included.
+ * @UET_PDC_CNT_RX_OUT_OF_ORDER: of those, delivered ahead of a hole.
+ * @UET_PDC_CNT_RX_DUPLICATES: requests seen before (replays included).
+ * @UET_PDC_CNT_RX_ROD_REJECTS: ROD requests ahead of the expected PSN.
+ * @UET_PDC_CNT_RX_OUT_OF_WINDOW: requests outside the window.
+ * @UET_PDC_CNT_RX_ACKS: ACKs built.
+ * @UET_PDC_CNT_COUNT: number of counters.
+ */
+enum uet_pdc_counter {
+	UET_PDC_CNT_TX_NEW,
+	UET_PDC_CNT_TX_RETRANSMITS,
+	UET_PDC_CNT_TX_TIMEOUTS,
+	UET_PDC_CNT_TX_DUP_ACKS,
+	UET_PDC_CNT_TX_BAD_ACKS,
+	UET_PDC_CNT_TX_NACKS,
+	UET_PDC_CNT_TX_RTT_SAMPLES,
+	UET_PDC_CNT_RX_DELIVERED,
+	UET_PDC_CNT_RX_OUT_OF_ORDER,
+	UET_PDC_CNT_RX_DUPLICATES,
+	UET_PDC_CNT_RX_ROD_REJECTS,
+	UET_PDC_CNT_RX_OUT_OF_WINDOW,
+	UET_PDC_CNT_RX_ACKS,
+	UET_PDC_CNT_COUNT
+};
+
+/**
+ * struct uet_pdc_cfg - parameters of a PDC, fixed at uet_pdc_init()
+ * @mode: delivery mode.
+ * @window: PSNs in flight (sender) and tracked (receiver): a power of two
+ *	up to %UET_PDC_WND_MAX.
+ * @ack_every: the receiver acknowledges at least every this many
+ *	delivered requests.
+ * @dup_thresh: RUD, RUDI: a hole is deemed lost once this many PSNs above
+ *	it have been selectively acknowledged.
+ * @max_retries: timeouts in a row, without anything newly acknowledged,
+ *	after which the PDC closes in error.
+ * @rto_initial: RTO before the first RTT sample, ns.
+ * @rto_min: lower bound of the RTO, ns.
+ * @rto_max: upper bound of the RTO, backoff included, ns.
+ */
+struct uet_pdc_cfg {
+	enum uet_pdc_mode mode;
+	u32 window;
+	u32 ack_every;
+	u32 dup_thresh;
+	u32 max_retries;
+	u64 rto_initial;
+	u64 rto_min;
+	u64 rto_max;
+};
+
+/**
+ * struct uet_pdc_rtt - RTT estimator and retransmission timeout (RFC 6298)
+ * @srtt: smoothed RTT, ns.
+ * @rttvar: RTT variation, ns.
+ * @rto: current retransmission timeout, backoff included, ns.
+ * @rto_min: lower bound of @rto.
+ * @rto_max: upper bound of @rto.
+ * @seeded: @srtt and @rttvar hold a measurement.
+ */
+struct uet_pdc_rtt {
+	u64 srtt;
+	u64 rttvar;
+	u64 rto;
+	u64 rto_min;
+	u64 rto_max;
+	bool seeded;
+};
+
+/**
+ * struct uet_pdc_ack - the reliability content of an ACK, host order
+ * @cack_psn: cumulative ACK: every PSN up to and including it arrived.
+ * @ack_psn: the PSN whose arrival triggered the ACK.
+ * @sack_base: PSN of bit 0 of @sack_bitmap.
+ * @sack_bitmap: bit i set: PSN @sack_base + i arrived.  Zero in an ACK
+ *	without SACK.
+ */
+struct uet_pdc_ack {
+	u32 cack_psn;
+	u32 ack_psn;
+	u32 sack_base;
+	u64 sack_bitmap;
+};
+
+/**
+ * struct uet_pdc_acked - what one ACK acknowledged, from uet_pdc_tx_ack()
+ * @cum_from: the window's old left edge.
+ * @cum_to: its new left edge: PSNs [@cum_from, @cum_to) left the window,
+ *	all acknowledged, some of them by earlier ACKs' SACK bitmaps or in
+ *	@sack_new.
+ * @sack_base: PSN of bit 0 of @sack_new, the ACK's SACK base.
+ * @sack_new: bit i set: PSN @sack_base + i was acknowledged for the first
+ *	time, by the SACK bitmap.
+ * @newly: how many PSNs this ACK acknowledged for the first time.
+ */
+struct uet_pdc_acked {
+	u32 cum_from;
+	u32 cum_to;
+	u32 sack_base;
+	u64 sack_new;
+	u32 newly;
+};
+
+/**
+ * struct uet_pdc_tx - sender window: PSNs [@una, @nxt) are in flight
+ * @una: oldest PSN not acknowledged cumulatively: the window's left edge.
+ * @nxt: next PSN to allocate.  @nxt - @una never exceeds the window.
+ * @high_sack: one past the highest PSN selectively acknowledged, at least
+ *	@una.
+ * @lost_scan: RUD, RUDI: holes below it have been judged by the
+ *	duplicate threshold already.
+ * @rtx_next: PSNs marked lost lie in [@rtx_next, @rtx_end): where the
+ *	search for the next retransmission resumes ...
+ * @rtx_end: ... and where it stops.
+ * @rewound: ROD: a go-back-N from @una is under way.
+ * @retries: timeouts since something was last newly acknowledged.
+ * @timing: @timed_psn is being timed for an RTT sample.
+ * @timed_psn: the PSN being timed: one at a time, which RFC 6298 section 3
+ *	allows.  Its timing stops if it is retransmitted (Karn's rule).
+ * @timed_at: when @timed_psn was sent.
+ * @acked: per PSN in flight, by PSN modulo the window: acknowledged.
+ * @lost: per PSN in flight: deemed lost, waiting for retransmission.
+ *
+ * The cursors, all within [@una, @nxt], bound what each scan covers to at
+ * most the window.  A PSN's bits are cleared when the PSN is allocated, so
+ * that stale bits of the PSN one window earlier never show.  UUD moves
+ * @una along with @nxt and uses nothing else.
+ */
+struct uet_pdc_tx {
+	u32 una;
+	u32 nxt;
+	u32 high_sack;
+	u32 lost_scan;
+	u32 rtx_next;
+	u32 rtx_end;
+	bool rewound;
+	u32 retries;
+	bool timing;
+	u32 timed_psn;
+	u64 timed_at;
+	DECLARE_BITMAP(acked, UET_PDC_WND_MAX);
+	DECLARE_BITMAP(lost, UET_PDC_WND_MAX);
+};
+
+/**
+ * struct uet_pdc_rx - receiver window: PSNs (@cack, @cack + window] accepted
+ * @cack: cumulative ACK PSN: every PSN up to and including it arrived.
+ * @history: PSNs up to @cack that count as seen: the @history last ones,
+ *	at most a window's worth, and none from before the start PSN.
+ * @last_psn: the PSN last accepted (delivered or duplicate).
+ * @unacked: requests delivered since the last ACK built.
+ * @ack_due: an ACK should be built now.
+ * @recvd: RUD, RUDI: per PSN above @cack + 1, by PSN modulo the window:
+ *	arrived.  Cleared as @cack passes it.
+ */
+struct uet_pdc_rx {
+	u32 cack;
+	u32 history;
+	u32 last_psn;
+	u32 unacked;
+	bool ack_due;
+	DECLARE_BITMAP(recvd, UET_PDC_WND_MAX);
+};
+
+/**
+ * struct uet_pdc - one packet delivery context
+ * @state: enum uet_pdc_state.
+ * @initiator: created by a local send (else by a received SYN).
+ * @cfg: parameters.
+ * @tx: sender window (the initiator's requests).
+ * @rx: receiver window (the target's view of them).
+ * @rtt: RTT estimator of @tx.
+ * @cnt: counters, indexed by enum uet_pdc_counter.
+ */
+struct uet_pdc {
+	enum uet_pdc_state state;
+	bool initiator;
+	struct uet_pdc_cfg cfg;
+	struct uet_pdc_tx tx;
+	struct uet_pdc_rx rx;
+	struct uet_pdc_rtt rtt;
+	u64 cnt[UET_PDC_CNT_COUNT];
+};
+
+/* PSNs in flight: allocated and not acknowledged cumulatively. */
+static inline u32 uet_pdc_tx_in_flight(const struct uet_pdc *pdc)
+{
+	return pdc->tx.nxt - pdc->tx.una;
+}
+
+/* The window is full: the last PSN allocated should ask for an ACK (AR). */
+static inline bool uet_pdc_tx_window_full(const struct uet_pdc *pdc)
+{
+	return uet_pdc_tx_in_flight(pdc) >= pdc->cfg.window;
+}
+
+/* The retransmission timeout to arm the timer with, ns. */
+static inline u64 uet_pdc_rto(const struct uet_pdc *pdc)
+{
+	return pdc->rtt.rto;
+}
+
+/* The coalescing policy wants an ACK sent now. */
+static inline bool uet_pdc_rx_ack_due(const struct uet_pdc *pdc)
+{
+	return pdc->rx.ack_due;
+}
+
+/* Requests delivered but not acknowledged yet: a delayed ACK is owed. */
+static inline bool uet_pdc_rx_ack_pending(const struct uet_pdc *pdc)
+{
+	return pdc->rx.unacked > 0;
+}
+
+/* pdc.c */
+void uet_pdc_cfg_default(struct uet_pdc_cfg *cfg, enum uet_pdc_mode mode);
+int uet_pdc_init(struct uet_pdc *pdc, const struct uet_pdc_cfg *cfg,
+		 bool initiator, u32 start_psn);
+enum uet_pdc_state uet_pdc_transition(struct uet_pdc *pdc,
+				      enum uet_pdc_event ev);
+const char *uet_pdc_state_name(enum uet_pdc_state state);
+const char *uet_pdc_event_name(enum uet_pdc_event ev);
+const char *uet_pdc_mode_name(enum uet_pdc_mode mode);
+const char *uet_pdc_counter_name(enum uet_pdc_counter cnt);
+
+int uet_pdc_tx_alloc(struct uet_pdc *pdc, u64 now, u32 *psn);
+int uet_pdc_tx_ack(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
+		   u64 now, struct uet_pdc_acked *acked);
+int uet_pdc_tx_nack(struct uet_pdc *pdc, u32 psn);
+bool uet_pdc_tx_next_rtx(struct uet_pdc *pdc, u32 *psn);
+void uet_pdc_tx_timeout(struct uet_pdc *pdc);
+
+enum uet_pdc_rx_verdict uet_pdc_rx_packet(struct uet_pdc *pdc, u32 psn,
+					  u32 flags);
+void uet_pdc_rx_build_ack(struct uet_pdc *pdc, struct uet_pdc_ack *ack);
+
+void uet_pdc_rtt_init(struct uet_pdc_rtt *rtt, u64 initial, u64 min,
+		      u64 max);
+void uet_pdc_rtt_sample(struct uet_pdc_rtt *rtt, u64 r);
+void uet_pdc_rtt_backoff(struct uet_pdc_rtt *rtt);
+
+#endif /* _UET_PDC_H */
