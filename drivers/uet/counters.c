@@ -34,6 +34,9 @@ static const struct rdma_stat_desc uet_counter_descs[] = {
 	[UET_CNT_DROP_BAD_RKEY].name = "drop_bad_rkey",
 	[UET_CNT_DROP_BOUNDS].name = "drop_bounds",
 	[UET_CNT_DROP_NO_RECV_BUFFER].name = "drop_no_recv_buffer",
+	[UET_CNT_DROP_NO_ENDPOINT].name = "drop_no_endpoint",
+	[UET_CNT_DROP_OUT_OF_WINDOW].name = "drop_out_of_window",
+	[UET_CNT_DROP_UNSUPPORTED].name = "drop_unsupported",
 };
 
 int uet_counters_init(struct uet_dev *udev)

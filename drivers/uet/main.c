@@ -9,6 +9,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
@@ -18,9 +19,19 @@
 #include <uapi/linux/uet.h>
 
 #include "counters.h"
+#include "ses.h"
 #include "socket.h"
 #include "uet.h"
 #include "verbs.h"
+
+/* debugfs: uet/<device>/pdcs, one line per PDC. */
+static struct dentry *uet_debugfs;
+
+static int uet_pdcs_show(struct seq_file *m, void *unused)
+{
+	return uet_pds_show(m, m->private);
+}
+DEFINE_SHOW_ATTRIBUTE(uet_pdcs);
 
 /* All uet devices; the list and each entry's list and registered fields. */
 static LIST_HEAD(uet_devs);
@@ -55,9 +66,34 @@ static void uet_dev_unclaim(struct uet_dev *udev)
  */
 void uet_dev_release(struct uet_dev *udev)
 {
+	debugfs_remove_recursive(udev->debugfs);
 	uet_socket_detach(udev);
+	uet_pds_fini(udev);
+	uet_ses_fini(udev);
 	uet_counters_free(udev);
 	uet_dev_unclaim(udev);
+}
+
+/**
+ * uet_dev_get() - find a registered uet device by name and reference it
+ * @name: the RDMA device name
+ *
+ * Return: the device, to be released with ib_device_put(), or %NULL.
+ */
+struct uet_dev *uet_dev_get(const char *name)
+{
+	struct uet_dev *udev, *found = NULL;
+
+	mutex_lock(&uet_devs_lock);
+	list_for_each_entry(udev, &uet_devs, list) {
+		if (udev->registered && !strcmp(dev_name(&udev->ibdev.dev), name) &&
+		    ib_device_try_get(&udev->ibdev)) {
+			found = udev;
+			break;
+		}
+	}
+	mutex_unlock(&uet_devs_lock);
+	return found;
 }
 
 static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
@@ -102,6 +138,8 @@ static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
 	err = uet_counters_init(udev);
 	if (err)
 		goto err_unclaim;
+	uet_pds_init(udev);
+	uet_ses_init(udev);
 	err = uet_socket_attach(udev);
 	if (err) {
 		pr_err("%s: cannot open UDP port %u in the namespace of %s: %d\n",
@@ -130,6 +168,9 @@ static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
 	 * netdev that started to go away meanwhile is caught here, since its
 	 * reg_state changes before its NETDEV_UNREGISTER event is sent.
 	 */
+	udev->debugfs = debugfs_create_dir(dev_name(&udev->ibdev.dev), uet_debugfs);
+	debugfs_create_file("pdcs", 0400, udev->debugfs, udev, &uet_pdcs_fops);
+
 	mutex_lock(&uet_devs_lock);
 	udev->registered = true;
 	gone = READ_ONCE(ndev->reg_state) != NETREG_REGISTERED;
@@ -210,6 +251,7 @@ static int __init uet_init(void)
 	err = uet_socket_init();
 	if (err)
 		return err;
+	uet_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	err = register_netdevice_notifier(&uet_netdev_notifier);
 	if (err)
 		goto err_socket;
@@ -217,6 +259,7 @@ static int __init uet_init(void)
 	return 0;
 
 err_socket:
+	debugfs_remove(uet_debugfs);
 	uet_socket_exit();
 	return err;
 }
@@ -244,6 +287,7 @@ static void __exit uet_exit(void)
 		mutex_lock(&uet_devs_lock);
 	}
 	mutex_unlock(&uet_devs_lock);
+	debugfs_remove(uet_debugfs);
 	uet_socket_exit();
 }
 

@@ -6,7 +6,8 @@
  * socket per address family bound to port 4793; the first device of a
  * namespace opens them, the last one closes them.  Received packets are
  * handled in the softirq that delivers them (encap_rcv), on the device
- * whose netdev they arrived through.
+ * whose netdev they arrived through; packets leave routed in the device's
+ * namespace, out of its netdev.
  *
  * Lifetimes: kernel sockets hold no reference on their namespace, so the
  * namespace's exit closes its sockets even while devices remain (their
@@ -14,20 +15,24 @@
  * sockets and the device list under RCU; the device list and socket
  * pointers change under uet_net.lock.
  */
+#include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/netdevice.h>
 #include <linux/rculist.h>
 #include <linux/skbuff.h>
 #include <linux/udp.h>
 #include <net/addrconf.h>
+#include <net/ip6_route.h>
+#include <net/ipv6_stubs.h>
 #include <net/netns/generic.h>
+#include <net/route.h>
 #include <net/udp_tunnel.h>
 #include <uapi/linux/uet.h>
 
 #include "counters.h"
+#include "pds.h"
 #include "socket.h"
 #include "uet.h"
-#include "wire.h"
 
 /**
  * struct uet_net - uet's state in one network namespace
@@ -65,23 +70,16 @@ static struct uet_dev *uet_dev_by_netdev(struct uet_net *un,
 /* One UET packet, its UDP header already checked by the UDP layer. */
 static void uet_rcv(struct uet_dev *udev, struct sk_buff *skb)
 {
-	u8 buf[UET_PDS_MAX_HDR_LEN];
-	struct uet_pds_hdr_info pds;
-	unsigned int len = skb->len - sizeof(struct udphdr);
-	const u8 *hdr;
+	struct in6_addr saddr;
 
+	__skb_pull(skb, sizeof(struct udphdr));
 	uet_count(udev, UET_CNT_RX_PACKETS, 1);
-	uet_count(udev, UET_CNT_RX_BYTES, len);
-
-	hdr = skb_header_pointer(skb, sizeof(struct udphdr),
-				 min_t(unsigned int, len, sizeof(buf)), buf);
-	if (!hdr || uet_pds_parse(hdr, min_t(unsigned int, len, sizeof(buf)),
-				  &pds) < 0) {
-		uet_count(udev, UET_CNT_DROP_MALFORMED, 1);
-		return;
-	}
-	/* No PDC can match until the packet engine creates them. */
-	uet_count(udev, UET_CNT_DROP_UNKNOWN_PDC, 1);
+	uet_count(udev, UET_CNT_RX_BYTES, skb->len);
+	if (ip_hdr(skb)->version == 4)
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, &saddr);
+	else
+		saddr = ipv6_hdr(skb)->saddr;
+	uet_pds_rcv(udev, skb, &saddr);
 }
 
 /* Called by the UDP layer in softirq; returns 0: the packet is consumed. */
@@ -95,6 +93,91 @@ static int uet_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 		uet_rcv(udev, skb);
 	kfree_skb(skb);
 	return 0;
+}
+
+/*
+ * UDP source ports carry a PDC's entropy (the UE overview: "entropy value
+ * ... encoded as UDP source port"), kept in the dynamic range of RFC 6335
+ * so that no well-known service sees UET traffic.
+ */
+#define UET_SPORT_BASE		0xc000
+#define UET_SPORT_MASK		0x3fff
+
+static void uet_xmit4(struct uet_dev *udev, struct sock *sk,
+		      struct sk_buff *skb, __be32 daddr, __be16 sport)
+{
+	struct flowi4 fl4 = {
+		.flowi4_oif = udev->ndev->ifindex,
+		.flowi4_proto = IPPROTO_UDP,
+		.daddr = daddr,
+		.fl4_sport = sport,
+		.fl4_dport = htons(UET_UDP_PORT),
+	};
+	struct rtable *rt;
+
+	rt = ip_route_output_key(udev->net, &fl4);
+	if (IS_ERR(rt)) {
+		kfree_skb(skb);
+		return;
+	}
+	udp_tunnel_xmit_skb(rt, sk, skb, fl4.saddr, fl4.daddr, 0,
+			    ip4_dst_hoplimit(&rt->dst), htons(IP_DF), sport,
+			    htons(UET_UDP_PORT), false, false);
+}
+
+static void uet_xmit6(struct uet_dev *udev, struct sock *sk,
+		      struct sk_buff *skb, const struct in6_addr *daddr,
+		      __be16 sport)
+{
+	struct flowi6 fl6 = {
+		.flowi6_oif = udev->ndev->ifindex,
+		.flowi6_proto = IPPROTO_UDP,
+		.daddr = *daddr,
+		.fl6_sport = sport,
+		.fl6_dport = htons(UET_UDP_PORT),
+	};
+	struct dst_entry *dst;
+
+	dst = ipv6_stub->ipv6_dst_lookup_flow(udev->net, sk, &fl6, NULL);
+	if (IS_ERR(dst)) {
+		kfree_skb(skb);
+		return;
+	}
+	udp_tunnel6_xmit_skb(dst, sk, skb, udev->ndev, &fl6.saddr, &fl6.daddr,
+			     0, ip6_dst_hoplimit(dst), 0, sport,
+			     htons(UET_UDP_PORT), false);
+}
+
+/**
+ * uet_xmit() - send one UET packet
+ * @udev: the sending device
+ * @skb: the packet from its PDS header on, with room for UDP, IP and the
+ *	link layer in front; consumed
+ * @daddr: destination, IPv4 as IPv4-mapped IPv6
+ * @entropy: the path choice, carried in the UDP source port
+ *
+ * Routed in the device's namespace and out of its netdev.  A packet that
+ * cannot be routed is dropped like one lost on the way.
+ */
+void uet_xmit(struct uet_dev *udev, struct sk_buff *skb,
+	      const struct in6_addr *daddr, u16 entropy)
+{
+	__be16 sport = htons(UET_SPORT_BASE | (entropy & UET_SPORT_MASK));
+	struct uet_net *un = uet_net(udev->net);
+	bool v4 = ipv6_addr_v4mapped(daddr);
+	struct socket *sock;
+
+	uet_count(udev, UET_CNT_TX_PACKETS, 1);
+	uet_count(udev, UET_CNT_TX_BYTES, skb->len);
+	rcu_read_lock_bh();
+	sock = v4 ? rcu_dereference_bh(un->sock4) : rcu_dereference_bh(un->sock6);
+	if (!sock)
+		kfree_skb(skb);
+	else if (v4)
+		uet_xmit4(udev, sock->sk, skb, daddr->s6_addr32[3], sport);
+	else
+		uet_xmit6(udev, sock->sk, skb, daddr, sport);
+	rcu_read_unlock_bh();
 }
 
 static struct socket *uet_sock_open(struct net *net, struct uet_net *un,

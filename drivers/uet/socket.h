@@ -6,7 +6,8 @@
 #ifndef _UET_SOCKET_H
 #define _UET_SOCKET_H
 
-#include <net/net_namespace.h>
+#include <linux/in6.h>
+#include <linux/skbuff.h>
 
 struct uet_dev;
 
@@ -14,5 +15,7 @@ int uet_socket_init(void);
 void uet_socket_exit(void);
 int uet_socket_attach(struct uet_dev *udev);
 void uet_socket_detach(struct uet_dev *udev);
+void uet_xmit(struct uet_dev *udev, struct sk_buff *skb,
+	      const struct in6_addr *daddr, u16 entropy);
 
 #endif /* _UET_SOCKET_H */

@@ -9,7 +9,10 @@
 
 #include <linux/list.h>
 #include <linux/netdevice.h>
+#include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
+
+#include "pds.h"
 
 /**
  * struct uet_dev - one uet RDMA device bound to one network device
@@ -23,6 +26,9 @@
  *	while attached (socket.c).
  * @net_list: entry in that namespace's device list (socket.c).
  * @counters: per-CPU counters (counters.c).
+ * @pds: the PDCs (pds.c).
+ * @eps: the open endpoints by job and PIDonFEP (ses.c); its own lock.
+ * @debugfs: the device's debugfs directory.
  *
  * @list and @registered are protected by uet_devs_lock (main.c).
  */
@@ -35,6 +41,9 @@ struct uet_dev {
 	struct net *net;
 	struct list_head net_list;
 	struct uet_counters __percpu *counters;
+	struct uet_pds pds;
+	struct xarray eps;
+	struct dentry *debugfs;
 };
 
 static inline struct uet_dev *to_uet_dev(struct ib_device *ibdev)
@@ -44,5 +53,6 @@ static inline struct uet_dev *to_uet_dev(struct ib_device *ibdev)
 
 /* main.c */
 void uet_dev_release(struct uet_dev *udev);
+struct uet_dev *uet_dev_get(const char *name);
 
 #endif /* _UET_H */

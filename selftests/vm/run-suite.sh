@@ -40,14 +40,19 @@ blog=$top/build/kmod-$name.log
 "$top/scripts/kmod.sh" "$kdir" "$top/build/kmod-$name" >"$blog" 2>&1 ||
 	{ cat "$blog"; exit 1; }
 kos=$top/build/kmod-$name/drivers/uet/uet.ko
-if [ "$debug" = 1 ]; then
-	planted=$top/build/planted-$name
-	mkdir -p "$planted"
-	cp "$top"/selftests/debug/planted/{Kbuild,planted.c} "$planted/"
-	make -C "$kdir" M="$planted" modules >>"$blog" 2>&1 ||
-		{ cat "$blog"; exit 1; }
-	kos+=:$planted/planted.ko
-fi
+
+# Test-only modules, built against uet's exported symbols.
+testmods=(engine)
+[ "$debug" = 1 ] && testmods+=(debug/planted)
+for t in "${testmods[@]}"; do
+	out=$top/build/testmod-$name/${t##*/}
+	mkdir -p "$out"
+	cp "$top/selftests/$t"/{Kbuild,*.c} "$out/"
+	make -C "$kdir" M="$out" UET_SRC="$top" \
+		KBUILD_EXTRA_SYMBOLS="$top/build/kmod-$name/Module.symvers" \
+		modules >>"$blog" 2>&1 || { cat "$blog"; exit 1; }
+	kos+=:$(ls "$out"/*.ko | tr '\n' ':' | sed 's/:$//')
+done
 initrd=$top/build/vm/initrd-$name.gz
 "$top/selftests/vm/mkinitramfs.sh" "$initrd" "$kos" "$top/build/selftests-install" "$modules"
 

@@ -79,7 +79,7 @@ if [ "$pair" = 0 ]; then
 	log=$logdir/$run_id.log
 	logs=("$log")
 	# The kernel log dumped at the end stays in the log file only.
-	boot '' -nic none 2>&1 | tr -d '\r' | tee "$log" |
+	boot '' -nic none 2>&1 | sed -u 's/\r//g' | tee "$log" |
 		sed -u '/^UET-DMESG-BEGIN/,/^UET-DMESG-END/d'
 else
 	smp=1
@@ -87,7 +87,7 @@ else
 	logs=("$logdir/$run_id-a.log" "$logdir/$run_id-b.log")
 	boot a -netdev "socket,id=n0,listen=127.0.0.1:$port" \
 		-device virtio-net-pci,netdev=n0,mac=52:54:00:75:65:0a \
-		2>&1 | tr -d '\r' >"${logs[0]}" &
+		2>&1 | sed -u 's/\r//g' >"${logs[0]}" &
 	pid_a=$!
 	for _ in $(seq 100); do
 		[ -n "$(ss -Hltn "sport = :$port")" ] && break
@@ -95,7 +95,7 @@ else
 	done
 	boot b -netdev "socket,id=n0,connect=127.0.0.1:$port" \
 		-device virtio-net-pci,netdev=n0,mac=52:54:00:75:65:0b \
-		2>&1 | tr -d '\r' | tee "${logs[1]}" | sed -u 's/^/[b] /'
+		2>&1 | sed -u 's/\r//g' | tee "${logs[1]}" | sed -u 's/^/[b] /'
 	wait "$pid_a"
 	sed 's/^/[a] /' "${logs[0]}"
 fi

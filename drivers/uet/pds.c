@@ -1,0 +1,775 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uet PDS manager.
+ *
+ * PDCs are created on first use: an initiator's first send to {target,
+ * job, traffic class, mode} creates one and sends at once with SYN set
+ * (zero-RTT); the target creates its side from the first SYN request it
+ * sees, found again by {peer address, peer PDCID}.  Every later packet
+ * names our PDC by its DPDCID.  The reliability decisions are the core's
+ * (pdc.c); this file turns them into packets, queues and timers.
+ *
+ * Contexts: packets arrive in softirq; sends come from process context.
+ * A PDC's lock is taken with bottom halves disabled outside softirq.  Lock
+ * order: uet_pds.lock is never held while taking a PDC's lock; a PDC's
+ * lock may be held while calling into the SES layer (ses.c), whose locks
+ * nest inside it.
+ *
+ * Lifetime: a PDC is referenced by the tables (one reference, dropped at
+ * teardown) and by whoever found it under RCU (uet_pdc_get()).  Its timers
+ * hold no reference: teardown marks it dead and cancels them before the
+ * tables' reference goes.  PDCs live until the device goes away.
+ */
+#include <linux/hash.h>
+#include <linux/ipv6.h>
+#include <linux/random.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <linux/udp.h>
+#include <net/ipv6.h>
+#include <uapi/linux/uet.h>
+
+#include "counters.h"
+#include "pds.h"
+#include "psn.h"
+#include "ses.h"
+#include "socket.h"
+#include "uet.h"
+#include "wire.h"
+
+/*
+ * Local PDCIDs: 1 up to this, 0 meaning none.  Our general pool; UEC lets
+ * an implementation size its pools.
+ */
+#define UET_PDS_MAX_PDCS	4096
+
+/* How long a target may sit on an owed ACK (delayed ACK). */
+#define UET_PDS_ACK_DELAY_NS	(500 * NSEC_PER_USEC)
+
+/*
+ * Retransmission timeout bounds.  The core defaults to TCP's (200 ms at
+ * least, RFC 6298 and Linux); a fabric's round trips are far shorter, so
+ * ours start at 10 ms, and the first timeout, before any RTT sample, is
+ * 100 ms.  Both well above the few milliseconds the test VMs take.
+ */
+#define UET_PDS_RTO_MIN_NS	(10 * NSEC_PER_MSEC)
+#define UET_PDS_RTO_INITIAL_NS	(100 * NSEC_PER_MSEC)
+
+/*
+ * The PSN offset of a SYN request is 12 bits (Documentation/wire-format.rst):
+ * while SYN is set nothing is acknowledged, so offsets stay below the window.
+ */
+#define UET_PDS_SYN_PSN_OFFSET_MAX	0xfff
+
+static void pdc_get(struct uet_pds_pdc *pdc)
+{
+	refcount_inc(&pdc->ref);
+}
+
+static void pdc_put(struct uet_pds_pdc *pdc)
+{
+	if (refcount_dec_and_test(&pdc->ref))
+		kfree_rcu(pdc, rcu);
+}
+
+static u32 key_hash(const struct uet_pds_key *key)
+{
+	return jhash(key, sizeof(*key), 0);
+}
+
+static u32 tgt_hash(const struct in6_addr *raddr, u16 rpdcid)
+{
+	return jhash(raddr, sizeof(*raddr), rpdcid);
+}
+
+static u16 pdc_slot(const struct uet_pds_pdc *pdc, u32 psn)
+{
+	return psn & (pdc->core.cfg.window - 1);
+}
+
+static u8 req_type(const struct uet_pds_pdc *pdc)
+{
+	return pdc->key.mode == UET_PDC_ROD ? UET_PDS_TYPE_ROD_REQ :
+					      UET_PDS_TYPE_RUD_REQ;
+}
+
+/* Finish the request in @slot: the SES layer learns its fate. */
+static void pdc_tx_finish(struct uet_pds_pdc *pdc, u16 slot, int err)
+{
+	struct sk_buff *skb = pdc->txq[slot];
+
+	if (!skb)
+		return;
+	pdc->txq[slot] = NULL;
+	uet_ses_tx_done(skb, err);
+	kfree_skb(skb);
+}
+
+/* Send the request of @psn from the txq, with SYN and AR as they apply. */
+static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
+{
+	struct sk_buff *skb = pdc->txq[pdc_slot(pdc, psn)];
+	struct uet_pds_hdr_info h = {
+		.type = req_type(pdc),
+		.next_hdr = uet_pds_cb(skb)->next_hdr,
+	};
+	struct sk_buff *copy;
+	int len;
+
+	lockdep_assert_held(&pdc->lock);
+	h.req.psn = psn;
+	h.req.clear_psn_offset = (s16)(pdc->core.tx.una - psn);
+	h.req.spdcid = pdc->lpdcid;
+	if (pdc->core.state == UET_PDC_SYN_SENT) {
+		h.flags |= UET_PDS_F_SYN;
+		h.req.dst.psn_offset = psn - pdc->start_psn;
+	} else {
+		h.req.dst.dpdcid = pdc->rpdcid;
+	}
+	if (retx)
+		h.flags |= UET_PDS_F_RETX | UET_PDS_F_AR;
+	else if (uet_pdc_tx_window_full(&pdc->core) ||
+		 skb_queue_empty(&pdc->pending))
+		h.flags |= UET_PDS_F_AR;
+
+	/* The txq keeps the original for retransmission. */
+	copy = skb_copy(skb, GFP_ATOMIC);
+	if (!copy)
+		return;		/* as if lost: the RTO recovers */
+	len = uet_pds_build(skb_push(copy, sizeof(struct uet_pds_req)),
+			    sizeof(struct uet_pds_req), &h);
+	if (WARN_ON_ONCE(len != sizeof(struct uet_pds_req))) {
+		kfree_skb(copy);
+		return;
+	}
+	if (retx)
+		uet_count(pdc->udev, UET_CNT_RETRANSMITS, 1);
+	uet_xmit(pdc->udev, copy, &pdc->key.raddr, pdc->entropy);
+}
+
+static void pdc_rto_arm(struct uet_pds_pdc *pdc)
+{
+	if (!pdc->dead)
+		hrtimer_start(&pdc->rto_timer, ns_to_ktime(uet_pdc_rto(&pdc->core)),
+			      HRTIMER_MODE_REL_SOFT);
+}
+
+/* Retransmit what the core asks for, then send new requests while room. */
+static void pdc_push(struct uet_pds_pdc *pdc)
+{
+	bool was_idle = !uet_pdc_tx_in_flight(&pdc->core);
+	struct sk_buff *skb;
+	u32 psn;
+
+	lockdep_assert_held(&pdc->lock);
+	while (uet_pdc_tx_next_rtx(&pdc->core, &psn))
+		pdc_xmit_req(pdc, psn, true);
+
+	while (!uet_pdc_tx_window_full(&pdc->core) &&
+	       (skb = __skb_dequeue(&pdc->pending))) {
+		if (uet_pdc_transition(&pdc->core, UET_PDC_EV_SEND) == UET_PDC_CLOSED ||
+		    uet_pdc_tx_alloc(&pdc->core, ktime_get_ns(), &psn)) {
+			uet_ses_tx_done(skb, -ECONNRESET);
+			kfree_skb(skb);
+			continue;
+		}
+		pdc->txq[pdc_slot(pdc, psn)] = skb;
+		pdc_xmit_req(pdc, psn, false);
+	}
+	if (was_idle && uet_pdc_tx_in_flight(&pdc->core))
+		pdc_rto_arm(pdc);
+}
+
+/* The PDC closed in error: fail everything queued or in flight. */
+static void pdc_fail_all(struct uet_pds_pdc *pdc, int err)
+{
+	struct sk_buff *skb;
+	u16 slot;
+
+	lockdep_assert_held(&pdc->lock);
+	for (slot = 0; slot < pdc->core.cfg.window; slot++)
+		pdc_tx_finish(pdc, slot, err);
+	while ((skb = __skb_dequeue(&pdc->pending))) {
+		uet_ses_tx_done(skb, err);
+		kfree_skb(skb);
+	}
+}
+
+static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t)
+{
+	struct uet_pds_pdc *pdc = container_of(t, struct uet_pds_pdc, rto_timer);
+
+	spin_lock(&pdc->lock);
+	if (pdc->dead || !uet_pdc_tx_in_flight(&pdc->core))
+		goto out;
+	uet_count(pdc->udev, UET_CNT_TIMEOUTS, 1);
+	uet_pdc_tx_timeout(&pdc->core);
+	if (uet_pdc_transition(&pdc->core, UET_PDC_EV_TIMEOUT) == UET_PDC_CLOSED) {
+		pdc_fail_all(pdc, -ETIMEDOUT);
+		goto out;
+	}
+	pdc_push(pdc);
+	pdc_rto_arm(pdc);
+out:
+	spin_unlock(&pdc->lock);
+	return HRTIMER_NORESTART;
+}
+
+/* Target: send an ACK_CC (with SACK) and the SES response it carries. */
+static void pdc_send_ack(struct uet_pds_pdc *pdc)
+{
+	struct uet_ses_hdr_info rsp = { .next_hdr = UET_SES_NH_RSP };
+	struct uet_pds_hdr_info h = {
+		.type = UET_PDS_TYPE_ACK_CC,
+		.next_hdr = UET_SES_NH_RSP,
+	};
+	struct uet_pdc_ack ack;
+	struct sk_buff *skb;
+	int plen, slen;
+
+	lockdep_assert_held(&pdc->lock);
+	uet_pdc_rx_build_ack(&pdc->core, &ack);
+	h.ack.cack_psn = ack.cack_psn;
+	h.ack.ack_psn_offset = (s16)(ack.ack_psn - ack.cack_psn);
+	h.ack.spdcid = pdc->lpdcid;
+	h.ack.dpdcid = pdc->rpdcid;
+	h.ack.cc_type = UET_PDS_CC_NSCC;
+	h.ack.sack_psn_offset = ack.sack_base - ack.cack_psn;
+	h.ack.sack_bitmap = ack.sack_bitmap;
+	rsp.rsp.opcode = UET_SES_RSP_DEFAULT;
+	rsp.rsp.rc = pdc->rsp_rc;
+	rsp.rsp.message_id = pdc->rsp_msg_id;
+	rsp.rsp.job_id = pdc->key.job;
+	pdc->rsp_rc = UET_SES_RC_OK;
+
+	skb = alloc_skb(UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN +
+			sizeof(struct uet_ses_rsp), GFP_ATOMIC);
+	if (!skb)
+		return;		/* the sender's RTO recovers */
+	skb_reserve(skb, UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN);
+	slen = uet_ses_build(skb_put(skb, sizeof(struct uet_ses_rsp)),
+			     sizeof(struct uet_ses_rsp), &rsp);
+	plen = uet_pds_build(skb_push(skb, sizeof(struct uet_pds_ack_cc)),
+			     sizeof(struct uet_pds_ack_cc), &h);
+	if (WARN_ON_ONCE(slen < 0 || plen < 0)) {
+		kfree_skb(skb);
+		return;
+	}
+	hrtimer_try_to_cancel(&pdc->ack_timer);
+	uet_xmit(pdc->udev, skb, &pdc->key.raddr, pdc->entropy);
+}
+
+static enum hrtimer_restart pdc_ack_expired(struct hrtimer *t)
+{
+	struct uet_pds_pdc *pdc = container_of(t, struct uet_pds_pdc, ack_timer);
+
+	spin_lock(&pdc->lock);
+	if (!pdc->dead && uet_pdc_rx_ack_pending(&pdc->core))
+		pdc_send_ack(pdc);
+	spin_unlock(&pdc->lock);
+	return HRTIMER_NORESTART;
+}
+
+static struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
+				     const struct uet_pds_key *key,
+				     bool initiator, u32 start_psn)
+{
+	struct uet_pds_pdc *pdc;
+	struct uet_pdc_cfg cfg;
+	u32 id;
+
+	pdc = kzalloc(sizeof(*pdc), GFP_ATOMIC);
+	if (!pdc)
+		return NULL;
+	if (xa_alloc(&udev->pds.pdcs, &id, pdc,
+		     XA_LIMIT(1, UET_PDS_MAX_PDCS), GFP_ATOMIC)) {
+		uet_count(udev, UET_CNT_PDC_POOL_EXHAUSTED, 1);
+		kfree(pdc);
+		return NULL;
+	}
+	pdc->udev = udev;
+	refcount_set(&pdc->ref, 1);
+	pdc->key = *key;
+	pdc->lpdcid = id;
+	pdc->entropy = get_random_u16();
+	spin_lock_init(&pdc->lock);
+	skb_queue_head_init(&pdc->pending);
+	pdc->start_psn = start_psn;
+	uet_pdc_cfg_default(&cfg, key->mode);
+	cfg.rto_min = UET_PDS_RTO_MIN_NS;
+	cfg.rto_initial = UET_PDS_RTO_INITIAL_NS;
+	uet_pdc_init(&pdc->core, &cfg, initiator, start_psn);
+	pdc->rsp_rc = UET_SES_RC_OK;
+	hrtimer_init(&pdc->rto_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	pdc->rto_timer.function = pdc_rto_expired;
+	hrtimer_init(&pdc->ack_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	pdc->ack_timer.function = pdc_ack_expired;
+	uet_count(udev, UET_CNT_PDCS_CREATED, 1);
+	return pdc;
+}
+
+/* Find @key's initiator PDC, or make one; returns it referenced. */
+static struct uet_pds_pdc *pdc_get_initiator(struct uet_dev *udev,
+					     const struct uet_pds_key *key)
+{
+	struct uet_pds *pds = &udev->pds;
+	u32 hash = key_hash(key);
+	struct uet_pds_pdc *pdc;
+
+	spin_lock_bh(&pds->lock);
+	hash_for_each_possible(pds->ini, pdc, node, hash)
+		if (!memcmp(&pdc->key, key, sizeof(*key)))
+			goto found;
+	pdc = pdc_alloc(udev, key, true, get_random_u32());
+	if (!pdc) {
+		spin_unlock_bh(&pds->lock);
+		return NULL;
+	}
+	hash_add_rcu(pds->ini, &pdc->node, hash);
+found:
+	pdc_get(pdc);
+	spin_unlock_bh(&pds->lock);
+	return pdc;
+}
+
+/**
+ * uet_pds_send() - queue one request packet on the PDC for @key
+ * @udev: the sending device
+ * @key: selects the PDC, created (zero-RTT) if there is none
+ * @skb: SES header and payload at skb->data, %UET_PDS_HEADROOM before it,
+ *	uet_pds_cb() filled in; consumed
+ *
+ * The packet goes out at once if the window allows, else when ACKs open
+ * it.  Its fate reaches the SES layer through uet_ses_tx_done().
+ *
+ * Return: 0, or -ENOBUFS when no PDC can be had (pool exhausted).
+ */
+int uet_pds_send(struct uet_dev *udev, const struct uet_pds_key *key,
+		 struct sk_buff *skb)
+{
+	struct uet_pds_pdc *pdc;
+
+	pdc = pdc_get_initiator(udev, key);
+	if (!pdc) {
+		kfree_skb(skb);
+		return -ENOBUFS;
+	}
+	spin_lock_bh(&pdc->lock);
+	if (pdc->dead) {
+		uet_ses_tx_done(skb, -ENETDOWN);
+		kfree_skb(skb);
+	} else {
+		__skb_queue_tail(&pdc->pending, skb);
+		pdc_push(pdc);
+	}
+	spin_unlock_bh(&pdc->lock);
+	pdc_put(pdc);
+	return 0;
+}
+
+/* Target side: the PDC a request names, created by a SYN; referenced. */
+static struct uet_pds_pdc *pdc_get_target(struct uet_dev *udev,
+					  const struct uet_pds_hdr_info *h,
+					  const struct in6_addr *saddr)
+{
+	const struct uet_pds_req_info *req = &h->req;
+	struct uet_pds *pds = &udev->pds;
+	struct uet_pds_key key = { .raddr = *saddr };
+	struct uet_pds_pdc *pdc;
+	u32 hash;
+
+	if (!(h->flags & UET_PDS_F_SYN)) {
+		rcu_read_lock();
+		pdc = xa_load(&pds->pdcs, req->dst.dpdcid);
+		if (pdc && (pdc->core.initiator || pdc->rpdcid != req->spdcid ||
+			    !ipv6_addr_equal(&pdc->key.raddr, saddr) ||
+			    !refcount_inc_not_zero(&pdc->ref)))
+			pdc = NULL;
+		rcu_read_unlock();
+		return pdc;
+	}
+
+	hash = tgt_hash(saddr, req->spdcid);
+	spin_lock(&pds->lock);
+	hash_for_each_possible(pds->tgt, pdc, node, hash)
+		if (pdc->rpdcid == req->spdcid &&
+		    ipv6_addr_equal(&pdc->key.raddr, saddr))
+			goto found;
+	key.mode = h->type == UET_PDS_TYPE_ROD_REQ ? UET_PDC_ROD : UET_PDC_RUD;
+	pdc = pdc_alloc(udev, &key, false, req->psn - req->dst.psn_offset);
+	if (!pdc) {
+		spin_unlock(&pds->lock);
+		return NULL;
+	}
+	pdc->rpdcid = req->spdcid;
+	hash_add_rcu(pds->tgt, &pdc->node, hash);
+found:
+	pdc_get(pdc);
+	spin_unlock(&pds->lock);
+	return pdc;
+}
+
+/*
+ * Target, ROD: a request arrived ahead of the expected PSN, @psn.  NACK it
+ * (ROD_OOO) so that the sender goes back at once, but once per hole: a
+ * go-back-N burst would otherwise bring a NACK per packet.
+ */
+static void pdc_send_nack(struct uet_pds_pdc *pdc, u32 psn)
+{
+	struct uet_pds_hdr_info h = {
+		.type = UET_PDS_TYPE_NACK,
+		.next_hdr = UET_SES_NH_NONE,
+	};
+	struct sk_buff *skb;
+
+	lockdep_assert_held(&pdc->lock);
+	if (pdc->nacked_valid && pdc->nacked_cack == pdc->core.rx.cack)
+		return;
+	pdc->nacked_valid = true;
+	pdc->nacked_cack = pdc->core.rx.cack;
+	h.nack.code = UET_PDS_NACK_ROD_OOO;
+	h.nack.psn = psn;
+	h.nack.spdcid = pdc->lpdcid;
+	h.nack.dpdcid = pdc->rpdcid;
+	h.nack.payload = pdc->core.rx.cack + 1;
+
+	skb = alloc_skb(UET_PDS_HEADROOM + sizeof(struct uet_pds_nack), GFP_ATOMIC);
+	if (!skb)
+		return;
+	skb_reserve(skb, UET_PDS_HEADROOM);
+	if (WARN_ON_ONCE(uet_pds_build(skb_put(skb, sizeof(struct uet_pds_nack)),
+				       sizeof(struct uet_pds_nack), &h) < 0)) {
+		kfree_skb(skb);
+		return;
+	}
+	uet_count(pdc->udev, UET_CNT_NACKS_SENT, 1);
+	uet_xmit(pdc->udev, skb, &pdc->key.raddr, pdc->entropy);
+}
+
+static void pdc_count_verdict(struct uet_dev *udev, enum uet_pdc_rx_verdict v)
+{
+	switch (v) {
+	case UET_PDC_RX_DELIVER_OOO:
+		uet_count(udev, UET_CNT_OUT_OF_ORDER, 1);
+		break;
+	case UET_PDC_RX_REPLAY:
+	case UET_PDC_RX_DUPLICATE:
+		uet_count(udev, UET_CNT_DUPLICATES, 1);
+		break;
+	case UET_PDC_RX_REJECT_OOO:
+	case UET_PDC_RX_OUT_OF_WINDOW:
+		uet_count(udev, UET_CNT_DROP_OUT_OF_WINDOW, 1);
+		break;
+	default:
+		break;
+	}
+}
+
+static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
+			const struct uet_pds_hdr_info *h,
+			const struct in6_addr *saddr)
+{
+	enum uet_pdc_rx_verdict v;
+	struct uet_pds_pdc *pdc;
+	u32 flags = 0;
+	u8 rc;
+
+	pdc = pdc_get_target(udev, h, saddr);
+	if (!pdc) {
+		uet_count(udev, UET_CNT_DROP_UNKNOWN_PDC, 1);
+		return;
+	}
+	if (h->flags & UET_PDS_F_AR)
+		flags |= UET_PDC_RX_AR;
+	if (h->flags & UET_PDS_F_SYN)
+		flags |= UET_PDC_RX_SYN;
+
+	spin_lock(&pdc->lock);
+	if (pdc->dead)
+		goto out;
+	uet_pdc_transition(&pdc->core, h->flags & UET_PDS_F_SYN ?
+			   UET_PDC_EV_RECV_SYN : UET_PDC_EV_RECV);
+	v = uet_pdc_rx_packet(&pdc->core, h->req.psn, flags);
+	pdc_count_verdict(udev, v);
+	switch (v) {
+	case UET_PDC_RX_DELIVER:
+	case UET_PDC_RX_DELIVER_OOO:
+	case UET_PDC_RX_REPLAY:
+		rc = uet_ses_rcv(pdc, skb, h->next_hdr, &pdc->rsp_msg_id);
+		if (rc != UET_SES_RC_OK) {
+			/* a refusal goes back at once, in this ACK */
+			pdc->rsp_rc = rc;
+			pdc->core.rx.ack_due = true;
+		}
+		break;
+	case UET_PDC_RX_DUPLICATE:
+		break;
+	case UET_PDC_RX_REJECT_OOO:
+		pdc_send_nack(pdc, h->req.psn);
+		goto out;
+	default:
+		goto out;	/* dropped: the sender retransmits */
+	}
+	if (uet_pdc_rx_ack_due(&pdc->core))
+		pdc_send_ack(pdc);
+	else if (uet_pdc_rx_ack_pending(&pdc->core) &&
+		 !hrtimer_active(&pdc->ack_timer))
+		hrtimer_start(&pdc->ack_timer, ns_to_ktime(UET_PDS_ACK_DELAY_NS),
+			      HRTIMER_MODE_REL_SOFT);
+out:
+	spin_unlock(&pdc->lock);
+	pdc_put(pdc);
+}
+
+/* Initiator side: what an ACK acknowledged leaves the txq. */
+static void pdc_tx_acked(struct uet_pds_pdc *pdc, const struct uet_pdc_acked *a)
+{
+	u32 psn;
+	int i;
+
+	for (psn = a->cum_from; psn != a->cum_to; psn++)
+		pdc_tx_finish(pdc, pdc_slot(pdc, psn), 0);
+	for (i = 0; i < UET_PDC_SACK_BITS; i++)
+		if (a->sack_new & BIT_ULL(i))
+			pdc_tx_finish(pdc, pdc_slot(pdc, a->sack_base + i), 0);
+}
+
+static void rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
+		    const struct uet_pds_hdr_info *h, unsigned int hlen)
+{
+	const struct uet_pds_ack_info *ai = &h->ack;
+	struct uet_ses_hdr_info ses = {};
+	struct uet_pdc_acked acked;
+	struct uet_pdc_ack ack = {};
+	struct uet_pds_pdc *pdc;
+	u8 buf[sizeof(struct uet_ses_rsp)];
+	const u8 *p;
+
+	rcu_read_lock();
+	pdc = xa_load(&udev->pds.pdcs, ai->dpdcid);
+	if (pdc && (!pdc->core.initiator || !refcount_inc_not_zero(&pdc->ref)))
+		pdc = NULL;
+	rcu_read_unlock();
+	if (!pdc) {
+		uet_count(udev, UET_CNT_DROP_UNKNOWN_PDC, 1);
+		return;
+	}
+
+	p = skb_header_pointer(skb, hlen, sizeof(buf), buf);
+	if (h->next_hdr == UET_SES_NH_RSP &&
+	    (!p || uet_ses_parse(p, sizeof(buf), h->next_hdr, &ses) < 0)) {
+		uet_count(udev, UET_CNT_DROP_MALFORMED, 1);
+		goto put;
+	}
+
+	ack.cack_psn = ai->cack_psn;
+	ack.ack_psn = ai->cack_psn + ai->ack_psn_offset;
+	if (h->type == UET_PDS_TYPE_ACK_CC) {
+		ack.sack_base = ai->cack_psn + ai->sack_psn_offset;
+		ack.sack_bitmap = ai->sack_bitmap;
+	} else {
+		ack.sack_base = ai->cack_psn + 1;
+	}
+
+	spin_lock(&pdc->lock);
+	if (pdc->dead)
+		goto unlock;
+	if (pdc->core.state == UET_PDC_SYN_SENT)
+		pdc->rpdcid = ai->spdcid;
+	/* A refusal names the request at ack_psn: tell it before it leaves. */
+	if (ses.next_hdr == UET_SES_NH_RSP && ses.rsp.rc != UET_SES_RC_OK &&
+	    uet_psn_in_window(ack.ack_psn, pdc->core.tx.una,
+			      uet_pdc_tx_in_flight(&pdc->core)) &&
+	    pdc->txq[pdc_slot(pdc, ack.ack_psn)])
+		uet_ses_tx_refused(pdc->txq[pdc_slot(pdc, ack.ack_psn)],
+				   ses.rsp.rc);
+	if (uet_pdc_tx_ack(&pdc->core, &ack, ktime_get_ns(), &acked))
+		goto unlock;	/* names unsent PSNs: the core counted it */
+	pdc_tx_acked(pdc, &acked);
+	uet_pdc_transition(&pdc->core, UET_PDC_EV_ACK);
+	pdc_push(pdc);
+	if (!uet_pdc_tx_in_flight(&pdc->core))
+		hrtimer_try_to_cancel(&pdc->rto_timer);
+	else if (acked.newly)
+		pdc_rto_arm(pdc);
+unlock:
+	spin_unlock(&pdc->lock);
+put:
+	pdc_put(pdc);
+}
+
+/* Initiator: the target refused a request and asks for it again. */
+static void rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h)
+{
+	struct uet_pds_pdc *pdc;
+
+	rcu_read_lock();
+	pdc = xa_load(&udev->pds.pdcs, h->nack.dpdcid);
+	if (pdc && (!pdc->core.initiator || !refcount_inc_not_zero(&pdc->ref)))
+		pdc = NULL;
+	rcu_read_unlock();
+	if (!pdc) {
+		uet_count(udev, UET_CNT_DROP_UNKNOWN_PDC, 1);
+		return;
+	}
+	uet_count(udev, UET_CNT_NACKS_RECEIVED, 1);
+	spin_lock(&pdc->lock);
+	if (!pdc->dead && h->nack.code == UET_PDS_NACK_ROD_OOO &&
+	    !uet_pdc_tx_nack(&pdc->core, h->nack.psn)) {
+		uet_pdc_transition(&pdc->core, UET_PDC_EV_NACK);
+		pdc_push(pdc);
+	}
+	spin_unlock(&pdc->lock);
+	pdc_put(pdc);
+}
+
+/**
+ * uet_pds_rcv() - one received UET packet, in softirq
+ * @udev: the device it arrived on
+ * @skb: the packet from its PDS header on; the caller frees it
+ * @saddr: its source address, IPv4 as IPv4-mapped IPv6
+ */
+void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
+		 const struct in6_addr *saddr)
+{
+	u8 buf[UET_PDS_MAX_HDR_LEN];
+	struct uet_pds_hdr_info h;
+	unsigned int len = min_t(unsigned int, skb->len, sizeof(buf));
+	const u8 *p;
+	int hlen;
+
+	p = skb_header_pointer(skb, 0, len, buf);
+	hlen = p ? uet_pds_parse(p, len, &h) : -EMSGSIZE;
+	if (hlen < 0) {
+		uet_count(udev, UET_CNT_DROP_MALFORMED, 1);
+		return;
+	}
+
+	switch (h.type) {
+	case UET_PDS_TYPE_RUD_REQ:
+	case UET_PDS_TYPE_ROD_REQ:
+		skb_pull(skb, hlen);
+		rcv_request(udev, skb, &h, saddr);
+		break;
+	case UET_PDS_TYPE_ACK:
+	case UET_PDS_TYPE_ACK_CC:
+		rcv_ack(udev, skb, &h, hlen);
+		break;
+	case UET_PDS_TYPE_NACK:
+		rcv_nack(udev, &h);
+		break;
+	default:
+		/* Delivery modes and control packets still to come. */
+		uet_count(udev, UET_CNT_DROP_UNSUPPORTED, 1);
+		break;
+	}
+}
+
+void uet_pds_init(struct uet_dev *udev)
+{
+	BUILD_BUG_ON(UET_PDC_WND_MAX - 1 > UET_PDS_SYN_PSN_OFFSET_MAX);
+	spin_lock_init(&udev->pds.lock);
+	hash_init(udev->pds.ini);
+	hash_init(udev->pds.tgt);
+	xa_init_flags(&udev->pds.pdcs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
+}
+
+static void pdc_teardown(struct uet_pds_pdc *pdc)
+{
+	spin_lock_bh(&pdc->lock);
+	pdc->dead = true;
+	spin_unlock_bh(&pdc->lock);
+	hrtimer_cancel(&pdc->rto_timer);
+	hrtimer_cancel(&pdc->ack_timer);
+	spin_lock_bh(&pdc->lock);
+	pdc_fail_all(pdc, -ENETDOWN);
+	spin_unlock_bh(&pdc->lock);
+	uet_count(pdc->udev, UET_CNT_PDCS_CLOSED, 1);
+	pdc_put(pdc);
+}
+
+/**
+ * uet_pds_fini() - tear down every PDC of @udev
+ * @udev: a device that receives no more packets (uet_socket_detach())
+ *
+ * Outstanding requests complete with -ENETDOWN.
+ */
+void uet_pds_fini(struct uet_dev *udev)
+{
+	struct uet_pds *pds = &udev->pds;
+	struct uet_pds_pdc *pdc;
+	unsigned long id;
+
+	xa_for_each(&pds->pdcs, id, pdc) {
+		spin_lock_bh(&pds->lock);
+		hash_del_rcu(&pdc->node);
+		spin_unlock_bh(&pds->lock);
+		xa_erase_bh(&pds->pdcs, id);
+		pdc_teardown(pdc);
+	}
+	xa_destroy(&pds->pdcs);
+	synchronize_rcu();
+}
+
+/**
+ * uet_pds_show() - one line per PDC, for debugfs
+ * @m: the seq_file
+ * @udev: the device
+ *
+ * Return: 0.
+ */
+int uet_pds_show(struct seq_file *m, struct uet_dev *udev)
+{
+	struct uet_pds_pdc *pdc;
+	unsigned long id;
+
+	seq_puts(m, "lpdcid rpdcid role state mode raddr una nxt cack rto_us retransmits timeouts delivered ooo dups acks\n");
+	rcu_read_lock();
+	xa_for_each(&udev->pds.pdcs, id, pdc) {
+		const struct uet_pdc *c = &pdc->core;
+
+		spin_lock_bh(&pdc->lock);
+		seq_printf(m, "%u %u %s %s %s %pI6c %u %u %u %llu %llu %llu %llu %llu %llu %llu\n",
+			   pdc->lpdcid, pdc->rpdcid,
+			   c->initiator ? "ini" : "tgt", uet_pdc_state_name(c->state),
+			   uet_pdc_mode_name(c->cfg.mode), &pdc->key.raddr,
+			   c->tx.una, c->tx.nxt, c->rx.cack,
+			   div_u64(uet_pdc_rto(c), NSEC_PER_USEC),
+			   c->cnt[UET_PDC_CNT_TX_RETRANSMITS],
+			   c->cnt[UET_PDC_CNT_TX_TIMEOUTS],
+			   c->cnt[UET_PDC_CNT_RX_DELIVERED],
+			   c->cnt[UET_PDC_CNT_RX_OUT_OF_ORDER],
+			   c->cnt[UET_PDC_CNT_RX_DUPLICATES],
+			   c->cnt[UET_PDC_CNT_RX_ACKS]);
+		spin_unlock_bh(&pdc->lock);
+	}
+	rcu_read_unlock();
+	return 0;
+}
+
+/**
+ * uet_pds_walk_reqs() - visit every request a PDC still holds
+ * @udev: the device
+ * @fn: called under the PDC's lock for each request skb, queued or in
+ *	flight; it may change the skb's uet_pds_cb()->ses
+ * @arg: passed to @fn
+ */
+void uet_pds_walk_reqs(struct uet_dev *udev, uet_pds_req_fn fn, void *arg)
+{
+	struct uet_pds_pdc *pdc;
+	struct sk_buff *skb;
+	unsigned long id;
+	u32 slot;
+
+	rcu_read_lock();
+	xa_for_each(&udev->pds.pdcs, id, pdc) {
+		spin_lock_bh(&pdc->lock);
+		for (slot = 0; slot < pdc->core.cfg.window; slot++)
+			if (pdc->txq[slot])
+				fn(pdc->txq[slot], arg);
+		skb_queue_walk(&pdc->pending, skb)
+			fn(skb, arg);
+		spin_unlock_bh(&pdc->lock);
+	}
+	rcu_read_unlock();
+}

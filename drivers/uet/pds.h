@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * uet PDS manager: the packet delivery contexts (PDCs) of a device, how
+ * packets find them, and the timers and queues that drive the reliability
+ * core (pdc.c) for each.
+ */
+#ifndef _UET_PDS_H
+#define _UET_PDS_H
+
+#include <linux/hashtable.h>
+#include <linux/hrtimer.h>
+#include <linux/seq_file.h>
+#include <linux/in6.h>
+#include <linux/skbuff.h>
+#include <linux/spinlock.h>
+#include <linux/xarray.h>
+
+#include "pdc.h"
+
+struct uet_dev;
+
+/*
+ * Headroom of a request skb handed to uet_pds_send(): link layer, IPv6,
+ * UDP and the longest PDS request header.
+ */
+#define UET_PDS_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
+				 sizeof(struct udphdr) + UET_PDS_REQ_MAX_LEN)
+
+/**
+ * struct uet_pds_key - what selects an initiator's PDC (design decision 5)
+ * @raddr: the target's fabric address; IPv4 as IPv4-mapped IPv6.
+ * @job: the job both endpoints belong to.
+ * @tc: traffic class.
+ * @mode: enum uet_pdc_mode.
+ */
+struct uet_pds_key {
+	struct in6_addr raddr;
+	u32 job;
+	u8 tc;
+	u8 mode;
+};
+
+/**
+ * struct uet_pds_pdc - one PDC of a device
+ * @udev: the device.
+ * @ref: references: the tables' one, and one per user outside a lock.
+ * @rcu: frees the PDC after the readers that found it in a table.
+ * @node: in the device's initiator table (by @key) or target table (by
+ *	@key.raddr and @rpdcid).
+ * @key: the initiator's lookup key; a target fills in @key.raddr only.
+ * @lpdcid: our PDC identifier, what the peer's packets carry as DPDCID.
+ * @entropy: the UDP source port entropy of this PDC's packets.
+ * @lock: protects everything below, and the core.
+ * @rpdcid: the peer's PDC identifier; an initiator learns it from the
+ *	first ACK.
+ * @dead: torn down: timers must not rearm, nothing new is queued.
+ * @core: the reliability core: state machine and windows.
+ * @start_psn: the PDC's first PSN.
+ * @pending: initiator: requests waiting for room in the window.
+ * @txq: initiator: the request of each PSN in flight, by PSN modulo the
+ *	window; %NULL once acknowledged.
+ * @rto_timer: initiator: retransmission timeout.
+ * @ack_timer: target: delayed ACK.
+ * @rsp_msg_id: target: the SES response of the next ACK: message ID ...
+ * @rsp_rc: ... and return code.
+ * @nacked_cack: target, ROD: the CACK PSN of the last NACK sent, ...
+ * @nacked_valid: ... if one was.
+ */
+struct uet_pds_pdc {
+	struct uet_dev *udev;
+	refcount_t ref;
+	struct rcu_head rcu;
+	struct hlist_node node;
+	struct uet_pds_key key;
+	u16 lpdcid;
+	u16 entropy;
+
+	spinlock_t lock;	/* see above */
+	u16 rpdcid;
+	bool dead;
+	struct uet_pdc core;
+	u32 start_psn;
+	struct sk_buff_head pending;
+	struct sk_buff *txq[UET_PDC_WND_MAX];
+	struct hrtimer rto_timer;
+	struct hrtimer ack_timer;
+	u16 rsp_msg_id;
+	u8 rsp_rc;
+	u32 nacked_cack;
+	bool nacked_valid;
+};
+
+/**
+ * struct uet_pds - the PDS state of a device
+ * @lock: serialises changes of the tables; readers use RCU.
+ * @ini: initiator PDCs by struct uet_pds_key.
+ * @tgt: target PDCs by peer address and peer PDCID.
+ * @pdcs: every PDC by local PDCID; allocation bounds the pool.
+ */
+struct uet_pds {
+	spinlock_t lock;	/* see above */
+	DECLARE_HASHTABLE(ini, 8);
+	DECLARE_HASHTABLE(tgt, 8);
+	struct xarray pdcs;
+};
+
+/**
+ * struct uet_pds_cb - what the PDS keeps in a request skb's cb
+ * @next_hdr: the SES header the payload starts with (UET_SES_NH_*).
+ * @ses: the SES layer's message, for uet_ses_tx_done(); %NULL once
+ *	nobody waits for the request (its endpoint closed).
+ */
+struct uet_pds_cb {
+	u8 next_hdr;
+	void *ses;
+};
+
+static inline struct uet_pds_cb *uet_pds_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct uet_pds_cb) > sizeof(skb->cb));
+	return (struct uet_pds_cb *)skb->cb;
+}
+
+void uet_pds_init(struct uet_dev *udev);
+void uet_pds_fini(struct uet_dev *udev);
+int uet_pds_send(struct uet_dev *udev, const struct uet_pds_key *key,
+		 struct sk_buff *skb);
+void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
+		 const struct in6_addr *saddr);
+int uet_pds_show(struct seq_file *m, struct uet_dev *udev);
+typedef void (*uet_pds_req_fn)(struct sk_buff *skb, void *arg);
+void uet_pds_walk_reqs(struct uet_dev *udev, uet_pds_req_fn fn, void *arg);
+
+#endif /* _UET_PDS_H */

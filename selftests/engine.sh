@@ -1,0 +1,145 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The engine end to end: messages from 1 B to 16 MiB between uet0 (in
+# uet-a) and uet1 (in uet-b) through the test-only module uet_test_engine,
+# which fails to load unless every byte arrived intact and in order.  Then
+# the same under loss, reordering, duplication and corruption (netem), and
+# the errors a sender must see.  Counters are checked against what
+# happened.
+. "$(dirname "$0")/lib.sh"
+
+A() { ip netns exec "$NS_A" "$@"; }
+
+setup() {
+	fabric_up && modprobe uet &&
+	A rdma link add uet0 type uet netdev veth0 &&
+	ip netns exec "$NS_B" rdma link add uet1 type uet netdev veth0
+}
+
+# xfer ARGS...: one run of the test module, uet0 -> uet1
+xfer() {
+	local rc
+	modprobe uet_test_engine src=uet0 dst=uet1 addr="$UET_NET4.2" "$@"
+	rc=$?
+	dmesg | grep 'uet_test_engine:' | tail -n 2 | sed 's/^/# /'
+	[ $rc -eq 0 ] || head -n 20 /sys/kernel/debug/uet/uet*/pdcs | sed 's/^/# /'
+	rmmod uet_test_engine 2>/dev/null	# modprobe -r would unload uet too
+	return $rc
+}
+
+# netem QDISC-ARGS...: impair both directions of the link
+netem() {
+	A tc qdisc replace dev veth0 root netem "$@" &&
+	ip netns exec "$NS_B" tc qdisc replace dev veth0 root netem "$@"
+}
+
+netem_off() {
+	A tc qdisc del dev veth0 root 2>/dev/null
+	ip netns exec "$NS_B" tc qdisc del dev veth0 root 2>/dev/null
+	true
+}
+
+sizes_lossless() {
+	local rtx
+	rtx=$(counter uet0 retransmits)
+	xfer count=16 size=1 && xfer count=64 size=4096 &&
+	xfer count=16 size=65536 && xfer count=8 size=1048576 &&
+	xfer count=2 size=16777216 || return 1
+	expect_delta uet0 retransmits "$rtx" 0
+}
+
+odd_sizes() {
+	xfer count=32 size=0 && xfer count=8 size=1357 && xfer count=4 size=99999
+}
+
+ipv6() {
+	xfer count=8 size=65536 addr="$UET_NET6::2"
+}
+
+rod() {
+	xfer count=16 size=65536 mode=rod
+}
+
+# lossy NAME NETEM-ARGS...: 8 x 1 MiB through the impairment, both modes
+lossy() {
+	local rtx
+	rtx=$(counter uet0 retransmits)
+	netem "$@" || return 1
+	xfer count=8 size=1048576 && xfer count=8 size=1048576 mode=rod
+	local rc=$?
+	netem_off
+	echo "# retransmits: $(( $(counter uet0 retransmits) - rtx ))"
+	return $rc
+}
+
+loss1() { lossy loss 1%; }
+loss5() { lossy loss 5%; }
+reorder() { lossy delay 2ms reorder 25% 50%; }
+duplicate() {
+	local dup
+	dup=$(counter uet1 duplicates)
+	lossy duplicate 5% || return 1
+	echo "# duplicates suppressed: $(( $(counter uet1 duplicates) - dup ))"
+	[ "$(counter uet1 duplicates)" -gt "$dup" ]
+}
+corrupt() { lossy corrupt 2%; }
+
+# No receive buffer: the send fails with -EREMOTEIO, the target counts it.
+no_recv_buffer() {
+	local d
+	d=$(counter uet1 drop_no_recv_buffer)
+	xfer count=4 size=4096 recvs=0 expect=-121 || return 1
+	[ "$(counter uet1 drop_no_recv_buffer)" -ge $((d + 4)) ]
+}
+
+# A message larger than the receive buffer: -EREMOTEIO, never a write
+# beyond the buffer (the module checks its guard byte).
+too_long() {
+	local d
+	d=$(counter uet1 drop_bounds)
+	xfer count=2 size=8192 rbuf_size=4096 expect=-121 || return 1
+	[ "$(counter uet1 drop_bounds)" -gt "$d" ]
+}
+
+no_endpoint() {
+	local d
+	d=$(counter uet1 drop_no_endpoint)
+	xfer count=2 size=100 dst=uet0 expect=-121 || return 1
+	[ "$(counter uet1 drop_no_endpoint)" -ge $((d + 2)) ]
+}
+
+counters_sane() {
+	rdma statistic show link uet0/1 | sed 's/^/# /'
+	rdma statistic show link uet1/1 | sed 's/^/# /'
+	[ "$(counter uet0 pdcs_created)" -ge 2 ] &&
+	[ "$(counter uet1 pdcs_created)" -ge 2 ] &&
+	[ "$(counter uet0 tx_packets)" -gt 0 ] &&
+	[ "$(counter uet1 rx_packets)" -gt 0 ] &&
+	[ "$(counter uet1 drop_malformed)" -eq 0 ]
+}
+
+teardown() {
+	A rdma link del uet0 && ip netns exec "$NS_B" rdma link del uet1 &&
+	modprobe -r uet
+}
+
+trap 'netem_off; fabric_down' EXIT
+ktap_print_header
+ktap_set_plan 15
+ktap_test_result "setup" setup
+ktap_test_result "1 B to 16 MiB, lossless, no retransmit" sizes_lossless
+ktap_test_result "empty and odd-sized messages" odd_sizes
+ktap_test_result "over IPv6" ipv6
+ktap_test_result "ROD" rod
+ktap_test_result "1% loss" loss1
+ktap_test_result "5% loss" loss5
+ktap_test_result "reordering" reorder
+ktap_test_result "duplication suppressed" duplicate
+ktap_test_result "corruption" corrupt
+ktap_test_result "no receive buffer: error at the sender" no_recv_buffer
+ktap_test_result "message too long: error, no overrun" too_long
+ktap_test_result "no such endpoint: error at the sender" no_endpoint
+ktap_test_result "counters" counters_sane
+ktap_test_result "teardown" teardown
+ktap_finished
