@@ -44,8 +44,9 @@ sizes_lossless() {
 	local rtx
 	rtx=$(counter uet0 retransmits)
 	xfer count=16 size=1 && xfer count=64 size=4096 &&
-	xfer count=16 size=65536 && xfer count=8 size=1048576 &&
-	xfer count=2 size=16777216 || return 1
+	xfer count="$(scaled 16 4)" size=65536 &&
+	xfer count="$(scaled 8 2)" size=1048576 &&
+	xfer count="$(scaled 2 1)" size="$(scaled 16777216 4194304)" || return 1
 	expect_delta uet0 retransmits "$rtx" 0
 }
 
@@ -61,12 +62,13 @@ rod() {
 	xfer count=16 size=65536 mode=rod
 }
 
-# lossy NAME NETEM-ARGS...: 8 x 1 MiB through the impairment, both modes
+# lossy NETEM-ARGS...: 8 x 1 MiB through the impairment, both modes
 lossy() {
-	local rtx
+	local rtx n
+	n=$(scaled 8 2)
 	rtx=$(counter uet0 retransmits)
 	netem "$@" || return 1
-	xfer count=8 size=1048576 && xfer count=8 size=1048576 mode=rod
+	xfer count="$n" size=1048576 && xfer count="$n" size=1048576 mode=rod
 	local rc=$?
 	netem_off
 	echo "# retransmits: $(( $(counter uet0 retransmits) - rtx ))"

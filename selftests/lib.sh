@@ -15,6 +15,11 @@ UET_NET6=2001:db8:4793
 NS_A=uet-a
 NS_B=uet-b
 
+# scaled N SLOW: N, or SLOW on a debug kernel (UET_SLOW, set by vm/init)
+scaled() {
+	if [ -n "${UET_SLOW:-}" ]; then echo "$2"; else echo "$1"; fi
+}
+
 # Print and run a command, the way the kernel's network selftests do.
 run() {
 	echo "# + $*"
@@ -65,6 +70,17 @@ uet_devs() {
 		[ -e "$d/node_desc" ] && [ "$(cat "$d/node_desc")" = uet ] &&
 			basename "$d"
 	done
+}
+
+# wait_no_uet_devs: every uet device is gone within 5 s
+wait_no_uet_devs() {
+	local i
+	for i in $(seq 50); do
+		[ -z "$(uet_devs)" ] && return 0
+		sleep 0.1
+	done
+	echo "# left: $(uet_devs)"
+	return 1
 }
 
 # counter DEV NAME: one hw counter of DEV's port, as "rdma statistic" shows

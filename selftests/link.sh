@@ -59,16 +59,10 @@ bad_type() {
 
 # Deleting the netdev removes the uet device on it.
 netdev_removal() {
-	local i
 	A rdma link add uet0 type uet netdev veth0 || return 1
 	ip netns exec "$NS_B" rdma link add uet1 type uet netdev veth0 || return 1
 	A ip link del veth0 || return 1
-	for i in $(seq 50); do
-		[ -z "$(uet_devs)" ] && return 0
-		sleep 0.1
-	done
-	echo "# left: $(uet_devs)"
-	return 1
+	wait_no_uet_devs
 }
 
 trap fabric_down EXIT

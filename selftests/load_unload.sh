@@ -5,7 +5,7 @@
 # the unload has to remove.
 . "$(dirname "$0")/lib.sh"
 
-LOOPS=50
+LOOPS=$(scaled 50 10)
 
 load_unload_bare() {
 	local i
@@ -21,8 +21,9 @@ load_unload_bare() {
 # Unloading with devices present removes them and releases their netdevs:
 # deleting the namespaces afterwards would hang on a leaked reference.
 unload_with_devices() {
-	local i
-	for i in $(seq 5); do
+	local i n
+	n=$(scaled 5 2)
+	for i in $(seq "$n"); do
 		fabric_up || return 1
 		modprobe uet || return 1
 		ip netns exec "$NS_A" rdma link add uet0 type uet netdev veth0 || return 1
@@ -33,7 +34,7 @@ unload_with_devices() {
 		timeout 30 ip netns del "$NS_A" || { echo "# netns del hung"; return 1; }
 		timeout 30 ip netns del "$NS_B" || { echo "# netns del hung"; return 1; }
 	done
-	echo "# 5 unloads with 2 devices each"
+	echo "# $n unloads with 2 devices each"
 }
 
 # The kernel loads uet by itself on "rdma link add ... type uet".

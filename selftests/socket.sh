@@ -69,7 +69,8 @@ ipv6_counted() {
 
 # Random datagrams: every one is counted, as a packet and as one drop.
 garbage_counted() {
-	local n=200 i rx drops
+	local n i rx drops
+	n=$(scaled 200 40)
 	rx=$(counter uet0 rx_packets) drops=$(all_drops)
 	for i in $(seq $n); do
 		B bash -c "head -c $((RANDOM % 96 + 1)) /dev/urandom >/dev/udp/$UET_NET4.1/4793"
@@ -82,14 +83,8 @@ garbage_counted() {
 
 # Deleting the namespace removes its device and closes its socket.
 netns_deleted() {
-	local i
 	timeout 60 ip netns del "$NS_A" || return 1
-	for i in $(seq 50); do
-		[ -z "$(uet_devs)" ] && return 0
-		sleep 0.1
-	done
-	echo "# left: $(uet_devs)"
-	return 1
+	wait_no_uet_devs
 }
 
 trap fabric_down EXIT

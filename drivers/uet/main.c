@@ -219,8 +219,16 @@ static int uet_netdev_event(struct notifier_block *nb, unsigned long event,
 
 	switch (event) {
 	case NETDEV_UNREGISTER:
-		/* Synchronous unregistration would deadlock on RTNL here. */
-		ib_unregister_device_queued(&udev->ibdev);
+		/*
+		 * Synchronous unregistration would deadlock on RTNL here.  The
+		 * event comes again every 250 ms while the netdev waits for
+		 * its references, and the device may be going away already
+		 * ("rdma link del"): queue only while it is still alive.
+		 */
+		if (ib_device_try_get(&udev->ibdev)) {
+			ib_unregister_device_queued(&udev->ibdev);
+			ib_device_put(&udev->ibdev);
+		}
 		break;
 	case NETDEV_UP:
 	case NETDEV_CHANGE:

@@ -521,6 +521,22 @@ out:
 	pdc_put(pdc);
 }
 
+/* Initiator: the PDC an ACK or NACK names, referenced; else a counted drop. */
+static struct uet_pds_pdc *pdc_get_initiator_by_id(struct uet_dev *udev,
+						   u16 lpdcid)
+{
+	struct uet_pds_pdc *pdc;
+
+	rcu_read_lock();
+	pdc = xa_load(&udev->pds.pdcs, lpdcid);
+	if (pdc && (!pdc->core.initiator || !refcount_inc_not_zero(&pdc->ref)))
+		pdc = NULL;
+	rcu_read_unlock();
+	if (!pdc)
+		uet_count(udev, UET_CNT_DROP_UNKNOWN_PDC, 1);
+	return pdc;
+}
+
 /* Initiator side: what an ACK acknowledged leaves the txq. */
 static void pdc_tx_acked(struct uet_pds_pdc *pdc, const struct uet_pdc_acked *a)
 {
@@ -545,15 +561,9 @@ static void rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 	u8 buf[sizeof(struct uet_ses_rsp)];
 	const u8 *p;
 
-	rcu_read_lock();
-	pdc = xa_load(&udev->pds.pdcs, ai->dpdcid);
-	if (pdc && (!pdc->core.initiator || !refcount_inc_not_zero(&pdc->ref)))
-		pdc = NULL;
-	rcu_read_unlock();
-	if (!pdc) {
-		uet_count(udev, UET_CNT_DROP_UNKNOWN_PDC, 1);
+	pdc = pdc_get_initiator_by_id(udev, ai->dpdcid);
+	if (!pdc)
 		return;
-	}
 
 	p = skb_header_pointer(skb, hlen, sizeof(buf), buf);
 	if (h->next_hdr == UET_SES_NH_RSP &&
@@ -603,15 +613,9 @@ static void rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h)
 {
 	struct uet_pds_pdc *pdc;
 
-	rcu_read_lock();
-	pdc = xa_load(&udev->pds.pdcs, h->nack.dpdcid);
-	if (pdc && (!pdc->core.initiator || !refcount_inc_not_zero(&pdc->ref)))
-		pdc = NULL;
-	rcu_read_unlock();
-	if (!pdc) {
-		uet_count(udev, UET_CNT_DROP_UNKNOWN_PDC, 1);
+	pdc = pdc_get_initiator_by_id(udev, h->nack.dpdcid);
+	if (!pdc)
 		return;
-	}
 	uet_count(udev, UET_CNT_NACKS_RECEIVED, 1);
 	spin_lock(&pdc->lock);
 	if (!pdc->dead && h->nack.code == UET_PDS_NACK_ROD_OOO &&

@@ -16,11 +16,11 @@
 #
 # Usage: run-vm.sh --kernel BZIMAGE --initrd CPIO [--pair] [--suite NAME]
 #                  [--timeout SEC] [--logdir DIR] [--accel tcg|kvm]
-#                  [--mem MIB] [--append "KERNEL ARGS"]
+#                  [--mem MIB] [--smp N] [--append "KERNEL ARGS"]
 set -uo pipefail
 
 kernel='' initrd='' pair=0 suite=selftests timeout=900 accel=tcg
-logdir=${UET_LOGDIR:-/tmp/uet-vm-logs} mem=2048 append=''
+logdir=${UET_LOGDIR:-/tmp/uet-vm-logs} mem=2048 append='' smp=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift ;;
@@ -31,6 +31,7 @@ while [ $# -gt 0 ]; do
 	--logdir) logdir=$2; shift ;;
 	--accel) accel=$2; shift ;;
 	--mem) mem=$2; shift ;;
+	--smp) smp=$2; shift ;;
 	--append) append=$2; shift ;;
 	*) echo "run-vm.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
@@ -75,14 +76,14 @@ boot() {
 
 logs=()
 if [ "$pair" = 0 ]; then
-	smp=2
+	smp=${smp:-2}
 	log=$logdir/$run_id.log
 	logs=("$log")
 	# The kernel log dumped at the end stays in the log file only.
 	boot '' -nic none 2>&1 | sed -u 's/\r//g' | tee "$log" |
 		sed -u '/^UET-DMESG-BEGIN/,/^UET-DMESG-END/d'
 else
-	smp=1
+	smp=${smp:-1}
 	port=$(free_port)
 	logs=("$logdir/$run_id-a.log" "$logdir/$run_id-b.log")
 	boot a -netdev "socket,id=n0,listen=127.0.0.1:$port" \
