@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# What "make demo" shows: two uet devices on a two-namespace fabric.
+# What "make demo" shows: two uet devices on a two-namespace fabric, and a
+# transfer between them.
 . "$(dirname "$0")/lib.sh"
 
 A() { ip netns exec "$NS_A" "$@"; }
@@ -30,6 +31,17 @@ run A ibv_devices
 run A ibv_devinfo -d uet0
 run uetctl dev show
 run uetctl -j -p dev show
+
+step "a UET transfer: 8 messages of 1 MiB, uet0 -> uet1 (RUD), every byte checked"
+echo "(driven through the engine's kernel API by the test module uet_test_engine)"
+run modprobe uet_test_engine src=uet0 dst=uet1 addr="$UET_NET4.2" count=8 size=1048576 &&
+	dmesg | grep 'uet_test_engine: PASS' | tail -n 1
+rmmod uet_test_engine 2>/dev/null
+
+step "what went over UDP port 4793, as the devices count it"
+run rdma statistic show link uet0/1
+run rdma statistic show link uet1/1
+run cat /sys/kernel/debug/uet/uet0/pdcs /sys/kernel/debug/uet/uet1/pdcs
 
 step "remove them"
 run A rdma link del uet0

@@ -128,8 +128,7 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 	}
 	if (retx)
 		h.flags |= UET_PDS_F_RETX | UET_PDS_F_AR;
-	else if (uet_pdc_tx_window_full(&pdc->core) ||
-		 skb_queue_empty(&pdc->pending))
+	else if (uet_pds_cb(skb)->ack_req || uet_pdc_tx_window_full(&pdc->core))
 		h.flags |= UET_PDS_F_AR;
 
 	/* The txq keeps the original for retransmission. */

@@ -107,11 +107,14 @@ struct uet_pds {
 /**
  * struct uet_pds_cb - what the PDS keeps in a request skb's cb
  * @next_hdr: the SES header the payload starts with (UET_SES_NH_*).
+ * @ack_req: ask for an ACK at once (AR), e.g. on the last packet of a
+ *	message; other requests are acknowledged as the target coalesces.
  * @ses: the SES layer's message, for uet_ses_tx_done(); %NULL once
  *	nobody waits for the request (its endpoint closed).
  */
 struct uet_pds_cb {
 	u8 next_hdr;
+	bool ack_req;
 	void *ses;
 };
 

@@ -230,6 +230,8 @@ static struct sk_buff *ses_packet(struct uet_ep *ep, struct uet_tx_msg *m,
 	}
 	skb_put_data(skb, data, len);
 	uet_pds_cb(skb)->next_hdr = UET_SES_NH_REQ_STD;
+	/* the last packet asks for the ACK that completes the send */
+	uet_pds_cb(skb)->ack_req = req->flags & UET_SES_F_EOM;
 	uet_pds_cb(skb)->ses = m;
 	return skb;
 }
