@@ -62,16 +62,18 @@ rod() {
 	xfer count=16 size=65536 mode=rod
 }
 
-# lossy NETEM-ARGS...: 8 x 1 MiB through the impairment, both modes
+# lossy NETEM-ARGS...: 8 x 1 MiB through the impairment, in each mode,
+# printing what each mode's recovery cost
 lossy() {
-	local rtx n
+	local n mode rtx rc=0
 	n=$(scaled 8 2)
-	rtx=$(counter uet0 retransmits)
 	netem "$@" || return 1
-	xfer count="$n" size=1048576 && xfer count="$n" size=1048576 mode=rod
-	local rc=$?
+	for mode in rud rod; do
+		rtx=$(counter uet0 retransmits)
+		xfer count="$n" size=1048576 mode=$mode || rc=1
+		echo "# $mode retransmits: $(( $(counter uet0 retransmits) - rtx ))"
+	done
 	netem_off
-	echo "# retransmits: $(( $(counter uet0 retransmits) - rtx ))"
 	return $rc
 }
 
