@@ -49,10 +49,11 @@
 /*
  * Retransmission timeout bounds.  The core defaults to TCP's (200 ms at
  * least, RFC 6298 and Linux); a fabric's round trips are far shorter, so
- * ours start at 10 ms, and the first timeout, before any RTT sample, is
- * 100 ms.  Both well above the few milliseconds the test VMs take.
+ * ours start at 50 ms, and the first timeout, before any RTT sample, is
+ * 100 ms: well above the stalls of a software-emulated VM, where a round
+ * trip takes milliseconds but a vCPU can be descheduled for tens of them.
  */
-#define UET_PDS_RTO_MIN_NS	(10 * NSEC_PER_MSEC)
+#define UET_PDS_RTO_MIN_NS	(50 * NSEC_PER_MSEC)
 #define UET_PDS_RTO_INITIAL_NS	(100 * NSEC_PER_MSEC)
 
 /*
