@@ -70,7 +70,7 @@ step unit-tests make -s -C selftests/unit run
 step fuzz make -s -C selftests/fuzz run
 step vm-selftests selftests/vm/run-suite.sh selftests
 step vm-pair selftests/vm/run-suite.sh pair
-# The debug kernel: built once (15-22 minutes on 2 cores), then cached
+# The debug kernel: built once (14 minutes on 2 cores), then cached
 # outside the clone; the engine tests on it, then the planted-bug self-test.
 step debug-kernel selftests/debug/build-kernel.sh
 step vm-debug selftests/vm/run-suite.sh selftests --debug
