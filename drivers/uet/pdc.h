@@ -378,6 +378,12 @@ static inline bool uet_pdc_rx_ack_due(const struct uet_pdc *pdc)
 	return pdc->rx.ack_due;
 }
 
+/* Something must go back at once (an SES error): make the next ACK due. */
+static inline void uet_pdc_rx_ack_now(struct uet_pdc *pdc)
+{
+	pdc->rx.ack_due = true;
+}
+
 /* Requests delivered but not acknowledged yet: a delayed ACK is owed. */
 static inline bool uet_pdc_rx_ack_pending(const struct uet_pdc *pdc)
 {

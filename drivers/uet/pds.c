@@ -499,7 +499,7 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 		if (rc != UET_SES_RC_OK) {
 			/* a refusal goes back at once, in this ACK */
 			pdc->rsp_rc = rc;
-			pdc->core.rx.ack_due = true;
+			uet_pdc_rx_ack_now(&pdc->core);
 		}
 		break;
 	case UET_PDC_RX_DUPLICATE:
