@@ -37,6 +37,43 @@ DEFINE_SHOW_ATTRIBUTE(uet_pdcs);
 static LIST_HEAD(uet_devs);
 static DEFINE_MUTEX(uet_devs_lock);
 
+/*
+ * Device defaults.  The PDC pools: UEC lets an implementation size them;
+ * 4096 general PDCs hold a rack's worth of peers in each mode.
+ */
+#define UET_DEF_PDC_POOL	4096
+#define UET_DEF_PDC_RESERVED	256
+/* How long a target may sit on an owed ACK (delayed ACK). */
+#define UET_DEF_ACK_DELAY_US	500
+/*
+ * Retransmission timeout bounds.  The reliability core defaults to TCP's
+ * (200 ms at least, RFC 6298 and Linux); a fabric's round trips are far
+ * shorter, so ours start at 50 ms, and the first timeout, before any RTT
+ * sample, is 100 ms: well above the stalls of a software-emulated VM,
+ * where a round trip takes milliseconds but a vCPU can be descheduled for
+ * tens of them.  The upper bound is RFC 6298's 60 s.
+ */
+#define UET_DEF_RTO_MIN_US	(50 * USEC_PER_MSEC)
+#define UET_DEF_RTO_INITIAL_US	(100 * USEC_PER_MSEC)
+#define UET_DEF_RTO_MAX_US	(60 * USEC_PER_SEC)
+
+/**
+ * uet_dev_cfg_default() - the settings of a new device
+ * @cfg: filled in
+ */
+void uet_dev_cfg_default(struct uet_dev_cfg *cfg)
+{
+	*cfg = (struct uet_dev_cfg) {
+		.rc_mode = UET_PDC_RUD,
+		.ack_delay_us = UET_DEF_ACK_DELAY_US,
+		.pdc_pool = UET_DEF_PDC_POOL,
+		.pdc_reserved = UET_DEF_PDC_RESERVED,
+		.rto_min_us = UET_DEF_RTO_MIN_US,
+		.rto_max_us = UET_DEF_RTO_MAX_US,
+		.rto_initial_us = UET_DEF_RTO_INITIAL_US,
+	};
+}
+
 static struct uet_dev *uet_dev_find(struct net_device *ndev)
 {
 	struct uet_dev *udev;
@@ -131,6 +168,7 @@ static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
 		return -ENOMEM;
 	}
 	udev->ndev = ndev;
+	uet_dev_cfg_default(&udev->cfg);
 	netdev_hold(ndev, &udev->ndev_tracker, GFP_KERNEL);
 	list_add_tail(&udev->list, &uet_devs);
 	mutex_unlock(&uet_devs_lock);

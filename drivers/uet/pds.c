@@ -38,23 +38,10 @@
 #include "wire.h"
 
 /*
- * Local PDCIDs: 1 up to this, 0 meaning none.  Our general pool; UEC lets
- * an implementation size its pools.
+ * Local PDCIDs run from 1 (0 is none) up to this, the largest pool the
+ * 16-bit PDCID fields allow.
  */
-#define UET_PDS_MAX_PDCS	4096
-
-/* How long a target may sit on an owed ACK (delayed ACK). */
-#define UET_PDS_ACK_DELAY_NS	(500 * NSEC_PER_USEC)
-
-/*
- * Retransmission timeout bounds.  The core defaults to TCP's (200 ms at
- * least, RFC 6298 and Linux); a fabric's round trips are far shorter, so
- * ours start at 50 ms, and the first timeout, before any RTT sample, is
- * 100 ms: well above the stalls of a software-emulated VM, where a round
- * trip takes milliseconds but a vCPU can be descheduled for tens of them.
- */
-#define UET_PDS_RTO_MIN_NS	(50 * NSEC_PER_MSEC)
-#define UET_PDS_RTO_INITIAL_NS	(100 * NSEC_PER_MSEC)
+#define UET_PDS_PDCID_MAX	U16_MAX
 
 /*
  * The PSN offset of a SYN request is 12 bits (Documentation/wire-format.rst):
@@ -259,6 +246,12 @@ static void pdc_send_ack(struct uet_pds_pdc *pdc)
 	uet_xmit(pdc->udev, skb, &pdc->key.raddr, pdc->entropy);
 }
 
+static ktime_t pdc_ack_delay(const struct uet_pds_pdc *pdc)
+{
+	return ns_to_ktime((u64)READ_ONCE(pdc->udev->cfg.ack_delay_us) *
+			   NSEC_PER_USEC);
+}
+
 static enum hrtimer_restart pdc_ack_expired(struct hrtimer *t)
 {
 	struct uet_pds_pdc *pdc = container_of(t, struct uet_pds_pdc, ack_timer);
@@ -276,17 +269,33 @@ static struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 {
 	struct uet_pds_pdc *pdc;
 	struct uet_pdc_cfg cfg;
+	bool reserved;
 	u32 id;
 
+	lockdep_assert_held(&udev->pds.lock);
+	if (udev->pds.general < READ_ONCE(udev->cfg.pdc_pool)) {
+		reserved = false;
+	} else if (initiator &&
+		   udev->pds.reserved < READ_ONCE(udev->cfg.pdc_reserved)) {
+		reserved = true;
+	} else {
+		uet_count(udev, UET_CNT_PDC_POOL_EXHAUSTED, 1);
+		return NULL;
+	}
 	pdc = kzalloc(sizeof(*pdc), GFP_ATOMIC);
 	if (!pdc)
 		return NULL;
 	if (xa_alloc(&udev->pds.pdcs, &id, pdc,
-		     XA_LIMIT(1, UET_PDS_MAX_PDCS), GFP_ATOMIC)) {
+		     XA_LIMIT(1, UET_PDS_PDCID_MAX), GFP_ATOMIC)) {
 		uet_count(udev, UET_CNT_PDC_POOL_EXHAUSTED, 1);
 		kfree(pdc);
 		return NULL;
 	}
+	pdc->reserved = reserved;
+	if (reserved)
+		udev->pds.reserved++;
+	else
+		udev->pds.general++;
 	pdc->udev = udev;
 	refcount_set(&pdc->ref, 1);
 	pdc->key = *key;
@@ -296,8 +305,10 @@ static struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 	skb_queue_head_init(&pdc->pending);
 	pdc->start_psn = start_psn;
 	uet_pdc_cfg_default(&cfg, key->mode);
-	cfg.rto_min = UET_PDS_RTO_MIN_NS;
-	cfg.rto_initial = UET_PDS_RTO_INITIAL_NS;
+	cfg.rto_min = (u64)READ_ONCE(udev->cfg.rto_min_us) * NSEC_PER_USEC;
+	cfg.rto_max = (u64)READ_ONCE(udev->cfg.rto_max_us) * NSEC_PER_USEC;
+	cfg.rto_initial = (u64)READ_ONCE(udev->cfg.rto_initial_us) *
+			  NSEC_PER_USEC;
 	uet_pdc_init(&pdc->core, &cfg, initiator, start_psn);
 	pdc->rsp_rc = UET_SES_RC_OK;
 	hrtimer_init(&pdc->rto_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
@@ -514,7 +525,7 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 		pdc_send_ack(pdc);
 	else if (uet_pdc_rx_ack_pending(&pdc->core) &&
 		 !hrtimer_active(&pdc->ack_timer))
-		hrtimer_start(&pdc->ack_timer, ns_to_ktime(UET_PDS_ACK_DELAY_NS),
+		hrtimer_start(&pdc->ack_timer, pdc_ack_delay(pdc),
 			      HRTIMER_MODE_REL_SOFT);
 out:
 	spin_unlock(&pdc->lock);

@@ -49,6 +49,7 @@ struct uet_pds_key {
  *	@key.raddr and @rpdcid).
  * @key: the initiator's lookup key; a target fills in @key.raddr only.
  * @lpdcid: our PDC identifier, what the peer's packets carry as DPDCID.
+ * @reserved: drawn from the reserved pool (struct uet_dev_cfg).
  * @entropy: the UDP source port entropy of this PDC's packets.
  * @lock: protects everything below, and the core.
  * @rpdcid: the peer's PDC identifier; an initiator learns it from the
@@ -74,6 +75,7 @@ struct uet_pds_pdc {
 	struct uet_pds_key key;
 	u16 lpdcid;
 	u16 entropy;
+	bool reserved;
 
 	spinlock_t lock;	/* see above */
 	u16 rpdcid;
@@ -95,13 +97,17 @@ struct uet_pds_pdc {
  * @lock: serialises changes of the tables; readers use RCU.
  * @ini: initiator PDCs by struct uet_pds_key.
  * @tgt: target PDCs by peer address and peer PDCID.
- * @pdcs: every PDC by local PDCID; allocation bounds the pool.
+ * @pdcs: every PDC by local PDCID.
+ * @general: PDCs drawn from the general pool, under @lock ...
+ * @reserved: ... and from the reserved pool.
  */
 struct uet_pds {
 	spinlock_t lock;	/* see above */
 	DECLARE_HASHTABLE(ini, 8);
 	DECLARE_HASHTABLE(tgt, 8);
 	struct xarray pdcs;
+	u32 general;
+	u32 reserved;
 };
 
 /**

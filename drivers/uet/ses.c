@@ -203,12 +203,17 @@ static struct uet_tx_flow *tx_flow(struct uet_ep *ep, const struct in6_addr *dst
 	return f;
 }
 
-/* Payload bytes of one packet on the endpoint's netdev, 0: none fit. */
+/*
+ * Payload bytes of one packet on the endpoint's netdev, at most the
+ * device's setting; 0: none fit.
+ */
 static u32 ep_max_payload(struct uet_ep *ep)
 {
 	unsigned int mtu = READ_ONCE(ep->udev->ndev->mtu);
+	u32 max = READ_ONCE(ep->udev->cfg.max_payload);
+	u32 fit = mtu > UET_MAX_OVERHEAD ? mtu - UET_MAX_OVERHEAD : 0;
 
-	return mtu > UET_MAX_OVERHEAD ? mtu - UET_MAX_OVERHEAD : 0;
+	return max ? min(max, fit) : fit;
 }
 
 static struct sk_buff *ses_packet(struct uet_ep *ep, struct uet_tx_msg *m,

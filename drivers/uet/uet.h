@@ -15,6 +15,36 @@
 #include "pds.h"
 
 /**
+ * struct uet_dev_cfg - a device's settings
+ * @rc_mode: delivery mode (enum uet_pdc_mode) of RC queue pairs.
+ * @max_payload: largest SES payload of a packet in bytes; 0 derives it
+ *	from the netdev's MTU.
+ * @ack_delay_us: how long a target may hold back a coalesced ACK.
+ * @pdc_pool: size of the general PDC pool, shared by initiator and
+ *	target PDCs.
+ * @pdc_reserved: size of the reserved pool, which only initiator PDCs
+ *	draw from once the general pool is empty: however many peers open
+ *	PDCs towards a host, it can still open its own.
+ * @rto_min_us: lower bound of the retransmission timeout ...
+ * @rto_max_us: ... its upper bound ...
+ * @rto_initial_us: ... and its value before the first RTT sample.
+ *
+ * Written by the control plane under uet_devs_lock, each field read once
+ * (READ_ONCE()) where it is used, so that a change applies to PDCs created
+ * and packets sent afterwards.
+ */
+struct uet_dev_cfg {
+	u8 rc_mode;
+	u32 max_payload;
+	u32 ack_delay_us;
+	u32 pdc_pool;
+	u32 pdc_reserved;
+	u32 rto_min_us;
+	u32 rto_max_us;
+	u32 rto_initial_us;
+};
+
+/**
  * struct uet_dev - one uet RDMA device bound to one network device
  * @ibdev: the RDMA core's device; must stay first (ib_alloc_device()).
  * @ndev: the network device UET packets leave and arrive through.  Set at
@@ -29,6 +59,7 @@
  * @pds: the PDCs (pds.c).
  * @eps: the open endpoints by job and PIDonFEP (ses.c); its own lock.
  * @debugfs: the device's debugfs directory.
+ * @cfg: the device's settings.
  *
  * @list and @registered are protected by uet_devs_lock (main.c).
  */
@@ -44,6 +75,7 @@ struct uet_dev {
 	struct uet_pds pds;
 	struct xarray eps;
 	struct dentry *debugfs;
+	struct uet_dev_cfg cfg;
 };
 
 static inline struct uet_dev *to_uet_dev(struct ib_device *ibdev)
@@ -52,6 +84,7 @@ static inline struct uet_dev *to_uet_dev(struct ib_device *ibdev)
 }
 
 /* main.c */
+void uet_dev_cfg_default(struct uet_dev_cfg *cfg);
 void uet_dev_release(struct uet_dev *udev);
 struct uet_dev *uet_dev_get(const char *name);
 
