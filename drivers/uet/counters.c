@@ -37,6 +37,8 @@ static const struct rdma_stat_desc uet_counter_descs[] = {
 	[UET_CNT_DROP_NO_ENDPOINT].name = "drop_no_endpoint",
 	[UET_CNT_DROP_OUT_OF_WINDOW].name = "drop_out_of_window",
 	[UET_CNT_DROP_UNSUPPORTED].name = "drop_unsupported",
+	[UET_CNT_DROP_ACCESS].name = "drop_access",
+	[UET_CNT_READS_REISSUED].name = "reads_reissued",
 };
 
 int uet_counters_init(struct uet_dev *udev)

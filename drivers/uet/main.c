@@ -106,6 +106,7 @@ void uet_dev_release(struct uet_dev *udev)
 	debugfs_remove_recursive(udev->debugfs);
 	uet_socket_detach(udev);
 	uet_pds_fini(udev);
+	uet_ri_fini(udev);
 	uet_ses_fini(udev);
 	uet_counters_free(udev);
 	uet_dev_unclaim(udev);
@@ -131,6 +132,19 @@ struct uet_dev *uet_dev_get(const char *name)
 	}
 	mutex_unlock(&uet_devs_lock);
 	return found;
+}
+
+/**
+ * uet_is_uet_ibdev() - whether an RDMA device is a uet device
+ * @ibdev: any RDMA device
+ *
+ * uet shares rxe's driver id (verbs.c), so the id cannot tell.
+ *
+ * Return: true for a uet device.
+ */
+bool uet_is_uet_ibdev(const struct ib_device *ibdev)
+{
+	return ibdev->ops.dealloc_driver == uet_dev_ops.dealloc_driver;
 }
 
 static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
@@ -178,6 +192,7 @@ static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
 		goto err_unclaim;
 	uet_pds_init(udev);
 	uet_ses_init(udev);
+	uet_ri_init(udev);
 	err = uet_socket_attach(udev);
 	if (err) {
 		pr_err("%s: cannot open UDP port %u in the namespace of %s: %d\n",

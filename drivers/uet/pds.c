@@ -81,14 +81,26 @@ static u8 req_type(const struct uet_pds_pdc *pdc)
 					      UET_PDS_TYPE_RUD_REQ;
 }
 
-/* Finish the request in @slot: the SES layer learns its fate. */
+/*
+ * Finish the request in @slot: the SES layer learns its fate.  A read
+ * request acknowledged without its data (the ACK that carried it was lost,
+ * a later one covered its PSN) goes out again under a new PSN: reads are
+ * idempotent.
+ */
 static void pdc_tx_finish(struct uet_pds_pdc *pdc, u16 slot, int err)
 {
 	struct sk_buff *skb = pdc->txq[slot];
+	struct uet_pds_cb *cb;
 
 	if (!skb)
 		return;
 	pdc->txq[slot] = NULL;
+	cb = uet_pds_cb(skb);
+	if (!err && cb->read && !cb->answered && cb->ses) {
+		uet_count(pdc->udev, UET_CNT_READS_REISSUED, 1);
+		__skb_queue_tail(&pdc->pending, skb);
+		return;
+	}
 	uet_ses_tx_done(skb, err);
 	kfree_skb(skb);
 }
@@ -202,20 +214,26 @@ out:
 	return HRTIMER_NORESTART;
 }
 
-/* Target: send an ACK_CC (with SACK) and the SES response it carries. */
-static void pdc_send_ack(struct uet_pds_pdc *pdc)
+/*
+ * Target: send an ACK_CC (with SACK) and the SES response it carries: the
+ * default response, or @data, a read's response with data, which answers
+ * the request of @psn and goes back in this ACK.
+ */
+static void pdc_send_ack(struct uet_pds_pdc *pdc, struct sk_buff *data, u32 psn)
 {
 	struct uet_ses_hdr_info rsp = { .next_hdr = UET_SES_NH_RSP };
 	struct uet_pds_hdr_info h = {
 		.type = UET_PDS_TYPE_ACK_CC,
-		.next_hdr = UET_SES_NH_RSP,
+		.next_hdr = data ? UET_SES_NH_RSP_DATA : UET_SES_NH_RSP,
 	};
 	struct uet_pdc_ack ack;
-	struct sk_buff *skb;
-	int plen, slen;
+	struct sk_buff *skb = data;
+	int plen, slen = 0;
 
 	lockdep_assert_held(&pdc->lock);
 	uet_pdc_rx_build_ack(&pdc->core, &ack);
+	if (data)
+		ack.ack_psn = psn;
 	h.ack.cack_psn = ack.cack_psn;
 	h.ack.ack_psn_offset = (s16)(ack.ack_psn - ack.cack_psn);
 	h.ack.spdcid = pdc->lpdcid;
@@ -223,19 +241,21 @@ static void pdc_send_ack(struct uet_pds_pdc *pdc)
 	h.ack.cc_type = UET_PDS_CC_NSCC;
 	h.ack.sack_psn_offset = ack.sack_base - ack.cack_psn;
 	h.ack.sack_bitmap = ack.sack_bitmap;
-	rsp.rsp.opcode = UET_SES_RSP_DEFAULT;
-	rsp.rsp.rc = pdc->rsp_rc;
-	rsp.rsp.message_id = pdc->rsp_msg_id;
-	rsp.rsp.job_id = pdc->key.job;
-	pdc->rsp_rc = UET_SES_RC_OK;
 
-	skb = alloc_skb(UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN +
-			sizeof(struct uet_ses_rsp), GFP_ATOMIC);
-	if (!skb)
-		return;		/* the sender's RTO recovers */
-	skb_reserve(skb, UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN);
-	slen = uet_ses_build(skb_put(skb, sizeof(struct uet_ses_rsp)),
-			     sizeof(struct uet_ses_rsp), &rsp);
+	if (!skb) {
+		rsp.rsp.opcode = UET_SES_RSP_DEFAULT;
+		rsp.rsp.rc = pdc->rsp_rc;
+		rsp.rsp.message_id = pdc->rsp_msg_id;
+		rsp.rsp.job_id = pdc->key.job;
+		pdc->rsp_rc = UET_SES_RC_OK;
+		skb = alloc_skb(UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN +
+				sizeof(struct uet_ses_rsp), GFP_ATOMIC);
+		if (!skb)
+			return;		/* the sender's RTO recovers */
+		skb_reserve(skb, UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN);
+		slen = uet_ses_build(skb_put(skb, sizeof(struct uet_ses_rsp)),
+				     sizeof(struct uet_ses_rsp), &rsp);
+	}
 	plen = uet_pds_build(skb_push(skb, sizeof(struct uet_pds_ack_cc)),
 			     sizeof(struct uet_pds_ack_cc), &h);
 	if (WARN_ON_ONCE(slen < 0 || plen < 0)) {
@@ -258,7 +278,7 @@ static enum hrtimer_restart pdc_ack_expired(struct hrtimer *t)
 
 	spin_lock(&pdc->lock);
 	if (!pdc->dead && uet_pdc_rx_ack_pending(&pdc->core))
-		pdc_send_ack(pdc);
+		pdc_send_ack(pdc, NULL, 0);
 	spin_unlock(&pdc->lock);
 	return HRTIMER_NORESTART;
 }
@@ -480,6 +500,7 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 			const struct uet_pds_hdr_info *h,
 			const struct in6_addr *saddr)
 {
+	struct uet_ses_answer ans = {};
 	enum uet_pdc_rx_verdict v;
 	struct uet_pds_pdc *pdc;
 	u32 flags = 0;
@@ -506,14 +527,21 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	case UET_PDC_RX_DELIVER:
 	case UET_PDC_RX_DELIVER_OOO:
 	case UET_PDC_RX_REPLAY:
-		rc = uet_ses_rcv(pdc, skb, h->next_hdr, &pdc->rsp_msg_id);
+	case UET_PDC_RX_DUPLICATE:
+		rc = uet_ses_rcv(pdc, skb, h->next_hdr,
+				 v == UET_PDC_RX_DUPLICATE, &ans);
+		if (ans.data) {
+			/* a read's data goes back at once, in this ACK */
+			pdc_send_ack(pdc, ans.data, h->req.psn);
+			goto out;
+		}
+		if (v != UET_PDC_RX_DUPLICATE)
+			pdc->rsp_msg_id = ans.msg_id;
 		if (rc != UET_SES_RC_OK) {
 			/* a refusal goes back at once, in this ACK */
 			pdc->rsp_rc = rc;
 			uet_pdc_rx_ack_now(&pdc->core);
 		}
-		break;
-	case UET_PDC_RX_DUPLICATE:
 		break;
 	case UET_PDC_RX_REJECT_OOO:
 		pdc_send_nack(pdc, h->req.psn);
@@ -522,7 +550,7 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 		goto out;	/* dropped: the sender retransmits */
 	}
 	if (uet_pdc_rx_ack_due(&pdc->core))
-		pdc_send_ack(pdc);
+		pdc_send_ack(pdc, NULL, 0);
 	else if (uet_pdc_rx_ack_pending(&pdc->core) &&
 		 !hrtimer_active(&pdc->ack_timer))
 		hrtimer_start(&pdc->ack_timer, pdc_ack_delay(pdc),
@@ -569,16 +597,21 @@ static void rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 	struct uet_pdc_acked acked;
 	struct uet_pdc_ack ack = {};
 	struct uet_pds_pdc *pdc;
-	u8 buf[sizeof(struct uet_ses_rsp)];
+	u8 buf[sizeof(struct uet_ses_rsp_data)];
+	unsigned int slen = 0;
+	struct sk_buff *req;
 	const u8 *p;
 
 	pdc = pdc_get_initiator_by_id(udev, ai->dpdcid);
 	if (!pdc)
 		return;
 
-	p = skb_header_pointer(skb, hlen, sizeof(buf), buf);
-	if (h->next_hdr == UET_SES_NH_RSP &&
-	    (!p || uet_ses_parse(p, sizeof(buf), h->next_hdr, &ses) < 0)) {
+	if (h->next_hdr == UET_SES_NH_RSP)
+		slen = sizeof(struct uet_ses_rsp);
+	else if (h->next_hdr == UET_SES_NH_RSP_DATA)
+		slen = sizeof(struct uet_ses_rsp_data);
+	p = slen ? skb_header_pointer(skb, hlen, slen, buf) : NULL;
+	if (slen && (!p || uet_ses_parse(p, slen, h->next_hdr, &ses) < 0)) {
 		uet_count(udev, UET_CNT_DROP_MALFORMED, 1);
 		goto put;
 	}
@@ -597,13 +630,26 @@ static void rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 		goto unlock;
 	if (pdc->core.state == UET_PDC_SYN_SENT)
 		pdc->rpdcid = ai->spdcid;
-	/* A refusal names the request at ack_psn: tell it before it leaves. */
-	if (ses.next_hdr == UET_SES_NH_RSP && ses.rsp.rc != UET_SES_RC_OK &&
-	    uet_psn_in_window(ack.ack_psn, pdc->core.tx.una,
-			      uet_pdc_tx_in_flight(&pdc->core)) &&
-	    pdc->txq[pdc_slot(pdc, ack.ack_psn)])
-		uet_ses_tx_refused(pdc->txq[pdc_slot(pdc, ack.ack_psn)],
-				   ses.rsp.rc);
+	/*
+	 * A refusal, or a read's data, answers the request at ack_psn: tell
+	 * it before the ACK lets it go.
+	 */
+	req = NULL;
+	if (uet_psn_in_window(ack.ack_psn, pdc->core.tx.una,
+			      uet_pdc_tx_in_flight(&pdc->core)))
+		req = pdc->txq[pdc_slot(pdc, ack.ack_psn)];
+	if (req && slen && ses.rsp.rc != UET_SES_RC_OK) {
+		uet_pds_cb(req)->answered = true;
+		uet_ses_tx_refused(req, ses.rsp.rc);
+	} else if (req && h->next_hdr == UET_SES_NH_RSP_DATA &&
+		   uet_pds_cb(req)->read && !uet_pds_cb(req)->answered) {
+		if (uet_ses_read_data(req, skb, hlen + slen,
+				      ses.rsp.payload_length,
+				      ses.rsp.message_offset))
+			uet_pds_cb(req)->answered = true;
+		else
+			uet_count(udev, UET_CNT_DROP_MALFORMED, 1);
+	}
 	if (uet_pdc_tx_ack(&pdc->core, &ack, ktime_get_ns(), &acked))
 		goto unlock;	/* names unsent PSNs: the core counted it */
 	pdc_tx_acked(pdc, &acked);

@@ -115,13 +115,21 @@ struct uet_pds {
  * @next_hdr: the SES header the payload starts with (UET_SES_NH_*).
  * @ack_req: ask for an ACK at once (AR), e.g. on the last packet of a
  *	message; other requests are acknowledged as the target coalesces.
+ * @read: an RMA read request: its ACK brings data back.
+ * @answered: a read request's data (or refusal) arrived.
  * @ses: the SES layer's message, for uet_ses_tx_done(); %NULL once
  *	nobody waits for the request (its endpoint closed).
+ * @rd_off: a read request: where its data goes in the message ...
+ * @rd_len: ... and how much it asks for.
  */
 struct uet_pds_cb {
 	u8 next_hdr;
 	bool ack_req;
+	bool read;
+	bool answered;
 	void *ses;
+	u32 rd_off;
+	u32 rd_len;
 };
 
 static inline struct uet_pds_cb *uet_pds_cb(struct sk_buff *skb)

@@ -2,23 +2,33 @@
 /*
  * uet SES: endpoints, messages and completions.
  *
- * Sending: uet_ep_send() cuts a message into packets, each a SES standard
- * request (SOM on the first, EOM on the last, the buffer offset saying
- * where its payload goes) handed to the PDS.  A send completes once every
- * packet is acknowledged, with the target's return code if it refused the
- * message; sends complete in the order they were posted.
+ * Sending: uet_ep_post() cuts a work request into packets, each an SES
+ * standard request (SOM on the first, EOM on the last, the buffer offset
+ * saying where its payload goes: an offset in the message for sends, an
+ * address in the target's region for writes and reads) handed to the PDS.
+ * A read's requests carry no payload: each asks for a packet's worth of
+ * data, which the target returns in that request's ACK, an SES response
+ * with data.  A work request completes once every packet is acknowledged
+ * (and, for a read, answered), with the target's return code if it refused;
+ * work requests complete in the order they were posted.
  *
  * Receiving: messages from one initiator endpoint to one target endpoint
- * over one PDC form a flow whose message IDs count up from zero.  Receive
- * buffers are bound to a flow's messages in message-ID order, whatever
- * order their packets arrive in (RUD places packets in any order), and
- * receives complete in that order too: what verbs RC semantics need.
+ * over one PDC form a flow.  The messages that take untagged receive
+ * buffers (sends, writes with immediate data) have message IDs counting
+ * up from zero; receive buffers are bound to them in message-ID order,
+ * whatever order their packets arrive in (RUD places packets in any
+ * order), and they complete in that order too: what verbs RC semantics
+ * need.  Tagged sends, writes and reads count their own IDs: a tagged send
+ * takes the oldest receive buffer posted for its tag when its first packet
+ * arrives, and completes when its last byte is placed.  Writes and reads
+ * go to and from the regions of the RI table (ri.c), every access checked.
  *
  * Locking: an endpoint's lock protects its receive queue, its flows and
  * its list of sends; it nests inside a PDC's lock (the PDS calls in with
  * it held) and is never held while calling the PDS.  Endpoints are found
  * under RCU in the device's endpoint table.
  */
+#include <linux/bitfield.h>
 #include <linux/hashtable.h>
 #include <linux/ipv6.h>
 #include <net/ipv6.h>
@@ -27,7 +37,9 @@
 #include <uapi/linux/uet.h>
 
 #include "counters.h"
+#include "mem.h"
 #include "pds.h"
+#include "ri.h"
 #include "ses.h"
 #include "uet.h"
 #include "wire.h"
@@ -46,11 +58,12 @@
  * @comp: completion callback, and ...
  * @priv: ... its argument.
  * @rcu: frees the endpoint after readers that found it in the table.
- * @send_lock: serialises senders (uet_ep_send()).
+ * @send_lock: serialises posters (uet_ep_post()).
  * @lock: protects everything below.
  * @closing: no more work is accepted.
- * @recvq: posted receive buffers (struct uet_recv), oldest first.
- * @sends: messages being sent (struct uet_tx_msg), oldest first.
+ * @recvq: posted untagged receive buffers (struct uet_rbuf), oldest first.
+ * @trecvq: posted tagged receive buffers, oldest first.
+ * @sends: work requests in progress (struct uet_tx_msg), oldest first.
  * @rx_flows: receive flows (struct uet_rx_flow) by PDC and initiator.
  * @tx_flows: send flows (struct uet_tx_flow) by target and its PID.
  */
@@ -66,29 +79,59 @@ struct uet_ep {
 	spinlock_t lock;	/* see above */
 	bool closing;
 	struct list_head recvq;
+	struct list_head trecvq;
 	struct list_head sends;
 	DECLARE_HASHTABLE(rx_flows, 4);
 	DECLARE_HASHTABLE(tx_flows, 4);
 };
 
 /* A posted receive buffer. */
-struct uet_recv {
+struct uet_rbuf {
 	struct list_head node;
-	void *buf;
-	u32 len;
 	u64 cookie;
+	bool tagged;
+	u64 tag;
+	u64 len;
+	unsigned int nsge;
+	struct uet_sge sge[];
 };
 
-/* A message being received: its buffer (NULL: refused) and progress. */
+/**
+ * struct uet_rx_msg - a message being received
+ * @rb: its buffer; %NULL: refused.
+ * @received: payload bytes placed (or refused) so far.
+ * @total: the message's length, known once EOM arrived.
+ * @eom: EOM arrived.
+ * @status: 0 or why the message failed.
+ * @rc: the SES return code of a write that failed.
+ * @op: enum uet_op: %UET_OP_SEND, or %UET_OP_WRITE with immediate data.
+ * @has_imm: @imm arrived (SOM with header data).
+ * @imm: immediate data.
+ * @tag: tagged: its tag, ...
+ * @id: ... its message ID, ...
+ * @node: ... and its entry in the flow's list.
+ */
 struct uet_rx_msg {
-	struct uet_recv *rb;
-	u32 received;
-	u32 total;	/* known once EOM arrived */
+	struct uet_rbuf *rb;
+	u64 received;
+	u64 total;
 	bool eom;
 	int status;
+	u8 rc;
+	u8 op;
+	bool has_imm;
+	u32 imm;
+	u64 tag;
+	u16 id;
+	struct list_head node;
 };
 
-/* Messages from one initiator endpoint over one PDC. */
+/*
+ * Messages from one initiator endpoint over one PDC.  Untagged sends and
+ * writes with immediate data take receive buffers in message-ID order
+ * (@msgs); tagged sends, writes and reads number their messages apart, and
+ * tagged messages in progress are on @tagged.
+ */
 struct uet_rx_flow {
 	struct hlist_node node;
 	u16 lpdcid;
@@ -96,17 +139,30 @@ struct uet_rx_flow {
 	u16 next_bind;		/* message ID the next receive buffer binds to */
 	u16 next_done;		/* message ID that completes next */
 	struct uet_rx_msg *msgs[UET_SES_FLOW_MSGS];	/* by ID modulo size */
+	struct list_head tagged;
 };
 
-/* Messages to one target endpoint: their IDs. */
+/* Messages to one target endpoint: their IDs, in the two numberings. */
 struct uet_tx_flow {
 	struct hlist_node node;
 	struct in6_addr dst;
 	u16 dst_pid;
 	u16 next_msg_id;
+	u16 next_other_id;
 };
 
-/* A message being sent. */
+/**
+ * struct uet_tx_msg - a work request in progress
+ * @node: in the endpoint's list.
+ * @ep: the endpoint.
+ * @cookie: the caller's.
+ * @pkts_left: requests not yet done with.
+ * @status: 0, or the first error.
+ * @rc: the target's SES return code with -EREMOTEIO.
+ * @op: enum uet_op.
+ * @nsge: a read: where the data goes: entries ...
+ * @sge: ... of this list.
+ */
 struct uet_tx_msg {
 	struct list_head node;
 	struct uet_ep *ep;
@@ -114,6 +170,9 @@ struct uet_tx_msg {
 	u32 pkts_left;
 	int status;
 	u8 rc;
+	u8 op;
+	unsigned int nsge;
+	struct uet_sge sge[];
 };
 
 static u32 ep_index(u32 job, u16 pid)
@@ -126,7 +185,7 @@ static void ep_complete(struct uet_ep *ep, struct uet_comp *c)
 	ep->comp(ep, c, ep->priv);
 }
 
-/* Sends complete in posting order: report those at the head that are done. */
+/* Work requests complete in posting order: report those at the head that are done. */
 static void ep_complete_sends(struct uet_ep *ep)
 {
 	struct uet_tx_msg *m, *tmp;
@@ -134,7 +193,7 @@ static void ep_complete_sends(struct uet_ep *ep)
 	lockdep_assert_held(&ep->lock);
 	list_for_each_entry_safe(m, tmp, &ep->sends, node) {
 		struct uet_comp c = { .cookie = m->cookie, .status = m->status,
-				      .ses_rc = m->rc };
+				      .ses_rc = m->rc, .op = m->op };
 
 		if (m->pkts_left)
 			break;
@@ -184,6 +243,38 @@ void uet_ses_tx_refused(struct sk_buff *skb, u8 rc)
 	spin_unlock_bh(&m->ep->lock);
 }
 
+/**
+ * uet_ses_read_data() - the data a read request asked for arrived
+ * @req: the read request, still in flight
+ * @skb: the response
+ * @off: where its payload starts
+ * @len: the payload's length, as the response says
+ * @msg_off: where it goes in the read's data, as the response says
+ *
+ * Context: softirq, the request's PDC locked.
+ * Return: true when the response answers @req (placed, or failed to
+ * place, which fails the read); false when it does not match what @req
+ * asked for, a counted drop.
+ */
+bool uet_ses_read_data(struct sk_buff *req, const struct sk_buff *skb,
+		       unsigned int off, u16 len, u32 msg_off)
+{
+	struct uet_pds_cb *cb = uet_pds_cb(req);
+	struct uet_tx_msg *m = cb->ses;
+
+	if (len != cb->rd_len || msg_off != cb->rd_off || skb->len < off + len)
+		return false;
+	if (!m)
+		return true;
+	if (uet_sgl_copy_skb(m->sge, m->nsge, msg_off, skb, off, len)) {
+		spin_lock(&m->ep->lock);
+		if (!m->status)
+			m->status = -EFAULT;
+		spin_unlock(&m->ep->lock);
+	}
+	return true;
+}
+
 static struct uet_tx_flow *tx_flow(struct uet_ep *ep, const struct in6_addr *dst,
 				   u16 dst_pid)
 {
@@ -205,22 +296,25 @@ static struct uet_tx_flow *tx_flow(struct uet_ep *ep, const struct in6_addr *dst
 
 /*
  * Payload bytes of one packet on the endpoint's netdev, at most the
- * device's setting; 0: none fit.
+ * device's setting and what a 14-bit length field holds; 0: none fit.
  */
-static u32 ep_max_payload(struct uet_ep *ep)
+static u32 ses_max_payload(struct uet_dev *udev)
 {
-	unsigned int mtu = READ_ONCE(ep->udev->ndev->mtu);
-	u32 max = READ_ONCE(ep->udev->cfg.max_payload);
+	unsigned int mtu = READ_ONCE(udev->ndev->mtu);
+	u32 max = READ_ONCE(udev->cfg.max_payload);
 	u32 fit = mtu > UET_MAX_OVERHEAD ? mtu - UET_MAX_OVERHEAD : 0;
 
+	fit = min_t(u32, fit, FIELD_MAX(UET_SES_LEN));
 	return max ? min(max, fit) : fit;
 }
 
-static struct sk_buff *ses_packet(struct uet_ep *ep, struct uet_tx_msg *m,
+/* A request packet of @m: SES header, then @len bytes of @wr's data at @off. */
+static struct sk_buff *ses_packet(struct uet_tx_msg *m,
 				  const struct uet_ses_req_info *req,
-				  const void *data, u32 len)
+				  const struct uet_wr *wr, u64 off, u32 len)
 {
 	struct uet_ses_hdr_info h = { .next_hdr = UET_SES_NH_REQ_STD, .req = *req };
+	struct uet_pds_cb *cb;
 	struct sk_buff *skb;
 
 	skb = alloc_skb(UET_PDS_HEADROOM + sizeof(struct uet_ses_std) + len,
@@ -229,15 +323,22 @@ static struct sk_buff *ses_packet(struct uet_ep *ep, struct uet_tx_msg *m,
 		return NULL;
 	skb_reserve(skb, UET_PDS_HEADROOM);
 	if (uet_ses_build(skb_put(skb, sizeof(struct uet_ses_std)),
-			  sizeof(struct uet_ses_std), &h) < 0) {
+			  sizeof(struct uet_ses_std), &h) < 0 ||
+	    uet_sgl_copy(wr->sge, wr->nsge, off, skb_put(skb, len), len, false)) {
 		kfree_skb(skb);
 		return NULL;
 	}
-	skb_put_data(skb, data, len);
-	uet_pds_cb(skb)->next_hdr = UET_SES_NH_REQ_STD;
-	/* the last packet asks for the ACK that completes the send */
-	uet_pds_cb(skb)->ack_req = req->flags & UET_SES_F_EOM;
-	uet_pds_cb(skb)->ses = m;
+	cb = uet_pds_cb(skb);
+	memset(cb, 0, sizeof(*cb));
+	cb->next_hdr = UET_SES_NH_REQ_STD;
+	/* the last packet asks for the ACK that completes the message */
+	cb->ack_req = req->flags & UET_SES_F_EOM;
+	cb->ses = m;
+	if (wr->op == UET_OP_READ) {
+		cb->read = true;
+		cb->rd_off = off;
+		cb->rd_len = req->request_length;
+	}
 	return skb;
 }
 
@@ -259,24 +360,31 @@ static void ep_queue_msg(struct uet_ep *ep, const struct uet_pds_key *key,
 	}
 }
 
-/* Cut @len bytes of @buf into requests of message @req->message_id. */
+/*
+ * Cut @wr, @len bytes, into requests of message @req->message_id.  Sends
+ * and writes carry the data; a read's requests each ask for a packet's
+ * worth of it (request length), to come back in the ACK of that request.
+ */
 static int ep_cut_msg(struct uet_ep *ep, struct uet_tx_msg *m,
-		      struct uet_ses_req_info *req, const void *buf, u32 len,
-		      struct sk_buff_head *pkts)
+		      struct uet_ses_req_info *req, const struct uet_wr *wr,
+		      u32 len, struct sk_buff_head *pkts)
 {
-	u32 max = ep_max_payload(ep), off = 0, n;
+	u32 max = ses_max_payload(ep->udev), off = 0, n;
+	bool read = wr->op == UET_OP_READ;
 	struct sk_buff *skb;
 
 	if (!max)
 		return -EMSGSIZE;
 	do {
 		n = min(len - off, max);
-		req->flags = (off ? 0 : UET_SES_F_SOM) |
-			     (off + n == len ? UET_SES_F_EOM : 0);
-		req->buffer_offset = off;
-		req->payload_length = n;
+		req->flags &= ~(UET_SES_F_SOM | UET_SES_F_EOM);
+		req->flags |= (off ? 0 : UET_SES_F_SOM) |
+			      (off + n == len ? UET_SES_F_EOM : 0);
+		req->buffer_offset = (wr->op == UET_OP_SEND ? 0 : wr->raddr) + off;
+		req->payload_length = read ? 0 : n;
 		req->message_offset = off;
-		skb = ses_packet(ep, m, req, buf + off, n);
+		req->request_length = read ? n : len;
+		skb = ses_packet(m, req, wr, off, read ? 0 : n);
 		if (!skb) {
 			__skb_queue_purge(pkts);
 			return -ENOMEM;
@@ -288,63 +396,130 @@ static int ep_cut_msg(struct uet_ep *ep, struct uet_tx_msg *m,
 	return 0;
 }
 
-/**
- * uet_ep_send() - send a message
- * @ep: the sending endpoint
- * @dst: the target's fabric address, IPv4 as IPv4-mapped IPv6
- * @dst_pid: the target endpoint's PIDonFEP (same job as @ep)
- * @mode: delivery mode, enum uet_pdc_mode (%UET_PDC_RUD or %UET_PDC_ROD)
- * @buf: the message; copied before this returns
- * @len: its length, 0 allowed
- * @cookie: reported by the send's completion
- *
- * Context: process, may sleep.
- * Return: 0 when the send was queued (its completion follows), else a
- * negative errno and no completion.
- */
-int uet_ep_send(struct uet_ep *ep, const struct in6_addr *dst, u16 dst_pid,
-		u8 mode, const void *buf, u32 len, u64 cookie)
+/* The SES header fields a work request starts from. */
+static int wr_to_req(struct uet_ep *ep, const struct uet_wr *wr,
+		     struct uet_ses_req_info *req)
 {
-	struct uet_pds_key key = { .raddr = *dst, .job = ep->job, .mode = mode };
-	struct uet_ses_req_info req = {
-		.opcode = UET_SES_SEND,
+	static const u8 flags_ok[] = {
+		[UET_OP_SEND] = UET_WR_IMM | UET_WR_TAGGED,
+		[UET_OP_WRITE] = UET_WR_IMM,
+		[UET_OP_READ] = 0,
+	};
+
+	if (wr->op >= ARRAY_SIZE(flags_ok) || wr->flags & ~flags_ok[wr->op] ||
+	    wr->dst_pid >> UET_PID_BITS || wr->nsge > UET_MAX_SGE ||
+	    (wr->nsge && !wr->sge))
+		return -EINVAL;
+	if (wr->mode != UET_PDC_RUD && wr->mode != UET_PDC_ROD)
+		return -EOPNOTSUPP;
+
+	*req = (struct uet_ses_req_info) {
 		.job_id = ep->job,
-		.pid_on_fep = dst_pid,
+		.pid_on_fep = wr->dst_pid,
 		.initiator = ep->pid,
 	};
+	switch (wr->op) {
+	case UET_OP_SEND:
+		req->opcode = wr->flags & UET_WR_TAGGED ? UET_SES_TAGGED_SEND :
+							  UET_SES_SEND;
+		req->match_bits = wr->tag;
+		break;
+	case UET_OP_WRITE:
+	case UET_OP_READ:
+		req->opcode = wr->op == UET_OP_WRITE ? UET_SES_WRITE : UET_SES_READ;
+		req->match_bits = wr->rkey;
+		req->resource_index = FIELD_GET(UET_RI_WIRE_INDEX,
+						FIELD_GET(UET_RKEY_INDEX, wr->rkey));
+		req->ri_generation = FIELD_GET(UET_RKEY_GEN, wr->rkey);
+		break;
+	}
+	/*
+	 * Immediate data rides in the header data of the SOM packet; HD is
+	 * set on every packet of the message, so that the target knows from
+	 * any of them that the message takes a receive buffer.
+	 */
+	if (wr->flags & UET_WR_IMM) {
+		req->flags |= UET_SES_F_HD;
+		req->header_data = wr->imm;
+	}
+	return 0;
+}
+
+/* Untagged sends and writes with immediate data take receive buffers. */
+static bool req_ordered(const struct uet_ses_req_info *req)
+{
+	return req->opcode == UET_SES_SEND ||
+	       (req->opcode == UET_SES_WRITE && req->flags & UET_SES_F_HD);
+}
+
+/**
+ * uet_ep_post() - start a work request: send, write or read
+ * @ep: the initiating endpoint
+ * @wr: what to do
+ *
+ * Context: process, may sleep.
+ * Return: 0 when the request was queued (its completion follows), else a
+ * negative errno and no completion: -EINVAL bad request, -EOPNOTSUPP
+ * delivery mode, -EMSGSIZE longer than 4 GiB - 1 or no payload fits the
+ * MTU, -EFAULT data outside its region, -ESHUTDOWN endpoint closing,
+ * -ENOMEM.
+ */
+int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
+{
+	struct uet_pds_key key = { .raddr = wr->dst, .job = ep->job,
+				   .mode = wr->mode };
+	struct uet_ses_req_info req;
 	struct sk_buff_head pkts;
 	struct uet_tx_flow *flow;
 	struct uet_tx_msg *m;
+	unsigned int i;
+	u64 len;
 	int err;
 
-	if (mode != UET_PDC_RUD && mode != UET_PDC_ROD)
-		return -EOPNOTSUPP;
-	if (dst_pid >> UET_PID_BITS)
-		return -EINVAL;
-	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	err = wr_to_req(ep, wr, &req);
+	if (err)
+		return err;
+	len = uet_sgl_len(wr->sge, wr->nsge);
+	if (len > UET_SES_MAX_MSG)
+		return -EMSGSIZE;
+	for (i = 0; i < wr->nsge; i++)
+		if (!uet_mem_contains(wr->sge[i].mem, wr->sge[i].addr,
+				      wr->sge[i].len))
+			return -EFAULT;
+	m = kzalloc(struct_size(m, sge, wr->op == UET_OP_READ ? wr->nsge : 0),
+		    GFP_KERNEL);
 	if (!m)
 		return -ENOMEM;
 	m->ep = ep;
-	m->cookie = cookie;
+	m->cookie = wr->cookie;
+	m->op = wr->op;
+	if (wr->op == UET_OP_READ) {
+		m->nsge = wr->nsge;
+		memcpy(m->sge, wr->sge, wr->nsge * sizeof(*wr->sge));
+	}
 	__skb_queue_head_init(&pkts);
 
 	/*
-	 * One send at a time per endpoint: a flow's message IDs then enter
+	 * One poster at a time per endpoint: a flow's message IDs then enter
 	 * its PDC in order, and an ID is used only by a message sent whole.
 	 */
 	mutex_lock(&ep->send_lock);
 	spin_lock_bh(&ep->lock);
-	flow = ep->closing ? NULL : tx_flow(ep, dst, dst_pid);
+	flow = ep->closing ? NULL : tx_flow(ep, &wr->dst, wr->dst_pid);
 	spin_unlock_bh(&ep->lock);
 	err = ep->closing ? -ESHUTDOWN : -ENOMEM;
 	if (!flow)
 		goto err_unlock;
-	req.message_id = flow->next_msg_id;
-	err = ep_cut_msg(ep, m, &req, buf, len, &pkts);
+	req.message_id = req_ordered(&req) ? flow->next_msg_id :
+					     flow->next_other_id;
+	err = ep_cut_msg(ep, m, &req, wr, len, &pkts);
 	if (err)
 		goto err_unlock;
 	spin_lock_bh(&ep->lock);
-	flow->next_msg_id++;
+	if (req_ordered(&req))
+		flow->next_msg_id++;
+	else
+		flow->next_other_id++;
 	list_add_tail(&m->node, &ep->sends);
 	spin_unlock_bh(&ep->lock);
 	ep_queue_msg(ep, &key, m, &pkts);
@@ -356,7 +531,7 @@ err_unlock:
 	kfree(m);
 	return err;
 }
-EXPORT_SYMBOL_NS_GPL(uet_ep_send, UET_ENGINE);
+EXPORT_SYMBOL_NS_GPL(uet_ep_post, UET_ENGINE);
 
 /* Receiving. */
 
@@ -374,8 +549,23 @@ static struct uet_rx_flow *rx_flow(struct uet_ep *ep, u16 lpdcid, u16 initiator)
 		return NULL;
 	f->lpdcid = lpdcid;
 	f->initiator = initiator;
+	INIT_LIST_HEAD(&f->tagged);
 	hash_add(ep->rx_flows, &f->node, key);
 	return f;
+}
+
+/* The oldest receive buffer of @q that takes @tag (untagged: any). */
+static struct uet_rbuf *rbuf_take(struct list_head *q, bool tagged, u64 tag)
+{
+	struct uet_rbuf *rb;
+
+	list_for_each_entry(rb, q, node) {
+		if (!tagged || rb->tag == tag) {
+			list_del(&rb->node);
+			return rb;
+		}
+	}
+	return NULL;
 }
 
 /*
@@ -393,10 +583,8 @@ static struct uet_rx_msg *rx_msg(struct uet_ep *ep, struct uet_rx_flow *f, u16 i
 		m = kzalloc(sizeof(*m), GFP_ATOMIC);
 		if (!m)
 			return NULL;
-		m->rb = list_first_entry_or_null(&ep->recvq, struct uet_recv, node);
-		if (m->rb)
-			list_del(&m->rb->node);
-		else
+		m->rb = rbuf_take(&ep->recvq, false, 0);
+		if (!m->rb)
 			m->status = -ENOBUFS;
 		f->msgs[f->next_bind % UET_SES_FLOW_MSGS] = m;
 		f->next_bind++;
@@ -404,28 +592,96 @@ static struct uet_rx_msg *rx_msg(struct uet_ep *ep, struct uet_rx_flow *f, u16 i
 	return f->msgs[id % UET_SES_FLOW_MSGS];
 }
 
-/* Receives complete in message order: report those at the head that are done. */
-static void rx_complete(struct uet_ep *ep, struct uet_rx_flow *f)
+/*
+ * The tagged message @req names: the one in progress, or a new one bound
+ * to the oldest receive buffer posted for its tag.
+ */
+static struct uet_rx_msg *rx_tagged_msg(struct uet_ep *ep, struct uet_rx_flow *f,
+					const struct uet_ses_req_info *req)
 {
 	struct uet_rx_msg *m;
 
-	while ((m = f->msgs[f->next_done % UET_SES_FLOW_MSGS]) &&
-	       m->eom && m->received == m->total) {
-		if (m->rb) {
-			struct uet_comp c = {
-				.cookie = m->rb->cookie,
-				.status = m->status,
-				.byte_len = m->total,
-				.recv = true,
-			};
+	list_for_each_entry(m, &f->tagged, node)
+		if (m->id == req->message_id)
+			return m;
+	m = kzalloc(sizeof(*m), GFP_ATOMIC);
+	if (!m)
+		return NULL;
+	m->id = req->message_id;
+	m->tag = req->match_bits;
+	m->rb = rbuf_take(&ep->trecvq, true, req->match_bits);
+	if (!m->rb)
+		m->status = -ENOBUFS;
+	list_add_tail(&m->node, &f->tagged);
+	return m;
+}
 
-			ep_complete(ep, &c);
-			kfree(m->rb);
-		}
+static bool rx_msg_done(const struct uet_rx_msg *m)
+{
+	return m && m->eom && m->received == m->total;
+}
+
+static void rx_report(struct uet_ep *ep, struct uet_pds_pdc *pdc,
+		      struct uet_rx_flow *f, struct uet_rx_msg *m)
+{
+	struct uet_comp c = {
+		.status = m->status,
+		.ses_rc = m->status == -EREMOTEIO ? m->rc : 0,
+		.op = m->op,
+		.recv = true,
+		.has_imm = m->has_imm,
+		.imm = m->imm,
+		.byte_len = min_t(u64, m->total, UET_SES_MAX_MSG),
+		.tag = m->tag,
+		.src = pdc->key.raddr,
+		.src_pid = f->initiator,
+	};
+
+	if (!m->rb)
+		return;		/* refused: the initiator was told */
+	c.cookie = m->rb->cookie;
+	ep_complete(ep, &c);
+	kfree(m->rb);
+}
+
+/* Ordered receives complete in message order: report those done at the head. */
+static void rx_complete(struct uet_ep *ep, struct uet_pds_pdc *pdc,
+			struct uet_rx_flow *f)
+{
+	struct uet_rx_msg *m;
+
+	while (rx_msg_done(m = f->msgs[f->next_done % UET_SES_FLOW_MSGS])) {
+		rx_report(ep, pdc, f, m);
 		f->msgs[f->next_done % UET_SES_FLOW_MSGS] = NULL;
 		f->next_done++;
 		kfree(m);
 	}
+}
+
+/*
+ * Place a write's payload into the region its key names.  Every packet
+ * checks the whole message's range (the request length is the message's,
+ * the message offset says where the packet sits in it), so a write that
+ * does not fit writes nothing, whichever packet arrives first.
+ */
+static u8 rx_write(struct uet_dev *udev, const struct uet_ses_req_info *req,
+		   struct sk_buff *skb, unsigned int hlen, u32 len)
+{
+	u64 start = req->buffer_offset - req->message_offset;
+	const struct uet_mem *mem;
+	u8 rc;
+
+	if (req->buffer_offset < req->message_offset ||
+	    (u64)req->message_offset + len > req->request_length) {
+		uet_count(udev, UET_CNT_DROP_BOUNDS, 1);
+		return UET_SES_RC_AT_OUT_OF_RANGE;
+	}
+	rc = uet_ri_check(udev, req, UET_ACCESS_REMOTE_WRITE, start,
+			  req->request_length, &mem);
+	if (rc == UET_SES_RC_OK &&
+	    uet_mem_copy_skb(mem, req->buffer_offset, skb, hlen, len))
+		rc = UET_SES_RC_UNCOR;
+	return rc;
 }
 
 /* Place one packet's @len payload bytes, found at @hlen in @skb. */
@@ -436,34 +692,105 @@ static u8 rx_place(struct uet_ep *ep, struct uet_rx_msg *m,
 	u64 end = req->buffer_offset + len;
 	u8 rc = UET_SES_RC_OK;
 
-	if (!m->status && end > m->rb->len) {
+	if (req->flags & UET_SES_F_SOM) {
+		m->op = req->opcode == UET_SES_WRITE ? UET_OP_WRITE : UET_OP_SEND;
+		if (req->flags & UET_SES_F_HD) {
+			m->has_imm = true;
+			m->imm = req->header_data;
+		}
+	}
+	if (req->opcode == UET_SES_WRITE) {
+		/* the receive buffer only reports it; the data goes to the region */
+		end = (u64)req->message_offset + len;
+		if (!m->status) {
+			rc = rx_write(ep->udev, req, skb, hlen, len);
+			if (rc != UET_SES_RC_OK) {
+				m->status = -EREMOTEIO;
+				m->rc = rc;
+			}
+		} else if (m->status == -EREMOTEIO) {
+			rc = m->rc;
+		}
+	} else if (!m->status && end > m->rb->len) {
 		m->status = -EMSGSIZE;
 		uet_count(ep->udev, UET_CNT_DROP_BOUNDS, 1);
 	}
 	if (m->status == -ENOBUFS) {
 		uet_count(ep->udev, UET_CNT_DROP_NO_RECV_BUFFER, 1);
 		rc = UET_SES_RC_NO_MATCH;
-	} else if (m->status) {
+	} else if (m->status == -EMSGSIZE) {
 		rc = UET_SES_RC_TOO_LONG;
-	} else if (skb_copy_bits(skb, hlen, m->rb->buf + req->buffer_offset, len)) {
+	} else if (!m->status && req->opcode != UET_SES_WRITE &&
+		   uet_sgl_copy_skb(m->rb->sge, m->rb->nsge, req->buffer_offset,
+				    skb, hlen, len)) {
 		m->status = -EFAULT;
 		rc = UET_SES_RC_UNCOR;
 	}
 	m->received += len;
 	if (req->flags & UET_SES_F_EOM) {
 		m->eom = true;
-		m->total = min_t(u64, end, UET_SES_MAX_MSG);
+		m->total = end;
 	}
 	return rc;
 }
 
+/*
+ * A read: the ACK of this request carries the data back, in an SES
+ * response with data built here.
+ */
+static u8 rx_read(struct uet_ep *ep, const struct uet_ses_req_info *req,
+		  struct uet_ses_answer *ans)
+{
+	struct uet_ses_hdr_info rsp = { .next_hdr = UET_SES_NH_RSP_DATA };
+	u32 len = req->request_length;
+	const struct uet_mem *mem;
+	struct sk_buff *skb;
+	u8 rc;
+
+	if (len > ses_max_payload(ep->udev))
+		return UET_SES_RC_UNSUPPORTED_SIZE;
+	rc = uet_ri_check(ep->udev, req, UET_ACCESS_REMOTE_READ,
+			  req->buffer_offset, len, &mem);
+	if (rc != UET_SES_RC_OK)
+		return rc;
+	skb = alloc_skb(UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN +
+			sizeof(struct uet_ses_rsp_data) + len, GFP_ATOMIC);
+	if (!skb)
+		return UET_SES_RC_NO_MATCH;	/* try again later */
+	skb_reserve(skb, UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN);
+	rsp.rsp.opcode = UET_SES_RSP_WITH_DATA;
+	rsp.rsp.rc = UET_SES_RC_OK;
+	rsp.rsp.message_id = req->message_id;
+	rsp.rsp.read_req_message_id = req->message_id;
+	rsp.rsp.job_id = req->job_id;
+	rsp.rsp.modified_length = len;
+	rsp.rsp.payload_length = len;
+	rsp.rsp.message_offset = req->flags & UET_SES_F_SOM ? 0 :
+				 req->message_offset;
+	if (uet_ses_build(skb_put(skb, sizeof(struct uet_ses_rsp_data)),
+			  sizeof(struct uet_ses_rsp_data), &rsp) < 0 ||
+	    uet_mem_copy(mem, req->buffer_offset, skb_put(skb, len), len,
+			 false)) {
+		kfree_skb(skb);
+		return UET_SES_RC_UNCOR;
+	}
+	ans->data = skb;
+	return UET_SES_RC_OK;
+}
+
 static u8 ep_rcv(struct uet_ep *ep, struct uet_pds_pdc *pdc,
 		 const struct uet_ses_req_info *req, struct sk_buff *skb,
-		 unsigned int hlen)
+		 unsigned int hlen, struct uet_ses_answer *ans)
 {
+	u32 len = skb->len - hlen;
 	struct uet_rx_flow *f;
 	struct uet_rx_msg *m;
 	u8 rc;
+
+	if (req->opcode == UET_SES_READ)
+		return rx_read(ep, req, ans);
+	if (req->opcode == UET_SES_WRITE && !(req->flags & UET_SES_F_HD))
+		return rx_write(ep->udev, req, skb, hlen, len);
 
 	spin_lock(&ep->lock);
 	if (ep->closing) {
@@ -471,14 +798,23 @@ static u8 ep_rcv(struct uet_ep *ep, struct uet_pds_pdc *pdc,
 		goto out;
 	}
 	f = rx_flow(ep, pdc->lpdcid, req->initiator);
-	m = f ? rx_msg(ep, f, req->message_id) : NULL;
+	if (f && req->opcode == UET_SES_TAGGED_SEND)
+		m = rx_tagged_msg(ep, f, req);
+	else
+		m = f ? rx_msg(ep, f, req->message_id) : NULL;
 	if (!m) {
 		rc = UET_SES_RC_NO_MATCH;
 		uet_count(ep->udev, UET_CNT_DROP_NO_RECV_BUFFER, 1);
 		goto out;
 	}
-	rc = rx_place(ep, m, req, skb, hlen, skb->len - hlen);
-	rx_complete(ep, f);
+	rc = rx_place(ep, m, req, skb, hlen, len);
+	if (req->opcode != UET_SES_TAGGED_SEND) {
+		rx_complete(ep, pdc, f);
+	} else if (rx_msg_done(m)) {
+		rx_report(ep, pdc, f, m);
+		list_del(&m->node);
+		kfree(m);
+	}
 out:
 	spin_unlock(&ep->lock);
 	return rc;
@@ -489,13 +825,15 @@ out:
  * @pdc: its PDC, locked
  * @skb: the packet from its SES header on
  * @next_hdr: which SES header that is
- * @msg_id: set to the request's message ID, for the response
+ * @dup: the PDC has seen this packet before: only a read acts again (its
+ *	answer was lost), anything else was placed already
+ * @ans: filled in: the message ID for the response, and a read's data
  *
  * Return: the SES return code for the response, %UET_SES_RC_OK when the
- * payload was placed.
+ * request was carried out.
  */
 u8 uet_ses_rcv(struct uet_pds_pdc *pdc, struct sk_buff *skb, u8 next_hdr,
-	       u16 *msg_id)
+	       bool dup, struct uet_ses_answer *ans)
 {
 	struct uet_dev *udev = pdc->udev;
 	u8 buf[sizeof(struct uet_ses_std)];
@@ -513,8 +851,13 @@ u8 uet_ses_rcv(struct uet_pds_pdc *pdc, struct sk_buff *skb, u8 next_hdr,
 		uet_count(udev, UET_CNT_DROP_MALFORMED, 1);
 		return UET_SES_RC_UNSUPPORTED_OP;
 	}
-	*msg_id = h.req.message_id;
-	if (next_hdr != UET_SES_NH_REQ_STD || h.req.opcode != UET_SES_SEND) {
+	ans->msg_id = h.req.message_id;
+	if (dup && h.req.opcode != UET_SES_READ)
+		return UET_SES_RC_OK;
+	if (next_hdr != UET_SES_NH_REQ_STD ||
+	    (h.req.opcode != UET_SES_SEND && h.req.opcode != UET_SES_TAGGED_SEND &&
+	     h.req.opcode != UET_SES_WRITE && h.req.opcode != UET_SES_READ) ||
+	    (h.req.opcode == UET_SES_READ && skb->len != hlen)) {
 		uet_count(udev, UET_CNT_DROP_UNSUPPORTED, 1);
 		return UET_SES_RC_UNSUPPORTED_OP;
 	}
@@ -522,7 +865,7 @@ u8 uet_ses_rcv(struct uet_pds_pdc *pdc, struct sk_buff *skb, u8 next_hdr,
 	rcu_read_lock();
 	ep = xa_load(&udev->eps, ep_index(h.req.job_id, h.req.pid_on_fep));
 	if (ep) {
-		rc = ep_rcv(ep, pdc, &h.req, skb, hlen);
+		rc = ep_rcv(ep, pdc, &h.req, skb, hlen, ans);
 	} else {
 		uet_count(udev, UET_CNT_DROP_NO_ENDPOINT, 1);
 		rc = UET_SES_RC_BAD_PID;
@@ -534,28 +877,37 @@ u8 uet_ses_rcv(struct uet_pds_pdc *pdc, struct sk_buff *skb, u8 next_hdr,
 /**
  * uet_ep_post_recv() - give the endpoint a buffer for one message
  * @ep: the endpoint
- * @buf: kernel memory, owned by uet until the receive completes
- * @len: its size
- * @cookie: reported by the receive's completion
+ * @rv: the buffer
  *
- * Return: 0, or -ESHUTDOWN while closing, -ENOMEM.
+ * Return: 0, or -EINVAL (bad list, memory outside its region), -ESHUTDOWN
+ * while closing, -ENOMEM.
  */
-int uet_ep_post_recv(struct uet_ep *ep, void *buf, u32 len, u64 cookie)
+int uet_ep_post_recv(struct uet_ep *ep, const struct uet_recv *rv)
 {
-	struct uet_recv *rb;
+	struct uet_rbuf *rb;
+	unsigned int i;
 	int err = 0;
 
-	rb = kzalloc(sizeof(*rb), GFP_KERNEL);
+	if (rv->nsge > UET_MAX_SGE || (rv->nsge && !rv->sge))
+		return -EINVAL;
+	for (i = 0; i < rv->nsge; i++)
+		if (!uet_mem_contains(rv->sge[i].mem, rv->sge[i].addr,
+				      rv->sge[i].len))
+			return -EINVAL;
+	rb = kzalloc(struct_size(rb, sge, rv->nsge), GFP_KERNEL);
 	if (!rb)
 		return -ENOMEM;
-	rb->buf = buf;
-	rb->len = len;
-	rb->cookie = cookie;
+	rb->cookie = rv->cookie;
+	rb->tagged = rv->tagged;
+	rb->tag = rv->tag;
+	rb->nsge = rv->nsge;
+	memcpy(rb->sge, rv->sge, rv->nsge * sizeof(*rv->sge));
+	rb->len = uet_sgl_len(rb->sge, rb->nsge);
 	spin_lock_bh(&ep->lock);
 	if (ep->closing)
 		err = -ESHUTDOWN;
 	else
-		list_add_tail(&rb->node, &ep->recvq);
+		list_add_tail(&rb->node, rb->tagged ? &ep->trecvq : &ep->recvq);
 	spin_unlock_bh(&ep->lock);
 	if (err)
 		kfree(rb);
@@ -565,7 +917,7 @@ EXPORT_SYMBOL_NS_GPL(uet_ep_post_recv, UET_ENGINE);
 
 /**
  * uet_ep_open() - open the endpoint {@job, @pid} on a uet device
- * @ibdev_name: the device, e.g. "uet0"
+ * @ibdev: the device
  * @job: job identifier, 24 bits
  * @pid: PIDonFEP, 12 bits, unique on the device within @job
  * @comp: completion callback (see uet_comp_fn)
@@ -575,18 +927,19 @@ EXPORT_SYMBOL_NS_GPL(uet_ep_post_recv, UET_ENGINE);
  *
  * Return: the endpoint, or ERR_PTR(-EINVAL, -ENODEV, -EADDRINUSE, -ENOMEM).
  */
-struct uet_ep *uet_ep_open(const char *ibdev_name, u32 job, u16 pid,
+struct uet_ep *uet_ep_open(struct ib_device *ibdev, u32 job, u16 pid,
 			   uet_comp_fn comp, void *priv)
 {
 	struct uet_dev *udev;
 	struct uet_ep *ep;
 	int err;
 
-	if (job >> UET_JOB_BITS || pid >> UET_PID_BITS || !comp)
+	if (job >> UET_JOB_BITS || pid >> UET_PID_BITS || !comp ||
+	    !uet_is_uet_ibdev(ibdev))
 		return ERR_PTR(-EINVAL);
-	udev = uet_dev_get(ibdev_name);
-	if (!udev)
+	if (!ib_device_try_get(ibdev))
 		return ERR_PTR(-ENODEV);
+	udev = to_uet_dev(ibdev);
 	ep = kzalloc(sizeof(*ep), GFP_KERNEL);
 	if (!ep) {
 		err = -ENOMEM;
@@ -600,6 +953,7 @@ struct uet_ep *uet_ep_open(const char *ibdev_name, u32 job, u16 pid,
 	mutex_init(&ep->send_lock);
 	spin_lock_init(&ep->lock);
 	INIT_LIST_HEAD(&ep->recvq);
+	INIT_LIST_HEAD(&ep->trecvq);
 	INIT_LIST_HEAD(&ep->sends);
 	hash_init(ep->rx_flows);
 	hash_init(ep->tx_flows);
@@ -613,24 +967,31 @@ struct uet_ep *uet_ep_open(const char *ibdev_name, u32 job, u16 pid,
 err_free:
 	kfree(ep);
 err_put:
-	ib_device_put(&udev->ibdev);
+	ib_device_put(ibdev);
 	return ERR_PTR(err);
 }
 EXPORT_SYMBOL_NS_GPL(uet_ep_open, UET_ENGINE);
 
+static void rx_msg_free(struct uet_rx_msg *m)
+{
+	if (m)
+		kfree(m->rb);
+	kfree(m);
+}
+
 static void ep_free_flows(struct uet_ep *ep)
 {
+	struct uet_rx_msg *m, *mtmp;
 	struct uet_rx_flow *rf;
 	struct uet_tx_flow *tf;
 	struct hlist_node *tmp;
 	int bkt, i;
 
 	hash_for_each_safe(ep->rx_flows, bkt, tmp, rf, node) {
-		for (i = 0; i < UET_SES_FLOW_MSGS; i++) {
-			if (rf->msgs[i])
-				kfree(rf->msgs[i]->rb);
-			kfree(rf->msgs[i]);
-		}
+		for (i = 0; i < UET_SES_FLOW_MSGS; i++)
+			rx_msg_free(rf->msgs[i]);
+		list_for_each_entry_safe(m, mtmp, &rf->tagged, node)
+			rx_msg_free(m);
 		kfree(rf);
 	}
 	hash_for_each_safe(ep->tx_flows, bkt, tmp, tf, node)
@@ -646,24 +1007,37 @@ static void ep_orphan_req(struct sk_buff *skb, void *ep)
 		uet_pds_cb(skb)->ses = NULL;
 }
 
+static void ep_cancel_recvq(struct uet_ep *ep, struct list_head *q)
+{
+	struct uet_rbuf *rb, *tmp;
+
+	list_for_each_entry_safe(rb, tmp, q, node) {
+		struct uet_comp c = { .cookie = rb->cookie, .status = -ECANCELED,
+				      .recv = true };
+
+		list_del(&rb->node);
+		ep_complete(ep, &c);
+		kfree(rb);
+	}
+}
+
 /**
  * uet_ep_close() - close an endpoint
- * @ep: the endpoint; no uet_ep_send() or uet_ep_post_recv() may be running
+ * @ep: the endpoint; no uet_ep_post() or uet_ep_post_recv() may be running
  *
- * Sends not yet acknowledged and unused receive buffers complete with
+ * Work requests not yet done and unused receive buffers complete with
  * -ECANCELED; the PDCs still deliver the packets already handed to them.
- * Messages half received are dropped.
+ * Messages half received are dropped.  No completion follows the return.
  */
 void uet_ep_close(struct uet_ep *ep)
 {
 	struct uet_dev *udev = ep->udev;
 	struct uet_tx_msg *m, *mtmp;
-	struct uet_recv *rb, *tmp;
 
 	xa_erase_bh(&udev->eps, ep_index(ep->job, ep->pid));
 	synchronize_rcu();	/* no packet reaches @ep any more */
 
-	mutex_lock(&ep->send_lock);	/* and no send is half queued */
+	mutex_lock(&ep->send_lock);	/* and no request is half queued */
 	spin_lock_bh(&ep->lock);
 	ep->closing = true;
 	spin_unlock_bh(&ep->lock);
@@ -672,20 +1046,15 @@ void uet_ep_close(struct uet_ep *ep)
 	/* After this, no PDC calls back about @ep's messages. */
 	uet_pds_walk_reqs(udev, ep_orphan_req, ep);
 	list_for_each_entry_safe(m, mtmp, &ep->sends, node) {
-		struct uet_comp c = { .cookie = m->cookie, .status = -ECANCELED };
+		struct uet_comp c = { .cookie = m->cookie, .status = -ECANCELED,
+				      .op = m->op };
 
 		list_del(&m->node);
 		ep_complete(ep, &c);
 		kfree(m);
 	}
-	list_for_each_entry_safe(rb, tmp, &ep->recvq, node) {
-		struct uet_comp c = { .cookie = rb->cookie, .status = -ECANCELED,
-				      .recv = true };
-
-		list_del(&rb->node);
-		ep_complete(ep, &c);
-		kfree(rb);
-	}
+	ep_cancel_recvq(ep, &ep->recvq);
+	ep_cancel_recvq(ep, &ep->trecvq);
 	ep_free_flows(ep);
 	ib_device_put(&udev->ibdev);
 	kfree_rcu(ep, rcu);

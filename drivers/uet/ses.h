@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * uet SES: the semantic sublayer.  Endpoints ({job, PIDonFEP} on a
- * device), messages cut into packets and put back together in the
- * receiver's buffers, and the completions that report both.  This is the
- * kernel API the verbs layer builds on.
+ * device); sends, tagged sends, RMA writes and reads cut into packets and
+ * put back together at the target; and the completions that report them.
+ * This is the kernel API the verbs layer builds on.
  */
 #ifndef _UET_SES_H
 #define _UET_SES_H
@@ -12,6 +12,9 @@
 #include <linux/skbuff.h>
 #include <linux/types.h>
 
+#include "mem.h"
+
+struct ib_device;
 struct uet_ep;
 struct uet_pds_pdc;
 
@@ -20,42 +23,134 @@ struct uet_pds_pdc;
 #define UET_PID_BITS		12
 
 /**
+ * enum uet_op - what a work request does
+ * @UET_OP_SEND: a message into the target's next receive buffer (tagged:
+ *	its next receive buffer of the same tag).
+ * @UET_OP_WRITE: RMA write into a region the target registered.
+ * @UET_OP_READ: RMA read from such a region.
+ */
+enum uet_op {
+	UET_OP_SEND,
+	UET_OP_WRITE,
+	UET_OP_READ,
+};
+
+#define UET_WR_IMM	BIT(0)	/* send, write: 32-bit immediate data */
+#define UET_WR_TAGGED	BIT(1)	/* send: exact-match tag */
+
+/**
+ * struct uet_wr - a work request
+ * @cookie: reported by its completion.
+ * @dst: the target's fabric address, IPv4 as IPv4-mapped IPv6.
+ * @dst_pid: the target endpoint's PIDonFEP (same job as the initiator).
+ * @op: enum uet_op.
+ * @mode: delivery mode, enum uet_pdc_mode (%UET_PDC_RUD or %UET_PDC_ROD).
+ * @flags: UET_WR_*.
+ * @imm: with %UET_WR_IMM.
+ * @tag: with %UET_WR_TAGGED.
+ * @rkey: write, read: the target's region ...
+ * @raddr: ... and the address in it.
+ * @sge: send, write: the data, copied before uet_ep_post() returns; read:
+ *	where the data goes, used until the completion.
+ * @nsge: entries of @sge, at most %UET_MAX_SGE.
+ */
+struct uet_wr {
+	u64 cookie;
+	struct in6_addr dst;
+	u16 dst_pid;
+	u8 op;
+	u8 mode;
+	u8 flags;
+	u32 imm;
+	u64 tag;
+	u32 rkey;
+	u64 raddr;
+	const struct uet_sge *sge;
+	unsigned int nsge;
+};
+
+/**
+ * struct uet_recv - a receive buffer
+ * @cookie: reported by its completion.
+ * @tagged: takes only tagged sends of @tag; else only untagged sends and
+ *	writes with immediate data.
+ * @tag: with @tagged.
+ * @sge: the buffer; the list is copied, the memory used until the
+ *	completion.
+ * @nsge: entries of @sge, at most %UET_MAX_SGE.
+ */
+struct uet_recv {
+	u64 cookie;
+	bool tagged;
+	u64 tag;
+	const struct uet_sge *sge;
+	unsigned int nsge;
+};
+
+/**
  * struct uet_comp - a completion
- * @cookie: what the caller passed with the send or the receive buffer.
- * @status: 0, or a negative errno: -EREMOTEIO when the target refused the
- *	message (@ses_rc says why), -EMSGSIZE when a message did not fit the
- *	receive buffer, -ETIMEDOUT when the PDC gave up, -ENETDOWN when the
- *	device went away.
+ * @cookie: what the caller passed with the work request or buffer.
+ * @status: 0, or a negative errno: -EREMOTEIO when the target refused
+ *	(@ses_rc says why: no receive buffer, bad key, out of bounds, no
+ *	permission...), -EMSGSIZE when a message did not fit the receive
+ *	buffer, -EFAULT when local memory could not be accessed, -ETIMEDOUT
+ *	when the PDC gave up, -ENETDOWN when the device went away,
+ *	-ECANCELED when the endpoint closed first.
  * @ses_rc: the target's SES return code (enum uet_ses_rc) with -EREMOTEIO.
+ * @op: enum uet_op; a receive consumed by a write with immediate data
+ *	reports %UET_OP_WRITE.
+ * @recv: a receive (else a work request) completion.
+ * @has_imm: @imm is valid.
+ * @imm: the immediate data.
  * @byte_len: receive: the message's length.
- * @recv: a receive (else a send) completion.
+ * @tag: receive: the tag of a tagged send.
+ * @src: receive: the initiator's fabric address ...
+ * @src_pid: ... and its PIDonFEP.
  */
 struct uet_comp {
 	u64 cookie;
 	int status;
 	u8 ses_rc;
-	u32 byte_len;
+	u8 op;
 	bool recv;
+	bool has_imm;
+	u32 imm;
+	u32 byte_len;
+	u64 tag;
+	struct in6_addr src;
+	u16 src_pid;
 };
 
 /*
- * Called for every completion, in order of posting for each kind (sends,
- * receives), from any context: it must not sleep nor call back into the
- * endpoint.
+ * Called for every completion from any context: it must not sleep nor call
+ * back into the endpoint.  Work requests complete in posting order,
+ * receives in message order per initiator (tagged ones as they finish).
  */
 typedef void (*uet_comp_fn)(struct uet_ep *ep, const struct uet_comp *comp,
 			    void *priv);
 
-struct uet_ep *uet_ep_open(const char *ibdev_name, u32 job, u16 pid,
+struct uet_ep *uet_ep_open(struct ib_device *ibdev, u32 job, u16 pid,
 			   uet_comp_fn comp, void *priv);
 void uet_ep_close(struct uet_ep *ep);
-int uet_ep_post_recv(struct uet_ep *ep, void *buf, u32 len, u64 cookie);
-int uet_ep_send(struct uet_ep *ep, const struct in6_addr *dst, u16 dst_pid,
-		u8 mode, const void *buf, u32 len, u64 cookie);
+int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr);
+int uet_ep_post_recv(struct uet_ep *ep, const struct uet_recv *rv);
+
+/**
+ * struct uet_ses_answer - how the SES layer answers a request packet
+ * @msg_id: the request's message ID, for the response.
+ * @data: a read: the SES response with data and its payload, in an skb
+ *	with room for the PDS ACK header in front; %NULL otherwise.
+ */
+struct uet_ses_answer {
+	u16 msg_id;
+	struct sk_buff *data;
+};
 
 /* For the PDS (pds.c). */
 u8 uet_ses_rcv(struct uet_pds_pdc *pdc, struct sk_buff *skb, u8 next_hdr,
-	       u16 *msg_id);
+	       bool dup, struct uet_ses_answer *ans);
+bool uet_ses_read_data(struct sk_buff *req, const struct sk_buff *skb,
+		       unsigned int off, u16 len, u32 msg_off);
 void uet_ses_tx_done(struct sk_buff *skb, int err);
 void uet_ses_tx_refused(struct sk_buff *skb, u8 rc);
 

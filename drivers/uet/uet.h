@@ -13,6 +13,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "pds.h"
+#include "ri.h"
 
 /**
  * struct uet_dev_cfg - a device's settings
@@ -58,6 +59,7 @@ struct uet_dev_cfg {
  * @counters: per-CPU counters (counters.c).
  * @pds: the PDCs (pds.c).
  * @eps: the open endpoints by job and PIDonFEP (ses.c); its own lock.
+ * @ri: the registered memory peers may access (ri.c).
  * @debugfs: the device's debugfs directory.
  * @cfg: the device's settings.
  *
@@ -74,6 +76,7 @@ struct uet_dev {
 	struct uet_counters __percpu *counters;
 	struct uet_pds pds;
 	struct xarray eps;
+	struct uet_ri_table ri;
 	struct dentry *debugfs;
 	struct uet_dev_cfg cfg;
 };
@@ -87,5 +90,6 @@ static inline struct uet_dev *to_uet_dev(struct ib_device *ibdev)
 void uet_dev_cfg_default(struct uet_dev_cfg *cfg);
 void uet_dev_release(struct uet_dev *udev);
 struct uet_dev *uet_dev_get(const char *name);
+bool uet_is_uet_ibdev(const struct ib_device *ibdev);
 
 #endif /* _UET_H */

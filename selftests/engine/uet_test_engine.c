@@ -11,17 +11,32 @@
  * sends @count messages of @size bytes from endpoint {job, 1} on @src to
  * endpoint {job, 2} on @dst, whose device holds @addr; the result, with the
  * time it took, goes to the kernel log.  Never part of uet.ko.
+ *
+ * op= picks the operation: send, tsend (tagged: receive buffers posted in
+ * reverse order, each for one message's tag), write, writeimm (each write
+ * also completes a receive with its immediate data), read (@count reads of
+ * @size bytes from @dst's region).  fault= makes the RMA target refuse:
+ * rkey (unknown key), gen (stale generation), bounds (past the region's
+ * end), perm (region registered without the access); the work requests
+ * must then fail with -EREMOTEIO and the matching SES return code, and
+ * the target's memory stay untouched.  pages=1 describes memory by its
+ * pages, as user memory is, rather than by kernel address.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/completion.h>
 #include <linux/inet.h>
 #include <linux/module.h>
+#include <linux/mm.h>
+#include <linux/string.h>
 #include <linux/vmalloc.h>
 #include <net/ipv6.h>
+#include <rdma/ib_verbs.h>
 
 #include "pdc.h"
+#include "ri.h"
 #include "ses.h"
+#include "wire.h"
 
 #define SRC_PID		1
 #define DST_PID		2
@@ -59,6 +74,18 @@ MODULE_PARM_DESC(mode, "delivery mode: rud or rod");
 static int expect = 0;
 module_param(expect, int, 0444);
 MODULE_PARM_DESC(expect, "expected send status: 0, or a negative errno");
+static char *op = "send";
+module_param(op, charp, 0444);
+MODULE_PARM_DESC(op, "send, tsend, write, writeimm or read");
+static char *fault = "none";
+module_param(fault, charp, 0444);
+MODULE_PARM_DESC(fault, "RMA fault to inject: none, rkey, gen, bounds, perm");
+static bool pages;
+module_param(pages, bool, 0444);
+MODULE_PARM_DESC(pages, "describe memory by its pages");
+static uint nsge = 1;
+module_param(nsge, uint, 0444);
+MODULE_PARM_DESC(nsge, "scatter/gather entries per buffer");
 static uint timeout_s = 120;
 module_param(timeout_s, uint, 0444);
 MODULE_PARM_DESC(timeout_s, "seconds to wait for the completions");
@@ -70,7 +97,30 @@ struct side {
 	int status;		/* first unexpected status */
 	u32 *len;		/* receive: byte_len per message */
 	bool disorder;
+	u8 ses_rc;		/* of the first failure */
+	bool bad_imm;		/* a receive's immediate data was wrong */
 };
+
+enum test_op { OP_SEND, OP_TSEND, OP_WRITE, OP_WRITEIMM, OP_READ };
+static const char * const op_names[] = {
+	[OP_SEND] = "send", [OP_TSEND] = "tsend", [OP_WRITE] = "write",
+	[OP_WRITEIMM] = "writeimm", [OP_READ] = "read",
+};
+static int the_op;
+
+enum test_fault { F_NONE, F_RKEY, F_GEN, F_BOUNDS, F_PERM };
+static const char * const fault_names[] = {
+	[F_NONE] = "none", [F_RKEY] = "rkey", [F_GEN] = "gen",
+	[F_BOUNDS] = "bounds", [F_PERM] = "perm",
+};
+static const u8 fault_rc[] = {
+	[F_RKEY] = UET_SES_RC_BAD_MKEY, [F_GEN] = UET_SES_RC_BAD_GENERATION,
+	[F_BOUNDS] = UET_SES_RC_AT_OUT_OF_RANGE,
+	[F_PERM] = UET_SES_RC_PERM_VIOLATION,
+};
+static int the_fault;
+
+#define TAG_BASE	0x7a6700000000ull	/* tags: TAG_BASE + message */
 
 static struct side tx, rx;
 
@@ -78,13 +128,22 @@ static void comp(struct uet_ep *ep, const struct uet_comp *c, void *priv)
 {
 	struct side *s = c->recv ? &rx : &tx;
 
-	if (c->cookie != s->next)
+	/* tagged sends complete as they finish, not in order */
+	if (c->cookie != s->next && !(c->recv && the_op == OP_TSEND))
 		s->disorder = true;
 	s->next = c->cookie + 1;
-	if (c->recv && c->status != -ECANCELED && c->cookie < count)
+	if (c->recv && c->status != -ECANCELED && c->cookie < count) {
 		s->len[c->cookie] = c->byte_len;
-	if (c->status && !s->status && c->status != -ECANCELED)
+		if (the_op == OP_WRITEIMM &&
+		    (!c->has_imm || c->imm != c->cookie || c->op != UET_OP_WRITE))
+			s->bad_imm = true;
+		if (the_op == OP_TSEND && c->tag != TAG_BASE + c->cookie)
+			s->bad_imm = true;
+	}
+	if (c->status && !s->status && c->status != -ECANCELED) {
 		s->status = c->status;
+		s->ses_rc = c->ses_rc;
+	}
 	if (c->status != -ECANCELED && atomic_dec_and_test(&s->left))
 		complete(&s->done);
 }
@@ -109,20 +168,142 @@ static int check_guards(const u8 *rbuf, u32 rsize, u32 nrecv)
 	return 0;
 }
 
-static int check_rx(const u8 *rbuf, u32 rsize)
+/*
+ * A region over @len bytes at @buf: by kernel address, or by the pages of
+ * the vmalloc() area (pages=1), as pinned user memory is described.
+ */
+static int test_mem_init(struct uet_mem *mem, void *buf, size_t len)
 {
-	size_t stride = (size_t)rsize + GUARD_LEN;
+	unsigned int i;
+
+	mem->iova = (uintptr_t)buf;
+	mem->length = len;
+	if (!pages)
+		return 0;
+	mem->offset = offset_in_page(buf);
+	mem->npages = DIV_ROUND_UP(mem->offset + len, PAGE_SIZE);
+	mem->pages = kvcalloc(mem->npages, sizeof(*mem->pages), GFP_KERNEL);
+	if (!mem->pages)
+		return -ENOMEM;
+	for (i = 0; i < mem->npages; i++)
+		mem->pages[i] = vmalloc_to_page(buf - mem->offset + i * PAGE_SIZE);
+	return 0;
+}
+
+/* Split [addr, addr + len) of @mem into @nsge entries. */
+static unsigned int sgl_init(struct uet_sge *sge, const struct uet_mem *mem,
+			     u64 addr, u32 len)
+{
+	unsigned int n = clamp_t(unsigned int, nsge, 1, UET_MAX_SGE), i;
+	u32 piece = len / n;
+
+	for (i = 0; i < n; i++) {
+		sge[i].mem = mem;
+		sge[i].addr = addr + (u64)i * piece;
+		sge[i].len = i == n - 1 ? len - i * piece : piece;
+	}
+	return n;
+}
+
+struct bufs {
+	u8 *sbuf, *rbuf;
+	u32 rsize, nrecv;
+	struct uet_mem smem, rmem;
+	size_t stride;
+};
+
+static int post_recvs(struct uet_ep *b, struct bufs *bf)
+{
+	struct uet_sge sge[UET_MAX_SGE];
+	u32 m, k;
+	int err;
+
+	if (the_op == OP_WRITE || the_op == OP_READ)
+		return 0;
+	for (k = 0; k < bf->nrecv; k++) {
+		/* tagged: posted last message first, each for its own tag */
+		struct uet_recv rv = {
+			.cookie = the_op == OP_TSEND ? bf->nrecv - 1 - k : k,
+			.tagged = the_op == OP_TSEND,
+			.sge = sge,
+		};
+
+		m = rv.cookie;
+		rv.tag = TAG_BASE + m;
+		if (the_op != OP_WRITEIMM)
+			rv.nsge = sgl_init(sge, &bf->rmem,
+					   bf->rmem.iova + m * bf->stride, bf->rsize);
+		err = uet_ep_post_recv(b, &rv);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int post_wrs(struct uet_ep *a, const struct in6_addr *daddr, u8 pdc_mode,
+		    struct bufs *bf, u32 rkey)
+{
+	struct uet_sge sge[UET_MAX_SGE];
+	u32 m;
+	int err;
+
+	for (m = 0; m < count; m++) {
+		struct uet_wr wr = {
+			.cookie = m,
+			.dst = *daddr,
+			.dst_pid = DST_PID,
+			.mode = pdc_mode,
+			.sge = sge,
+			.rkey = rkey,
+			.raddr = bf->rmem.iova + m * bf->stride,
+			.imm = m,
+			.tag = TAG_BASE + m,
+		};
+
+		wr.nsge = sgl_init(sge, &bf->smem,
+				   bf->smem.iova + (size_t)m * size, size);
+		switch (the_op) {
+		case OP_TSEND:
+			wr.flags = UET_WR_TAGGED;
+			break;
+		case OP_WRITEIMM:
+			wr.flags = UET_WR_IMM;
+			fallthrough;
+		case OP_WRITE:
+			wr.op = UET_OP_WRITE;
+			break;
+		case OP_READ:
+			wr.op = UET_OP_READ;
+			break;
+		}
+		if (the_fault == F_BOUNDS)
+			wr.raddr = bf->rmem.iova + bf->rmem.length - size / 2;
+		err = uet_ep_post(a, &wr);
+		if (err) {
+			pr_err("FAIL post %u: %d\n", m, err);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* Where message @m must have landed, and what must be there. */
+static int check_data(struct bufs *bf)
+{
 	u32 m, i;
 
 	for (m = 0; m < count; m++) {
-		if (rx.len[m] != size) {
+		const u8 *got = the_op == OP_READ ? bf->sbuf + (size_t)m * size :
+						   bf->rbuf + m * bf->stride;
+
+		if (the_op != OP_WRITE && the_op != OP_READ && rx.len[m] != size) {
 			pr_err("FAIL message %u: %u bytes, want %u\n", m, rx.len[m], size);
 			return -EIO;
 		}
 		for (i = 0; i < size; i++)
-			if (rbuf[m * stride + i] != pattern(m, i)) {
+			if (got[i] != pattern(m, i)) {
 				pr_err("FAIL message %u byte %u: %#x, want %#x\n", m, i,
-				       rbuf[m * stride + i], pattern(m, i));
+				       got[i], pattern(m, i));
 				return -EIO;
 			}
 	}
@@ -130,62 +311,104 @@ static int check_rx(const u8 *rbuf, u32 rsize)
 }
 
 static int run(struct uet_ep *a, struct uet_ep *b, const struct in6_addr *daddr,
-	       u8 pdc_mode, u8 *sbuf, u8 *rbuf, u32 rsize, u32 nrecv)
+	       u8 pdc_mode, struct bufs *bf, struct ib_device *tdev)
 {
 	unsigned long left = msecs_to_jiffies(timeout_s * MSEC_PER_SEC);
+	u32 access = 0, rkey = 0, bad_rkey, m, i;
+	bool rma = the_op >= OP_WRITE;
+	bool expect_fail = the_fault != F_NONE;
 	u64 t0, ns;
-	u32 m, i;
 	int err;
 
-	for (m = 0; m < count; m++)
-		for (i = 0; i < size; i++)
-			sbuf[(size_t)m * size + i] = pattern(m, i);
-	memset(rbuf, GUARD, ((size_t)rsize + GUARD_LEN) * nrecv);
-	for (m = 0; m < nrecv; m++) {
-		err = uet_ep_post_recv(b, rbuf + m * ((size_t)rsize + GUARD_LEN),
-				       rsize, m);
+	memset(bf->rbuf, GUARD, bf->stride * bf->nrecv);
+	if (the_op == OP_READ) {
+		memset(bf->sbuf, GUARD, (size_t)count * size);
+		for (m = 0; m < count; m++)
+			for (i = 0; i < size; i++)
+				bf->rbuf[m * bf->stride + i] = pattern(m, i);
+	} else {
+		for (m = 0; m < count; m++)
+			for (i = 0; i < size; i++)
+				bf->sbuf[(size_t)m * size + i] = pattern(m, i);
+	}
+	if (rma) {
+		access = the_op == OP_READ ? UET_ACCESS_REMOTE_READ :
+					     UET_ACCESS_REMOTE_WRITE;
+		if (the_fault == F_PERM)
+			access = UET_ACCESS_MASK & ~access;
+		err = uet_ri_add(tdev, job, &bf->rmem, access, &rkey);
 		if (err)
 			return err;
 	}
+	bad_rkey = rkey;
+	if (the_fault == F_RKEY)
+		bad_rkey += 1 << 8;		/* the next index */
+	else if (the_fault == F_GEN)
+		bad_rkey ^= 1;
+	err = post_recvs(b, bf);
+	if (err)
+		goto out;
 
 	t0 = ktime_get_ns();
-	for (m = 0; m < count; m++) {
-		err = uet_ep_send(a, daddr, DST_PID, pdc_mode,
-				  sbuf + (size_t)m * size, size, m);
-		if (err) {
-			pr_err("FAIL send %u: %d\n", m, err);
-			return err;
-		}
-	}
+	err = post_wrs(a, daddr, pdc_mode, bf, bad_rkey);
+	if (err)
+		goto out;
 	left = wait_for_completion_timeout(&tx.done, left);
-	if (left && !expect)
+	if (left && !expect && !expect_fail && atomic_read(&rx.left))
 		left = wait_for_completion_timeout(&rx.done, left);
 	ns = ktime_get_ns() - t0;
+	err = -ETIMEDOUT;
 	if (!left) {
-		pr_err("FAIL timeout: %d sends, %d receives outstanding\n",
+		pr_err("FAIL timeout: %d work requests, %d receives outstanding\n",
 		       atomic_read(&tx.left), atomic_read(&rx.left));
-		return -ETIMEDOUT;
+		goto out;
 	}
+	err = -EIO;
 	if (tx.disorder || rx.disorder) {
 		pr_err("FAIL completions out of order\n");
-		return -EIO;
+		goto out;
+	}
+	if (expect_fail) {
+		if (tx.status != -EREMOTEIO || tx.ses_rc != fault_rc[the_fault]) {
+			pr_err("FAIL status %d rc %u, want %d rc %u\n", tx.status,
+			       tx.ses_rc, -EREMOTEIO, fault_rc[the_fault]);
+			goto out;
+		}
+		/*
+		 * Nothing was written (a write is checked whole, whatever
+		 * packet arrives first); what a refused read leaves in the
+		 * local buffer is undefined, as in verbs.
+		 */
+		for (i = 0; the_op != OP_READ && i < bf->stride * bf->nrecv; i++)
+			if (bf->rbuf[i] != GUARD) {
+				pr_err("FAIL refused write changed byte %u\n", i);
+				goto out;
+			}
+		pr_info("PASS %s fault=%s rc=%u\n", op, fault, tx.ses_rc);
+		err = 0;
+		goto out;
 	}
 	if (tx.status != expect) {
-		pr_err("FAIL send status %d, want %d\n", tx.status, expect);
-		return -EIO;
+		pr_err("FAIL status %d, want %d\n", tx.status, expect);
+		goto out;
 	}
-	err = check_guards(rbuf, rsize, nrecv);
+	err = check_guards(bf->rbuf, bf->rsize, bf->nrecv);
 	if (err || expect)
-		return err;
-	if (rx.status) {
-		pr_err("FAIL receive status %d\n", rx.status);
-		return -EIO;
+		goto out;
+	err = -EIO;
+	if (rx.status || rx.bad_imm) {
+		pr_err("FAIL receive status %d%s\n", rx.status,
+		       rx.bad_imm ? ", wrong immediate data or tag" : "");
+		goto out;
 	}
-	err = check_rx(rbuf, rsize);
+	err = check_data(bf);
 	if (!err)
-		pr_info("PASS %s count=%u size=%u bytes=%llu us=%llu goodput_kBps=%llu\n",
-			mode, count, size, (u64)count * size, ns / NSEC_PER_USEC,
+		pr_info("PASS %s %s count=%u size=%u bytes=%llu us=%llu goodput_kBps=%llu\n",
+			op, mode, count, size, (u64)count * size, ns / NSEC_PER_USEC,
 			div64_u64((u64)count * size * USEC_PER_SEC, max_t(u64, ns / NSEC_PER_USEC, 1)) / 1000);
+out:
+	if (rma)
+		uet_ri_del(tdev, rkey);
 	return err;
 }
 
@@ -198,16 +421,28 @@ static int parse_addr(struct in6_addr *a)
 	return in6_pton(addr, -1, a->s6_addr, -1, NULL) ? 0 : -EINVAL;
 }
 
+static struct ib_device *dev_get(const char *name)
+{
+	return ib_device_get_by_name(name, RDMA_DRIVER_RXE);
+}
+
 static int __init test_engine_init(void)
 {
-	u32 rsize = rbuf_size ?: size, nrecv = min(recvs, count);
+	struct ib_device *sdev = NULL, *tdev = NULL;
+	struct bufs bf = { .rsize = rbuf_size ?: size };
 	struct uet_ep *a, *b;
 	struct in6_addr daddr;
-	u8 *sbuf, *rbuf;
 	u8 pdc_mode;
 	int err;
 
-	if (parse_addr(&daddr) || !count || (u64)count * max(size, rsize) > MAX_TOTAL)
+	the_op = match_string(op_names, ARRAY_SIZE(op_names), op);
+	the_fault = match_string(fault_names, ARRAY_SIZE(fault_names), fault);
+	bf.nrecv = the_op == OP_WRITE || the_op == OP_READ ? count :
+		   min(recvs, count);
+	bf.stride = (size_t)bf.rsize + GUARD_LEN;
+	if (parse_addr(&daddr) || !count || the_op < 0 || the_fault < 0 ||
+	    (the_fault && the_op < OP_WRITE) ||
+	    (u64)count * max(size, bf.rsize) > MAX_TOTAL)
 		return -EINVAL;
 	if (!strcmp(mode, "rud"))
 		pdc_mode = UET_PDC_RUD;
@@ -219,34 +454,49 @@ static int __init test_engine_init(void)
 	init_completion(&tx.done);
 	init_completion(&rx.done);
 	atomic_set(&tx.left, count);
-	atomic_set(&rx.left, nrecv);
+	atomic_set(&rx.left, the_op == OP_WRITE || the_op == OP_READ ? 0 : bf.nrecv);
 	rx.len = kvcalloc(count, sizeof(*rx.len), GFP_KERNEL);
-	sbuf = vmalloc((size_t)count * size + 1);
-	rbuf = vmalloc(((size_t)rsize + GUARD_LEN) * nrecv + 1);
+	bf.sbuf = vmalloc((size_t)count * size + 1);
+	bf.rbuf = vmalloc(bf.stride * bf.nrecv + 1);
 	err = -ENOMEM;
-	if (!rx.len || !sbuf || !rbuf)
+	if (!rx.len || !bf.sbuf || !bf.rbuf ||
+	    test_mem_init(&bf.smem, bf.sbuf, (size_t)count * size) ||
+	    test_mem_init(&bf.rmem, bf.rbuf, bf.stride * bf.nrecv))
 		goto out_free;
+	/* the target's region ends before the last guard */
+	bf.rmem.length -= GUARD_LEN;
 
-	a = uet_ep_open(src, job, SRC_PID, comp, NULL);
+	err = -ENODEV;
+	sdev = dev_get(src);
+	tdev = dev_get(dst);
+	if (!sdev || !tdev)
+		goto out_free;
+	a = uet_ep_open(sdev, job, SRC_PID, comp, NULL);
 	err = PTR_ERR_OR_ZERO(a);
 	if (err)
 		goto out_free;
-	b = uet_ep_open(dst, job, DST_PID, comp, NULL);
+	b = uet_ep_open(tdev, job, DST_PID, comp, NULL);
 	err = PTR_ERR_OR_ZERO(b);
 	if (err)
 		goto out_close_a;
 
-	err = run(a, b, &daddr, pdc_mode, sbuf, rbuf, rsize, nrecv);
+	err = run(a, b, &daddr, pdc_mode, &bf, tdev);
 
-	uet_ep_close(a);	/* waits for every send */
+	uet_ep_close(a);
 	uet_ep_close(b);
 	goto out_free;
 
 out_close_a:
 	uet_ep_close(a);
 out_free:
-	vfree(rbuf);
-	vfree(sbuf);
+	if (tdev)
+		ib_device_put(tdev);
+	if (sdev)
+		ib_device_put(sdev);
+	kvfree(bf.rmem.pages);
+	kvfree(bf.smem.pages);
+	vfree(bf.rbuf);
+	vfree(bf.sbuf);
 	kvfree(rx.len);
 	if (err)
 		pr_err("result %d\n", err);

@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# What the engine tests share: uet0 in uet-a and uet1 in uet-b, the
+# test-only module uet_test_engine driving them, and netem on the link.
+# Sourced after lib.sh.
+
+A() { ip netns exec "$NS_A" "$@"; }
+
+setup() {
+	fabric_up && modprobe uet &&
+	A rdma link add uet0 type uet netdev veth0 &&
+	ip netns exec "$NS_B" rdma link add uet1 type uet netdev veth0
+}
+
+# xfer ARGS...: one run of the test module, uet0 -> uet1
+xfer() {
+	local rc
+	modprobe uet_test_engine src=uet0 dst=uet1 addr="$UET_NET4.2" "$@"
+	rc=$?
+	dmesg | grep 'uet_test_engine:' | tail -n 2 | sed 's/^/# /'
+	[ $rc -eq 0 ] || head -n 20 /sys/kernel/debug/uet/uet*/pdcs | sed 's/^/# /'
+	rmmod uet_test_engine 2>/dev/null	# modprobe -r would unload uet too
+	return $rc
+}
+
+# netem QDISC-ARGS...: impair both directions of the link
+netem() {
+	A tc qdisc replace dev veth0 root netem "$@" &&
+	ip netns exec "$NS_B" tc qdisc replace dev veth0 root netem "$@"
+}
+
+netem_off() {
+	A tc qdisc del dev veth0 root 2>/dev/null
+	ip netns exec "$NS_B" tc qdisc del dev veth0 root 2>/dev/null
+	true
+}
+
+teardown() {
+	A rdma link del uet0 && ip netns exec "$NS_B" rdma link del uet1 &&
+	modprobe -r uet
+}
