@@ -44,6 +44,14 @@
 #define UET_PDS_PDCID_MAX	U16_MAX
 
 /*
+ * ROD's window.  Go-back-N resends everything in flight after a loss, so
+ * the window bounds what each loss costs; 64 packets (87 KB at MTU 1500)
+ * still cover a round trip at the speeds a software transport reaches
+ * (Documentation/engine.rst has the measurements).
+ */
+#define UET_PDS_ROD_WINDOW	64
+
+/*
  * The PSN offset of a SYN request is 12 bits (Documentation/wire-format.rst):
  * while SYN is set nothing is acknowledged, so offsets stay below the window.
  */
@@ -325,6 +333,8 @@ static struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 	skb_queue_head_init(&pdc->pending);
 	pdc->start_psn = start_psn;
 	uet_pdc_cfg_default(&cfg, key->mode);
+	if (key->mode == UET_PDC_ROD)
+		cfg.window = UET_PDS_ROD_WINDOW;
 	cfg.rto_min = (u64)READ_ONCE(udev->cfg.rto_min_us) * NSEC_PER_USEC;
 	cfg.rto_max = (u64)READ_ONCE(udev->cfg.rto_max_us) * NSEC_PER_USEC;
 	cfg.rto_initial = (u64)READ_ONCE(udev->cfg.rto_initial_us) *
