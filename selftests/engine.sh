@@ -83,6 +83,25 @@ no_endpoint() {
 	[ "$(counter uet1 drop_no_endpoint)" -ge $((d + 2)) ]
 }
 
+# PDCs idle for 10 s (pdc_idle_ms) close with a CLOSE handshake and go back
+# to their pools on both sides; the next message opens new ones.
+pdcs() { grep -c " $2 " "/sys/kernel/debug/uet/$1/pdcs"; }
+
+idle_close() {
+	local ca cb
+	sleep 11		# what earlier tests opened closes
+	[ "$(pdcs uet0 ini)" -eq 0 ] && [ "$(pdcs uet1 tgt)" -eq 0 ] || return 1
+	xfer count=1 size=100 || return 1
+	[ "$(pdcs uet0 ini)" -eq 1 ] && [ "$(pdcs uet1 tgt)" -eq 1 ] || return 1
+	ca=$(counter uet0 pdcs_closed)
+	cb=$(counter uet1 pdcs_closed)
+	sleep 11
+	expect_delta uet0 pdcs_closed "$ca" 1 &&
+	expect_delta uet1 pdcs_closed "$cb" 1 &&
+	[ "$(pdcs uet0 ini)" -eq 0 ] && [ "$(pdcs uet1 tgt)" -eq 0 ] &&
+	xfer count=4 size=65536
+}
+
 counters_sane() {
 	rdma statistic show link uet0/1 | sed 's/^/# /'
 	rdma statistic show link uet1/1 | sed 's/^/# /'
@@ -95,7 +114,7 @@ counters_sane() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 15
+ktap_set_plan 16
 ktap_test_result "setup" setup
 ktap_test_result "1 B to 16 MiB, lossless, no retransmit" sizes_lossless
 ktap_test_result "empty and odd-sized messages" odd_sizes
@@ -109,6 +128,7 @@ ktap_test_result "corruption" corrupt
 ktap_test_result "no receive buffer: error at the sender" no_recv_buffer
 ktap_test_result "message too long: error, no overrun" too_long
 ktap_test_result "no such endpoint: error at the sender" no_endpoint
+ktap_test_result "idle PDCs closed and reclaimed" idle_close
 ktap_test_result "counters" counters_sane
 ktap_test_result "teardown" teardown
 ktap_finished

@@ -56,6 +56,11 @@ static DEFINE_MUTEX(uet_devs_lock);
 #define UET_DEF_RTO_MIN_US	(50 * USEC_PER_MSEC)
 #define UET_DEF_RTO_INITIAL_US	(100 * USEC_PER_MSEC)
 #define UET_DEF_RTO_MAX_US	(60 * USEC_PER_SEC)
+/*
+ * Idle PDCs are closed after this long: long enough that a job's bursts
+ * reuse their PDCs, short enough that a quiet peer's are given back.
+ */
+#define UET_DEF_PDC_IDLE_MS	(10 * MSEC_PER_SEC)
 
 /**
  * uet_dev_cfg_default() - the settings of a new device
@@ -71,6 +76,7 @@ void uet_dev_cfg_default(struct uet_dev_cfg *cfg)
 		.rto_min_us = UET_DEF_RTO_MIN_US,
 		.rto_max_us = UET_DEF_RTO_MAX_US,
 		.rto_initial_us = UET_DEF_RTO_INITIAL_US,
+		.pdc_idle_ms = UET_DEF_PDC_IDLE_MS,
 	};
 }
 
@@ -236,6 +242,7 @@ static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
 	return 0;
 
 err_counters:
+	uet_pds_fini(udev);
 	uet_counters_free(udev);
 err_unclaim:
 	uet_dev_unclaim(udev);

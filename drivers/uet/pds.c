@@ -18,7 +18,16 @@
  * Lifetime: a PDC is referenced by the tables (one reference, dropped at
  * teardown) and by whoever found it under RCU (uet_pdc_get()).  Its timers
  * hold no reference: teardown marks it dead and cancels them before the
- * tables' reference goes.  PDCs live until the device goes away.
+ * tables' reference goes.
+ *
+ * Closing: a device's scanner (a delayed work, every UET_PDS_SCAN_MS)
+ * closes initiator PDCs idle for the device's pdc_idle_ms: it takes the
+ * PDC out of the initiator table, so the next send opens a new one, and
+ * once nothing is queued or in flight sends a CLOSE control packet on the
+ * PDC's next PSN (1-RTT close).  The target acknowledges it and both sides
+ * give the PDC back to its pool.  The scanner also reclaims every PDC
+ * that reached CLOSED (cleanly or in error), and target PDCs idle for
+ * UET_PDS_TGT_IDLE_FACTOR times as long, whose initiator went away.
  */
 #include <linux/hash.h>
 #include <linux/ipv6.h>
@@ -42,6 +51,15 @@
  * 16-bit PDCID fields allow.
  */
 #define UET_PDS_PDCID_MAX	U16_MAX
+
+/* How often a device's scanner looks for PDCs to close or reclaim. */
+#define UET_PDS_SCAN_MS		100
+
+/*
+ * A target PDC idle this many times the initiators' idle timeout has lost
+ * its initiator (or the initiator's CLOSE): it is reclaimed.
+ */
+#define UET_PDS_TGT_IDLE_FACTOR	4
 
 /*
  * ROD's window.  Go-back-N resends everything in flight after a loss, so
@@ -121,6 +139,7 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 		.type = req_type(pdc),
 		.next_hdr = uet_pds_cb(skb)->next_hdr,
 	};
+	unsigned int hlen = sizeof(struct uet_pds_req);
 	struct sk_buff *copy;
 	int len;
 
@@ -139,13 +158,26 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 	else if (uet_pds_cb(skb)->ack_req || uet_pdc_tx_window_full(&pdc->core))
 		h.flags |= UET_PDS_F_AR;
 
+	if (uet_pds_cb(skb)->close_cmd) {
+		/* the CLOSE command: a control packet on its own PSN */
+		h.type = UET_PDS_TYPE_CTRL;
+		h.next_hdr = UET_PDS_CTL_CLOSE;
+		h.flags &= ~UET_PDS_F_AR;
+		h.ctl = (struct uet_pds_ctl_info) {
+			.type = UET_PDS_CTL_CLOSE,
+			.psn = psn,
+			.spdcid = pdc->lpdcid,
+			.dst.dpdcid = pdc->rpdcid,
+		};
+		hlen = sizeof(struct uet_pds_ctl);
+	}
+
 	/* The txq keeps the original for retransmission. */
 	copy = skb_copy(skb, GFP_ATOMIC);
 	if (!copy)
 		return;		/* as if lost: the RTO recovers */
-	len = uet_pds_build(skb_push(copy, sizeof(struct uet_pds_req)),
-			    sizeof(struct uet_pds_req), &h);
-	if (WARN_ON_ONCE(len != sizeof(struct uet_pds_req))) {
+	len = uet_pds_build(skb_push(copy, hlen), hlen, &h);
+	if (WARN_ON_ONCE(len != hlen)) {
 		kfree_skb(copy);
 		return;
 	}
@@ -169,12 +201,15 @@ static void pdc_push(struct uet_pds_pdc *pdc)
 	u32 psn;
 
 	lockdep_assert_held(&pdc->lock);
+	if (!skb_queue_empty(&pdc->pending))
+		pdc->last_active = jiffies;
 	while (uet_pdc_tx_next_rtx(&pdc->core, &psn))
 		pdc_xmit_req(pdc, psn, true);
 
 	while (!uet_pdc_tx_window_full(&pdc->core) &&
 	       (skb = __skb_dequeue(&pdc->pending))) {
-		if (uet_pdc_transition(&pdc->core, UET_PDC_EV_SEND) == UET_PDC_CLOSED ||
+		if (pdc->reclaim ||
+		    uet_pdc_transition(&pdc->core, UET_PDC_EV_SEND) == UET_PDC_CLOSED ||
 		    uet_pdc_tx_alloc(&pdc->core, ktime_get_ns(), &psn)) {
 			uet_ses_tx_done(skb, -ECONNRESET);
 			kfree_skb(skb);
@@ -194,6 +229,7 @@ static void pdc_fail_all(struct uet_pds_pdc *pdc, int err)
 	u16 slot;
 
 	lockdep_assert_held(&pdc->lock);
+	pdc->reclaim = true;
 	for (slot = 0; slot < pdc->core.cfg.window; slot++)
 		pdc_tx_finish(pdc, slot, err);
 	while ((skb = __skb_dequeue(&pdc->pending))) {
@@ -291,6 +327,90 @@ static enum hrtimer_restart pdc_ack_expired(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
+/*
+ * Initiator: move a wanted close along.  Once nothing is queued or in
+ * flight, the CLOSE command goes out on the PDC's next PSN; once it is
+ * acknowledged, the PDC is done and the scanner reclaims it.
+ */
+static void pdc_close_progress(struct uet_pds_pdc *pdc)
+{
+	struct uet_pds_cb *cb;
+	struct sk_buff *skb;
+	u32 psn;
+
+	lockdep_assert_held(&pdc->lock);
+	if (!pdc->close_wanted || pdc->dead || pdc->reclaim)
+		return;
+	if (pdc->core.state == UET_PDC_CLOSING) {
+		if (!uet_pdc_tx_in_flight(&pdc->core) &&
+		    uet_pdc_transition(&pdc->core, UET_PDC_EV_CLOSE_ACK) ==
+		    UET_PDC_CLOSED)
+			pdc->reclaim = true;
+		return;
+	}
+	if (!skb_queue_empty(&pdc->pending) || uet_pdc_tx_in_flight(&pdc->core) ||
+	    uet_pdc_transition(&pdc->core, UET_PDC_EV_CLOSE) != UET_PDC_CLOSING)
+		return;
+	skb = alloc_skb(UET_PDS_HEADROOM, GFP_ATOMIC);
+	if (!skb || uet_pdc_tx_alloc(&pdc->core, ktime_get_ns(), &psn)) {
+		/* no clean close: the target reclaims its side when idle */
+		kfree_skb(skb);
+		pdc->reclaim = true;
+		return;
+	}
+	skb_reserve(skb, UET_PDS_HEADROOM);
+	cb = uet_pds_cb(skb);
+	memset(cb, 0, sizeof(*cb));
+	cb->close_cmd = true;
+	pdc->txq[pdc_slot(pdc, psn)] = skb;
+	pdc_xmit_req(pdc, psn, false);
+	pdc_rto_arm(pdc);
+}
+
+/* Take @pdc out of the initiator table: the next send opens a new PDC. */
+static void pdc_unhash(struct uet_pds_pdc *pdc)
+{
+	spin_lock_bh(&pdc->udev->pds.lock);
+	hash_del_rcu(&pdc->node);
+	spin_unlock_bh(&pdc->udev->pds.lock);
+}
+
+/* Initiator: close @pdc once it is drained. */
+static void pdc_start_close(struct uet_pds_pdc *pdc)
+{
+	pdc_unhash(pdc);
+	spin_lock_bh(&pdc->lock);
+	pdc->close_wanted = true;
+	pdc_close_progress(pdc);
+	spin_unlock_bh(&pdc->lock);
+}
+
+/* A control packet of @pdc's, outside its PSN sequence (REQ_CLOSE). */
+static void pdc_send_ctl(struct uet_pds_pdc *pdc, u8 type)
+{
+	struct uet_pds_hdr_info h = {
+		.type = UET_PDS_TYPE_CTRL,
+		.next_hdr = type,
+		.ctl = {
+			.type = type,
+			.spdcid = pdc->lpdcid,
+			.dst.dpdcid = pdc->rpdcid,
+		},
+	};
+	struct sk_buff *skb;
+
+	skb = alloc_skb(UET_PDS_HEADROOM + sizeof(struct uet_pds_ctl), GFP_ATOMIC);
+	if (!skb)
+		return;
+	skb_reserve(skb, UET_PDS_HEADROOM);
+	if (WARN_ON_ONCE(uet_pds_build(skb_put(skb, sizeof(struct uet_pds_ctl)),
+				       sizeof(struct uet_pds_ctl), &h) < 0)) {
+		kfree_skb(skb);
+		return;
+	}
+	uet_xmit(pdc->udev, skb, &pdc->key.raddr, pdc->entropy);
+}
+
 static struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 				     const struct uet_pds_key *key,
 				     bool initiator, u32 start_psn)
@@ -329,6 +449,7 @@ static struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 	pdc->key = *key;
 	pdc->lpdcid = id;
 	pdc->entropy = get_random_u16();
+	pdc->last_active = jiffies;
 	spin_lock_init(&pdc->lock);
 	skb_queue_head_init(&pdc->pending);
 	pdc->start_psn = start_psn;
@@ -408,6 +529,26 @@ int uet_pds_send(struct uet_dev *udev, const struct uet_pds_key *key,
 	return 0;
 }
 
+/*
+ * The PDC @lpdcid, referenced, if it is an initiator's (@initiator) or a
+ * target's, and its peer is @saddr with PDC @rpdcid.
+ */
+static struct uet_pds_pdc *pdc_get_by_id(struct uet_dev *udev, u16 lpdcid,
+					 bool initiator, u16 rpdcid,
+					 const struct in6_addr *saddr)
+{
+	struct uet_pds_pdc *pdc;
+
+	rcu_read_lock();
+	pdc = xa_load(&udev->pds.pdcs, lpdcid);
+	if (pdc && (pdc->core.initiator != initiator || pdc->rpdcid != rpdcid ||
+		    !ipv6_addr_equal(&pdc->key.raddr, saddr) ||
+		    !refcount_inc_not_zero(&pdc->ref)))
+		pdc = NULL;
+	rcu_read_unlock();
+	return pdc;
+}
+
 /* Target side: the PDC a request names, created by a SYN; referenced. */
 static struct uet_pds_pdc *pdc_get_target(struct uet_dev *udev,
 					  const struct uet_pds_hdr_info *h,
@@ -419,16 +560,9 @@ static struct uet_pds_pdc *pdc_get_target(struct uet_dev *udev,
 	struct uet_pds_pdc *pdc;
 	u32 hash;
 
-	if (!(h->flags & UET_PDS_F_SYN)) {
-		rcu_read_lock();
-		pdc = xa_load(&pds->pdcs, req->dst.dpdcid);
-		if (pdc && (pdc->core.initiator || pdc->rpdcid != req->spdcid ||
-			    !ipv6_addr_equal(&pdc->key.raddr, saddr) ||
-			    !refcount_inc_not_zero(&pdc->ref)))
-			pdc = NULL;
-		rcu_read_unlock();
-		return pdc;
-	}
+	if (!(h->flags & UET_PDS_F_SYN))
+		return pdc_get_by_id(udev, req->dst.dpdcid, false, req->spdcid,
+				     saddr);
 
 	hash = tgt_hash(saddr, req->spdcid);
 	spin_lock(&pds->lock);
@@ -529,6 +663,7 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	spin_lock(&pdc->lock);
 	if (pdc->dead)
 		goto out;
+	pdc->last_active = jiffies;
 	uet_pdc_transition(&pdc->core, h->flags & UET_PDS_F_SYN ?
 			   UET_PDC_EV_RECV_SYN : UET_PDC_EV_RECV);
 	v = uet_pdc_rx_packet(&pdc->core, h->req.psn, flags);
@@ -665,10 +800,12 @@ static void rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 	pdc_tx_acked(pdc, &acked);
 	uet_pdc_transition(&pdc->core, UET_PDC_EV_ACK);
 	pdc_push(pdc);
+	pdc_close_progress(pdc);
 	if (!uet_pdc_tx_in_flight(&pdc->core))
 		hrtimer_try_to_cancel(&pdc->rto_timer);
 	else if (acked.newly)
 		pdc_rto_arm(pdc);
+	pdc->last_active = jiffies;
 unlock:
 	spin_unlock(&pdc->lock);
 put:
@@ -690,6 +827,83 @@ static void rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h)
 		uet_pdc_transition(&pdc->core, UET_PDC_EV_NACK);
 		pdc_push(pdc);
 	}
+	spin_unlock(&pdc->lock);
+	pdc_put(pdc);
+}
+
+/*
+ * Target: a CLOSE for a PDC we no longer have (ours closed, and the ACK of
+ * the CLOSE was lost): acknowledge it anyway, so the initiator can finish.
+ */
+static void ack_unknown_close(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
+			      const struct in6_addr *saddr)
+{
+	struct uet_pds_hdr_info a = {
+		.type = UET_PDS_TYPE_ACK,
+		.next_hdr = UET_SES_NH_NONE,
+		.ack = {
+			.cack_psn = h->ctl.psn,
+			.spdcid = h->ctl.dst.dpdcid,
+			.dpdcid = h->ctl.spdcid,
+		},
+	};
+	struct sk_buff *skb;
+
+	skb = alloc_skb(UET_PDS_HEADROOM + sizeof(struct uet_pds_ack), GFP_ATOMIC);
+	if (!skb)
+		return;
+	skb_reserve(skb, UET_PDS_HEADROOM);
+	if (WARN_ON_ONCE(uet_pds_build(skb_put(skb, sizeof(struct uet_pds_ack)),
+				       sizeof(struct uet_pds_ack), &a) < 0)) {
+		kfree_skb(skb);
+		return;
+	}
+	uet_xmit(udev, skb, saddr, get_random_u16());
+}
+
+/*
+ * Control packets: CLOSE (target: the initiator is done with the PDC) and
+ * REQ_CLOSE (initiator: the target asks it to close).
+ */
+static void rcv_ctl(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
+		    const struct in6_addr *saddr)
+{
+	const struct uet_pds_ctl_info *ctl = &h->ctl;
+	struct uet_pds_pdc *pdc;
+	enum uet_pdc_rx_verdict v;
+
+	if (h->flags & UET_PDS_F_SYN ||
+	    (ctl->type != UET_PDS_CTL_CLOSE && ctl->type != UET_PDS_CTL_REQ_CLOSE)) {
+		uet_count(udev, UET_CNT_DROP_UNSUPPORTED, 1);
+		return;
+	}
+	pdc = pdc_get_by_id(udev, ctl->dst.dpdcid,
+			    ctl->type == UET_PDS_CTL_REQ_CLOSE, ctl->spdcid, saddr);
+	if (!pdc) {
+		uet_count(udev, UET_CNT_DROP_UNKNOWN_PDC, 1);
+		if (ctl->type == UET_PDS_CTL_CLOSE)
+			ack_unknown_close(udev, h, saddr);
+		return;
+	}
+	if (ctl->type == UET_PDS_CTL_REQ_CLOSE) {
+		pdc_start_close(pdc);
+		pdc_put(pdc);
+		return;
+	}
+
+	spin_lock(&pdc->lock);
+	if (pdc->dead)
+		goto out;
+	v = uet_pdc_rx_packet(&pdc->core, ctl->psn, UET_PDC_RX_AR);
+	pdc_count_verdict(udev, v);
+	if (v == UET_PDC_RX_DELIVER || v == UET_PDC_RX_DELIVER_OOO ||
+	    v == UET_PDC_RX_DUPLICATE) {
+		if (uet_pdc_transition(&pdc->core, UET_PDC_EV_CLOSE_CMD) ==
+		    UET_PDC_CLOSED)
+			pdc->reclaim = true;
+		pdc_send_ack(pdc, NULL, 0);
+	}
+out:
 	spin_unlock(&pdc->lock);
 	pdc_put(pdc);
 }
@@ -729,11 +943,120 @@ void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
 	case UET_PDS_TYPE_NACK:
 		rcv_nack(udev, &h);
 		break;
+	case UET_PDS_TYPE_CTRL:
+		rcv_ctl(udev, &h, saddr);
+		break;
 	default:
 		/* Delivery modes and control packets still to come. */
 		uet_count(udev, UET_CNT_DROP_UNSUPPORTED, 1);
 		break;
 	}
+}
+
+static void pdc_teardown(struct uet_pds_pdc *pdc, int err)
+{
+	spin_lock_bh(&pdc->lock);
+	pdc->dead = true;
+	spin_unlock_bh(&pdc->lock);
+	hrtimer_cancel(&pdc->rto_timer);
+	hrtimer_cancel(&pdc->ack_timer);
+	spin_lock_bh(&pdc->lock);
+	pdc_fail_all(pdc, err);
+	spin_unlock_bh(&pdc->lock);
+	uet_count(pdc->udev, UET_CNT_PDCS_CLOSED, 1);
+	pdc_put(pdc);
+}
+
+/* Give @pdc back to its pool.  Context: the scanner. */
+static void pdc_reclaim(struct uet_pds *pds, struct uet_pds_pdc *pdc)
+{
+	spin_lock_bh(&pds->lock);
+	hash_del_rcu(&pdc->node);
+	if (pdc->reserved)
+		pds->reserved--;
+	else
+		pds->general--;
+	spin_unlock_bh(&pds->lock);
+	xa_erase_bh(&pds->pdcs, pdc->lpdcid);
+	pdc_teardown(pdc, -ECONNRESET);
+}
+
+/* Nothing owed either way, and no traffic for @idle jiffies. */
+static bool pdc_idle(const struct uet_pds_pdc *pdc, unsigned long idle)
+{
+	return pdc->core.state == UET_PDC_ESTABLISHED &&
+	       skb_queue_empty(&pdc->pending) &&
+	       !uet_pdc_tx_in_flight(&pdc->core) &&
+	       !uet_pdc_rx_ack_pending(&pdc->core) &&
+	       time_after(jiffies, pdc->last_active + idle);
+}
+
+/*
+ * The scanner: closes idle initiator PDCs, reclaims closed ones and target
+ * PDCs whose initiator went away.  Only it and uet_pds_fini(), which stops
+ * it first, free PDCs, so a PDC found in the table stays valid here.
+ */
+static void pds_scan(struct work_struct *work)
+{
+	struct uet_pds *pds = container_of(to_delayed_work(work),
+					   struct uet_pds, scan);
+	struct uet_dev *udev = container_of(pds, struct uet_dev, pds);
+	unsigned long idle = msecs_to_jiffies(READ_ONCE(udev->cfg.pdc_idle_ms));
+	struct uet_pds_pdc *pdc;
+	unsigned long id;
+
+	xa_for_each(&pds->pdcs, id, pdc) {
+		bool close = false, reclaim;
+
+		spin_lock_bh(&pdc->lock);
+		if (idle && !pdc->dead && !pdc->close_wanted) {
+			if (pdc->core.initiator)
+				close = pdc_idle(pdc, idle);
+			else if (pdc_idle(pdc, idle * UET_PDS_TGT_IDLE_FACTOR))
+				pdc->reclaim = true;
+		}
+		reclaim = pdc->reclaim && !pdc->dead;
+		spin_unlock_bh(&pdc->lock);
+		if (reclaim)
+			pdc_reclaim(pds, pdc);
+		else if (close)
+			pdc_start_close(pdc);
+	}
+	schedule_delayed_work(&pds->scan, msecs_to_jiffies(UET_PDS_SCAN_MS));
+}
+
+/**
+ * uet_pds_close() - close a PDC
+ * @udev: its device
+ * @lpdcid: its local PDC identifier
+ *
+ * An initiator PDC leaves the initiator table at once (new sends open
+ * another) and sends CLOSE once what it holds is delivered; a target PDC
+ * asks its initiator to close it (REQ_CLOSE).
+ *
+ * Return: 0, or -ENOENT when there is no such PDC.
+ */
+int uet_pds_close(struct uet_dev *udev, u16 lpdcid)
+{
+	struct uet_pds_pdc *pdc;
+
+	rcu_read_lock();
+	pdc = xa_load(&udev->pds.pdcs, lpdcid);
+	if (pdc && !refcount_inc_not_zero(&pdc->ref))
+		pdc = NULL;
+	rcu_read_unlock();
+	if (!pdc)
+		return -ENOENT;
+	if (pdc->core.initiator) {
+		pdc_start_close(pdc);
+	} else {
+		spin_lock_bh(&pdc->lock);
+		if (!pdc->dead)
+			pdc_send_ctl(pdc, UET_PDS_CTL_REQ_CLOSE);
+		spin_unlock_bh(&pdc->lock);
+	}
+	pdc_put(pdc);
+	return 0;
 }
 
 void uet_pds_init(struct uet_dev *udev)
@@ -743,20 +1066,8 @@ void uet_pds_init(struct uet_dev *udev)
 	hash_init(udev->pds.ini);
 	hash_init(udev->pds.tgt);
 	xa_init_flags(&udev->pds.pdcs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
-}
-
-static void pdc_teardown(struct uet_pds_pdc *pdc)
-{
-	spin_lock_bh(&pdc->lock);
-	pdc->dead = true;
-	spin_unlock_bh(&pdc->lock);
-	hrtimer_cancel(&pdc->rto_timer);
-	hrtimer_cancel(&pdc->ack_timer);
-	spin_lock_bh(&pdc->lock);
-	pdc_fail_all(pdc, -ENETDOWN);
-	spin_unlock_bh(&pdc->lock);
-	uet_count(pdc->udev, UET_CNT_PDCS_CLOSED, 1);
-	pdc_put(pdc);
+	INIT_DELAYED_WORK(&udev->pds.scan, pds_scan);
+	schedule_delayed_work(&udev->pds.scan, msecs_to_jiffies(UET_PDS_SCAN_MS));
 }
 
 /**
@@ -771,12 +1082,13 @@ void uet_pds_fini(struct uet_dev *udev)
 	struct uet_pds_pdc *pdc;
 	unsigned long id;
 
+	cancel_delayed_work_sync(&pds->scan);
 	xa_for_each(&pds->pdcs, id, pdc) {
 		spin_lock_bh(&pds->lock);
 		hash_del_rcu(&pdc->node);
 		spin_unlock_bh(&pds->lock);
 		xa_erase_bh(&pds->pdcs, id);
-		pdc_teardown(pdc);
+		pdc_teardown(pdc, -ENETDOWN);
 	}
 	xa_destroy(&pds->pdcs);
 	synchronize_rcu();

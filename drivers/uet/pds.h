@@ -13,6 +13,7 @@
 #include <linux/in6.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include "pdc.h"
@@ -66,6 +67,9 @@ struct uet_pds_key {
  * @rsp_rc: ... and return code.
  * @nacked_cack: target, ROD: the CACK PSN of the last NACK sent, ...
  * @nacked_valid: ... if one was.
+ * @last_active: jiffies of the last request or ACK, sent or received.
+ * @close_wanted: initiator: close once drained (idle, or asked to).
+ * @reclaim: closed, cleanly or in error: the scanner reclaims it.
  */
 struct uet_pds_pdc {
 	struct uet_dev *udev;
@@ -90,6 +94,9 @@ struct uet_pds_pdc {
 	u8 rsp_rc;
 	u32 nacked_cack;
 	bool nacked_valid;
+	unsigned long last_active;
+	bool close_wanted;
+	bool reclaim;
 };
 
 /**
@@ -100,6 +107,7 @@ struct uet_pds_pdc {
  * @pdcs: every PDC by local PDCID.
  * @general: PDCs drawn from the general pool, under @lock ...
  * @reserved: ... and from the reserved pool.
+ * @scan: closes idle PDCs and reclaims closed ones (pds.c).
  */
 struct uet_pds {
 	spinlock_t lock;	/* see above */
@@ -108,6 +116,7 @@ struct uet_pds {
 	struct xarray pdcs;
 	u32 general;
 	u32 reserved;
+	struct delayed_work scan;
 };
 
 /**
@@ -115,6 +124,7 @@ struct uet_pds {
  * @next_hdr: the SES header the payload starts with (UET_SES_NH_*).
  * @ack_req: ask for an ACK at once (AR), e.g. on the last packet of a
  *	message; other requests are acknowledged as the target coalesces.
+ * @close_cmd: not a request but the PDC's CLOSE command.
  * @read: an RMA read request: its ACK brings data back.
  * @answered: a read request's data (or refusal) arrived.
  * @ses: the SES layer's message, for uet_ses_tx_done(); %NULL once
@@ -125,6 +135,7 @@ struct uet_pds {
 struct uet_pds_cb {
 	u8 next_hdr;
 	bool ack_req;
+	bool close_cmd;
 	bool read;
 	bool answered;
 	void *ses;
@@ -145,6 +156,7 @@ int uet_pds_send(struct uet_dev *udev, const struct uet_pds_key *key,
 void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
 		 const struct in6_addr *saddr);
 int uet_pds_show(struct seq_file *m, struct uet_dev *udev);
+int uet_pds_close(struct uet_dev *udev, u16 lpdcid);
 typedef void (*uet_pds_req_fn)(struct sk_buff *skb, void *arg);
 void uet_pds_walk_reqs(struct uet_dev *udev, uet_pds_req_fn fn, void *arg);
 

@@ -29,6 +29,8 @@
  * @rto_min_us: lower bound of the retransmission timeout ...
  * @rto_max_us: ... its upper bound ...
  * @rto_initial_us: ... and its value before the first RTT sample.
+ * @pdc_idle_ms: an initiator PDC without traffic this long is closed;
+ *	0 keeps PDCs open.
  *
  * Written by the control plane under uet_devs_lock, each field read once
  * (READ_ONCE()) where it is used, so that a change applies to PDCs created
@@ -43,6 +45,7 @@ struct uet_dev_cfg {
 	u32 rto_min_us;
 	u32 rto_max_us;
 	u32 rto_initial_us;
+	u32 pdc_idle_ms;
 };
 
 /**
