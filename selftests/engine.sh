@@ -32,6 +32,19 @@ rod() {
 	xfer count=16 size=65536 mode=rod
 }
 
+# UUD: one packet per message, best effort; under 20% loss what arrives
+# is whole and never twice, and a message longer than a packet is refused
+uud() {
+	xfer count=64 size=1000 mode=uud &&
+	xfer count=16 size=1360 mode=uud op=tsend &&
+	xfer count=1 size=1361 mode=uud expect=-90 || return 1
+	netem loss 20% || return 1
+	xfer count=64 size=1000 mode=uud lossy=1
+	local rc=$?
+	netem_off
+	return $rc
+}
+
 # lossy NETEM-ARGS...: 8 x 1 MiB through the impairment, in each mode,
 # printing what each mode's recovery cost
 lossy() {
@@ -114,12 +127,13 @@ counters_sane() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 16
+ktap_set_plan 17
 ktap_test_result "setup" setup
 ktap_test_result "1 B to 16 MiB, lossless, no retransmit" sizes_lossless
 ktap_test_result "empty and odd-sized messages" odd_sizes
 ktap_test_result "over IPv6" ipv6
 ktap_test_result "ROD" rod
+ktap_test_result "UUD" uud
 ktap_test_result "1% loss" loss1
 ktap_test_result "5% loss" loss5
 ktap_test_result "reordering" reorder

@@ -494,6 +494,27 @@ found:
 	return pdc;
 }
 
+/*
+ * UUD: no PDC, no PSN, no ACK.  The send is done once handed to the
+ * network; each packet takes its own entropy, free to spray.
+ */
+static void pds_send_uud(struct uet_dev *udev, const struct uet_pds_key *key,
+			 struct sk_buff *skb)
+{
+	struct uet_pds_hdr_info h = {
+		.type = UET_PDS_TYPE_UUD_REQ,
+		.next_hdr = uet_pds_cb(skb)->next_hdr,
+	};
+
+	uet_ses_tx_done(skb, 0);
+	if (WARN_ON_ONCE(uet_pds_build(skb_push(skb, sizeof(struct uet_pds_uud)),
+				       sizeof(struct uet_pds_uud), &h) < 0)) {
+		kfree_skb(skb);
+		return;
+	}
+	uet_xmit(udev, skb, &key->raddr, get_random_u16());
+}
+
 /**
  * uet_pds_send() - queue one request packet on the PDC for @key
  * @udev: the sending device
@@ -510,6 +531,11 @@ int uet_pds_send(struct uet_dev *udev, const struct uet_pds_key *key,
 		 struct sk_buff *skb)
 {
 	struct uet_pds_pdc *pdc;
+
+	if (key->mode == UET_PDC_UUD) {
+		pds_send_uud(udev, key, skb);
+		return 0;
+	}
 
 	pdc = pdc_get_initiator(udev, key);
 	if (!pdc) {
@@ -945,6 +971,10 @@ void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
 		break;
 	case UET_PDS_TYPE_CTRL:
 		rcv_ctl(udev, &h, saddr);
+		break;
+	case UET_PDS_TYPE_UUD_REQ:
+		skb_pull(skb, hlen);
+		uet_ses_rcv_uud(udev, skb, h.next_hdr, saddr);
 		break;
 	default:
 		/* Delivery modes and control packets still to come. */

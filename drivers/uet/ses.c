@@ -410,7 +410,8 @@ static int wr_to_req(struct uet_ep *ep, const struct uet_wr *wr,
 	    wr->dst_pid >> UET_PID_BITS || wr->nsge > UET_MAX_SGE ||
 	    (wr->nsge && !wr->sge))
 		return -EINVAL;
-	if (wr->mode != UET_PDC_RUD && wr->mode != UET_PDC_ROD)
+	if (wr->mode != UET_PDC_RUD && wr->mode != UET_PDC_ROD &&
+	    (wr->mode != UET_PDC_UUD || wr->op != UET_OP_SEND))
 		return -EOPNOTSUPP;
 
 	*req = (struct uet_ses_req_info) {
@@ -457,11 +458,15 @@ static bool req_ordered(const struct uet_ses_req_info *req)
  * @ep: the initiating endpoint
  * @wr: what to do
  *
+ * A send in %UET_PDC_UUD mode is one packet, best effort: it completes
+ * once handed to the network.
+ *
  * Context: process, may sleep.
  * Return: 0 when the request was queued (its completion follows), else a
  * negative errno and no completion: -EINVAL bad request, -EOPNOTSUPP
- * delivery mode, -EMSGSIZE longer than 4 GiB - 1 or no payload fits the
- * MTU, -EFAULT data outside its region, -ESHUTDOWN endpoint closing,
+ * delivery mode, -EMSGSIZE longer than 4 GiB - 1, no payload fits the
+ * MTU, or a UUD send longer than a packet, -EFAULT data outside its
+ * region, -ESHUTDOWN endpoint closing,
  * -ENOMEM.
  */
 int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
@@ -473,6 +478,7 @@ int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
 	struct uet_tx_flow *flow;
 	struct uet_tx_msg *m;
 	unsigned int i;
+	bool ordered;
 	u64 len;
 	int err;
 
@@ -480,7 +486,8 @@ int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
 	if (err)
 		return err;
 	len = uet_sgl_len(wr->sge, wr->nsge);
-	if (len > UET_SES_MAX_MSG)
+	if (len > UET_SES_MAX_MSG ||
+	    (wr->mode == UET_PDC_UUD && len > ses_max_payload(ep->udev)))
 		return -EMSGSIZE;
 	for (i = 0; i < wr->nsge; i++)
 		if (!uet_mem_contains(wr->sge[i].mem, wr->sge[i].addr,
@@ -510,13 +517,13 @@ int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
 	err = ep->closing ? -ESHUTDOWN : -ENOMEM;
 	if (!flow)
 		goto err_unlock;
-	req.message_id = req_ordered(&req) ? flow->next_msg_id :
-					     flow->next_other_id;
+	ordered = req_ordered(&req) && wr->mode != UET_PDC_UUD;
+	req.message_id = ordered ? flow->next_msg_id : flow->next_other_id;
 	err = ep_cut_msg(ep, m, &req, wr, len, &pkts);
 	if (err)
 		goto err_unlock;
 	spin_lock_bh(&ep->lock);
-	if (req_ordered(&req))
+	if (ordered)
 		flow->next_msg_id++;
 	else
 		flow->next_other_id++;
@@ -820,6 +827,96 @@ out:
 	return rc;
 }
 
+/* The SES header at the start of @skb; a counted drop if malformed. */
+static int ses_parse(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
+		     struct uet_ses_hdr_info *h)
+{
+	unsigned int len = min_t(unsigned int, skb->len, sizeof(struct uet_ses_std));
+	u8 buf[sizeof(struct uet_ses_std)];
+	const u8 *p;
+	int hlen;
+
+	p = skb_header_pointer(skb, 0, len, buf);
+	hlen = p ? uet_ses_parse(p, len, next_hdr, h) : -EMSGSIZE;
+	if (hlen < 0)
+		uet_count(udev, UET_CNT_DROP_MALFORMED, 1);
+	return hlen;
+}
+
+/* A UUD send: the oldest matching buffer takes it, complete or not at all. */
+static void ep_rcv_uud(struct uet_ep *ep, const struct uet_ses_req_info *req,
+		       struct sk_buff *skb, unsigned int hlen,
+		       const struct in6_addr *saddr)
+{
+	bool tagged = req->opcode == UET_SES_TAGGED_SEND;
+	u32 len = skb->len - hlen;
+	struct uet_rbuf *rb;
+	struct uet_comp c = {
+		.op = UET_OP_SEND,
+		.recv = true,
+		.has_imm = req->flags & UET_SES_F_HD,
+		.imm = req->header_data,
+		.byte_len = len,
+		.tag = tagged ? req->match_bits : 0,
+		.src = *saddr,
+		.src_pid = req->initiator,
+	};
+
+	spin_lock(&ep->lock);
+	rb = ep->closing ? NULL :
+	     rbuf_take(tagged ? &ep->trecvq : &ep->recvq, tagged, req->match_bits);
+	if (!rb) {
+		uet_count(ep->udev, UET_CNT_DROP_NO_RECV_BUFFER, 1);
+		goto out;
+	}
+	if (len > rb->len) {
+		uet_count(ep->udev, UET_CNT_DROP_BOUNDS, 1);
+		c.status = -EMSGSIZE;
+	} else if (uet_sgl_copy_skb(rb->sge, rb->nsge, 0, skb, hlen, len)) {
+		c.status = -EFAULT;
+	}
+	c.cookie = rb->cookie;
+	ep_complete(ep, &c);
+	kfree(rb);
+out:
+	spin_unlock(&ep->lock);
+}
+
+/**
+ * uet_ses_rcv_uud() - a UUD request, in softirq
+ * @udev: the device it arrived on
+ * @skb: the packet from its SES header on
+ * @next_hdr: which SES header that is
+ * @saddr: the initiator's address
+ *
+ * Nothing answers: whatever cannot be delivered is a counted drop.
+ */
+void uet_ses_rcv_uud(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
+		     const struct in6_addr *saddr)
+{
+	struct uet_ses_hdr_info h;
+	struct uet_ep *ep;
+	int hlen;
+
+	hlen = ses_parse(udev, skb, next_hdr, &h);
+	if (hlen < 0)
+		return;
+	if (next_hdr != UET_SES_NH_REQ_STD ||
+	    (h.req.flags & (UET_SES_F_SOM | UET_SES_F_EOM)) !=
+	    (UET_SES_F_SOM | UET_SES_F_EOM) ||
+	    (h.req.opcode != UET_SES_SEND && h.req.opcode != UET_SES_TAGGED_SEND)) {
+		uet_count(udev, UET_CNT_DROP_UNSUPPORTED, 1);
+		return;
+	}
+	rcu_read_lock();
+	ep = xa_load(&udev->eps, ep_index(h.req.job_id, h.req.pid_on_fep));
+	if (ep)
+		ep_rcv_uud(ep, &h.req, skb, hlen, saddr);
+	else
+		uet_count(udev, UET_CNT_DROP_NO_ENDPOINT, 1);
+	rcu_read_unlock();
+}
+
 /**
  * uet_ses_rcv() - a request packet the PDS delivers, in softirq
  * @pdc: its PDC, locked
@@ -836,21 +933,14 @@ u8 uet_ses_rcv(struct uet_pds_pdc *pdc, struct sk_buff *skb, u8 next_hdr,
 	       bool dup, struct uet_ses_answer *ans)
 {
 	struct uet_dev *udev = pdc->udev;
-	u8 buf[sizeof(struct uet_ses_std)];
 	struct uet_ses_hdr_info h;
 	struct uet_ep *ep;
-	const u8 *p;
 	int hlen;
 	u8 rc;
 
-	p = skb_header_pointer(skb, 0, min_t(unsigned int, skb->len, sizeof(buf)),
-			       buf);
-	hlen = p ? uet_ses_parse(p, min_t(unsigned int, skb->len, sizeof(buf)),
-				 next_hdr, &h) : -EMSGSIZE;
-	if (hlen < 0) {
-		uet_count(udev, UET_CNT_DROP_MALFORMED, 1);
+	hlen = ses_parse(udev, skb, next_hdr, &h);
+	if (hlen < 0)
 		return UET_SES_RC_UNSUPPORTED_OP;
-	}
 	ans->msg_id = h.req.message_id;
 	if (dup && h.req.opcode != UET_SES_READ)
 		return UET_SES_RC_OK;

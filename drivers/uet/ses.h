@@ -44,7 +44,8 @@ enum uet_op {
  * @dst: the target's fabric address, IPv4 as IPv4-mapped IPv6.
  * @dst_pid: the target endpoint's PIDonFEP (same job as the initiator).
  * @op: enum uet_op.
- * @mode: delivery mode, enum uet_pdc_mode (%UET_PDC_RUD or %UET_PDC_ROD).
+ * @mode: delivery mode, enum uet_pdc_mode: %UET_PDC_RUD, %UET_PDC_ROD, or
+ *	for a send of one packet %UET_PDC_UUD.
  * @flags: UET_WR_*.
  * @imm: with %UET_WR_IMM.
  * @tag: with %UET_WR_TAGGED.
@@ -146,15 +147,18 @@ struct uet_ses_answer {
 	struct sk_buff *data;
 };
 
+struct uet_dev;
+
 /* For the PDS (pds.c). */
 u8 uet_ses_rcv(struct uet_pds_pdc *pdc, struct sk_buff *skb, u8 next_hdr,
 	       bool dup, struct uet_ses_answer *ans);
+void uet_ses_rcv_uud(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
+		     const struct in6_addr *saddr);
 bool uet_ses_read_data(struct sk_buff *req, const struct sk_buff *skb,
 		       unsigned int off, u16 len, u32 msg_off);
 void uet_ses_tx_done(struct sk_buff *skb, int err);
 void uet_ses_tx_refused(struct sk_buff *skb, u8 rc);
 
-struct uet_dev;
 void uet_ses_init(struct uet_dev *udev);
 void uet_ses_fini(struct uet_dev *udev);
 

@@ -70,10 +70,13 @@ module_param(recvs, uint, 0444);
 MODULE_PARM_DESC(recvs, "receive buffers to post, default count");
 static char *mode = "rud";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "delivery mode: rud or rod");
+MODULE_PARM_DESC(mode, "delivery mode: rud, rod or uud");
+static bool lossy;
+module_param(lossy, bool, 0444);
+MODULE_PARM_DESC(lossy, "uud: messages may be lost; check those that arrive");
 static int expect = 0;
 module_param(expect, int, 0444);
-MODULE_PARM_DESC(expect, "expected send status: 0, or a negative errno");
+MODULE_PARM_DESC(expect, "expected status of the work requests or first post: 0 or -errno");
 static char *op = "send";
 module_param(op, charp, 0444);
 MODULE_PARM_DESC(op, "send, tsend, write, writeimm or read");
@@ -121,6 +124,14 @@ static const u8 fault_rc[] = {
 static int the_fault;
 
 #define TAG_BASE	0x7a6700000000ull	/* tags: TAG_BASE + message */
+
+/*
+ * UUD: messages, at most this many, may be lost, and then receive buffers
+ * take later ones: the first byte tells which (pattern() is one-to-one
+ * on it for 256 messages).  How long the receiver waits for stragglers.
+ */
+#define LOSSY_MAX	256
+#define LOSSY_WAIT_MS	3000
 
 static struct side tx, rx;
 
@@ -279,12 +290,49 @@ static int post_wrs(struct uet_ep *a, const struct in6_addr *daddr, u8 pdc_mode,
 		if (the_fault == F_BOUNDS)
 			wr.raddr = bf->rmem.iova + bf->rmem.length - size / 2;
 		err = uet_ep_post(a, &wr);
+		if (err && !m && err == expect) {
+			pr_info("PASS %s refused at post: %d\n", op, err);
+			return 1;
+		}
 		if (err) {
 			pr_err("FAIL post %u: %d\n", m, err);
 			return err;
 		}
 	}
 	return 0;
+}
+
+/*
+ * UUD under loss: each buffer that received something holds one whole
+ * message, each message at most once.  Return: how many arrived, or
+ * -EIO.
+ */
+static int check_lossy(struct bufs *bf)
+{
+	DECLARE_BITMAP(seen, LOSSY_MAX) = {};
+	u32 k, m, i;
+	int n = 0;
+
+	for (k = 0; k < bf->nrecv; k++) {
+		const u8 *got = bf->rbuf + k * bf->stride;
+
+		if (!rx.len[k])
+			continue;	/* nothing arrived here */
+		for (m = 0; m < count && got[0] != pattern(m, 0); m++)
+			;
+		if (m == count || rx.len[k] != size || test_and_set_bit(m, seen)) {
+			pr_err("FAIL buffer %u: %u bytes, no or a repeated message\n",
+			       k, rx.len[k]);
+			return -EIO;
+		}
+		for (i = 0; i < size; i++)
+			if (got[i] != pattern(m, i)) {
+				pr_err("FAIL message %u byte %u\n", m, i);
+				return -EIO;
+			}
+		n++;
+	}
+	return n;
 }
 
 /* Where message @m must have landed, and what must be there. */
@@ -351,10 +399,15 @@ static int run(struct uet_ep *a, struct uet_ep *b, const struct in6_addr *daddr,
 
 	t0 = ktime_get_ns();
 	err = post_wrs(a, daddr, pdc_mode, bf, bad_rkey);
-	if (err)
+	if (err) {
+		err = min(err, 0);	/* 1: refused at post, as expected */
 		goto out;
+	}
 	left = wait_for_completion_timeout(&tx.done, left);
-	if (left && !expect && !expect_fail && atomic_read(&rx.left))
+	if (left && lossy)
+		wait_for_completion_timeout(&rx.done,
+					    msecs_to_jiffies(LOSSY_WAIT_MS));
+	else if (left && !expect && !expect_fail && atomic_read(&rx.left))
 		left = wait_for_completion_timeout(&rx.done, left);
 	ns = ktime_get_ns() - t0;
 	err = -ETIMEDOUT;
@@ -396,9 +449,17 @@ static int run(struct uet_ep *a, struct uet_ep *b, const struct in6_addr *daddr,
 	if (err || expect)
 		goto out;
 	err = -EIO;
-	if (rx.status || rx.bad_imm) {
+	if ((rx.status && !lossy) || rx.bad_imm) {
 		pr_err("FAIL receive status %d%s\n", rx.status,
 		       rx.bad_imm ? ", wrong immediate data or tag" : "");
+		goto out;
+	}
+	if (lossy) {
+		err = check_lossy(bf);
+		if (err >= 0)
+			pr_info("PASS %s %s lossy: %d of %u messages arrived intact\n",
+				op, mode, err, count);
+		err = min(err, 0);
 		goto out;
 	}
 	err = check_data(bf);
@@ -448,6 +509,9 @@ static int __init test_engine_init(void)
 		pdc_mode = UET_PDC_RUD;
 	else if (!strcmp(mode, "rod"))
 		pdc_mode = UET_PDC_ROD;
+	else if (!strcmp(mode, "uud") && (the_op == OP_SEND || the_op == OP_TSEND) &&
+		 count <= LOSSY_MAX)
+		pdc_mode = UET_PDC_UUD;
 	else
 		return -EINVAL;
 
