@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What goes over the wire, as a capture shows it: tcpdump takes the
+# packets of a send, a write, a read and an idle close between uet0 (in
+# uet-a) and uet1 (in uet-b); uet_pcap decodes them with the module's own
+# parsers, and the fields must be the documented ones
+# (Documentation/wire-format.rst): UDP port 4793 with entropy in the
+# source port, the PDS type and flags, the SES opcodes, PSNs counting up,
+# the SPDCID/DPDCID exchange that creates the PDC, and the CLOSE.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/engine_lib.sh"
+
+dir=$(dirname "$0")
+pcap=/tmp/uet-capture.pcap
+dec=/tmp/uet-capture.txt
+A_IP=$UET_NET4.1
+B_IP=$UET_NET4.2
+
+capture() {
+	# first a PDC of uet0's towards an address nobody holds: the two
+	# sides' PDC IDs then differ (the send fails, as it must)
+	xfer addr="$UET_NET4.3" count=1 size=10 timeout_s=1 >/dev/null 2>&1
+	# -Z root: the guest has no tcpdump user to drop privileges to
+	ip netns exec "$NS_A" tcpdump -Z root -i veth0 -U -w "$pcap" udp \
+		2>/tmp/tcpdump.err &
+	tcpdump_pid=$!
+	sleep 2		# tcpdump is listening
+	kill -0 "$tcpdump_pid" || { sed 's/^/# /' /tmp/tcpdump.err; return 1; }
+	xfer count=2 size=4096 && xfer op=write count=1 size=2000 &&
+	xfer op=read count=1 size=2000 || return 1
+	sleep 11	# the idle PDC closes
+	# SIGTERM: a background job of a script ignores SIGINT
+	kill -TERM "$tcpdump_pid"
+	wait "$tcpdump_pid"
+	"$dir/uet_pcap" "$pcap" >"$dec" || return 1
+	sed 's/^/# /' "$dec"
+	[ -s "$dec" ]
+}
+
+# every UDP packet captured is UET, to port 4793, with entropy in the
+# source port's top quarter
+ports() {
+	echo "# $(wc -l <"$dec") UDP packets, $(grep -c ' pds ' "$dec") decoded as UET"
+	! grep -q 'not UET' "$dec" &&
+	awk '{ split($2, s, "."); split($4, d, ".");
+	       if (d[5] != 4793 || s[5] < 49152 || s[5] > 65535) bad++ }
+	     END { exit bad > 0 }' "$dec"
+}
+
+# the first request carries SYN and our SPDCID; the first ACK names it as
+# DPDCID and brings the target's; later requests name the target's PDC
+pdc_exchange() {
+	awk -v a="$A_IP" -v b="$B_IP" '
+	function field(name,   i) { for (i = 1; i <= NF; i++) if ($i == name) return $(i + 1); return "" }
+	index($2, a ".") == 1 && $8 == "RUD_REQ" {
+		if (!ini) { ini = field("spdcid"); syn = / SYN /; next }
+		if (tgt && !/ SYN / && field("dpdcid") == tgt && field("spdcid") == ini) named++
+	}
+	index($2, b ".") == 1 && $8 == "ACK_CC" && !tgt {
+		if (field("dpdcid") != ini) exit 1
+		tgt = field("spdcid")
+	}
+	END {
+		printf "# initiator PDC %s, target PDC %s, %d requests naming it\n", ini, tgt, named
+		exit !(ini != "" && syn && tgt != "" && tgt != ini && named > 0)
+	}' "$dec"
+}
+
+# requests go out with PSNs counting up by one, retransmissions aside
+psns() {
+	awk -v a="$A_IP" '
+	function field(name,   i) { for (i = 1; i <= NF; i++) if ($i == name) return $(i + 1); return "" }
+	index($2, a ".") == 1 && ($8 == "RUD_REQ" || $7 == "CTRL") && !/ RETX/ {
+		p = field("psn")
+		if (n && p != last + 1) bad++
+		last = p; n++
+	}
+	END { printf "# %d requests, PSNs in sequence\n", n; exit !(n > 0 && !bad) }' "$dec"
+}
+
+# the SES opcodes of what was done, and the answers
+opcodes() {
+	grep -q ' ses SEND job 1 pid 2 msg 0 SOM ' "$dec" &&
+	grep -q ' ses SEND job 1 pid 2 msg 1 .*EOM' "$dec" &&
+	grep -q ' ses WRITE job 1 pid 2 .*SOM' "$dec" &&
+	grep -q ' ses READ job 1 pid 2 .*reqlen 1360 payload 0' "$dec" &&
+	grep -q ' ses RSP_DATA rc OK .* len 1360' "$dec" &&
+	grep -q ' ses RSP_DATA rc OK .*off 1360 len 640' "$dec" &&
+	grep -q ' ses RSP rc OK ' "$dec"
+}
+
+# the idle PDC's CLOSE on its next PSN, and the ACK that covers it
+close_() {
+	awk -v a="$A_IP" -v b="$B_IP" '
+	function field(name,   i) { for (i = 1; i <= NF; i++) if ($i == name) return $(i + 1); return "" }
+	index($2, a ".") == 1 && / ctl CLOSE / { psn = field("psn") }
+	index($2, b ".") == 1 && psn != "" && $8 ~ /^ACK/ && field("cack") == psn { acked = 1 }
+	END { printf "# CLOSE on PSN %s acknowledged: %d\n", psn, acked; exit !acked }' "$dec"
+}
+
+trap 'fabric_down' EXIT
+ktap_print_header
+ktap_set_plan 8
+ktap_test_result "setup" setup
+ktap_test_result "capture a send, a write, a read and a close" capture
+ktap_test_result "UDP port 4793, entropy in the source port" ports
+ktap_test_result "SPDCID/DPDCID exchange on PDC creation" pdc_exchange
+ktap_test_result "PSNs count up" psns
+ktap_test_result "SES opcodes and responses" opcodes
+ktap_test_result "CLOSE acknowledged" close_
+ktap_test_result "teardown" teardown
+ktap_finished

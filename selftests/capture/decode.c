@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One captured frame to one line: link, IP and UDP headers by hand, the
+ * UET headers by the module's parsers.  Every length is checked against
+ * what was captured (the fuzz target fuzz_pcap drives this file).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "uet_pcap.h"
+#include "wire.h"
+
+#define ETH_HLEN		14
+#define SLL_HLEN		16
+#define ETH_P_IP		0x0800
+#define ETH_P_IPV6		0x86dd
+#define IPPROTO_UDP_NUM		17
+#define IPV6_HLEN		40
+#define UDP_HLEN		8
+#define UET_PORT		4793
+
+struct out {
+	char *buf;
+	size_t len, used;
+};
+
+static void put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (o->used >= o->len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(o->buf + o->used, o->len - o->used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		o->used += (size_t)n;
+}
+
+static unsigned int be16(const unsigned char *p)
+{
+	return (unsigned int)p[0] << 8 | p[1];
+}
+
+static void put_addr(struct out *o, int v6, const unsigned char *a)
+{
+	int i;
+
+	if (!v6) {
+		put(o, "%u.%u.%u.%u", a[0], a[1], a[2], a[3]);
+		return;
+	}
+	for (i = 0; i < 16; i += 2)
+		put(o, "%s%x", i ? ":" : "", be16(a + i));
+}
+
+static const char *name(const char *s)
+{
+	return s ? s : "?";
+}
+
+static void put_pds_flags(struct out *o, unsigned int type, unsigned int f)
+{
+	int req = type == UET_PDS_TYPE_RUD_REQ || type == UET_PDS_TYPE_ROD_REQ ||
+		  type == UET_PDS_TYPE_RUD_CC_REQ || type == UET_PDS_TYPE_ROD_CC_REQ ||
+		  type == UET_PDS_TYPE_CTRL;
+
+	put(o, " flags");
+	if (!f)
+		put(o, " -");
+	if (f & UET_PDS_F_RETX)
+		put(o, " RETX");
+	if (req && (f & UET_PDS_F_AR))
+		put(o, " AR");
+	if (req && (f & UET_PDS_F_SYN))
+		put(o, " SYN");
+}
+
+static void put_dst(struct out *o, unsigned int flags,
+		    const struct uet_pds_dst_info *d)
+{
+	if (flags & UET_PDS_F_SYN)
+		put(o, " psn_offset %u", d->psn_offset);
+	else
+		put(o, " dpdcid %u", d->dpdcid);
+}
+
+static void put_ses(struct out *o, const unsigned char *p, size_t len,
+		    unsigned int nh)
+{
+	struct uet_ses_hdr_info h;
+	int hlen = uet_ses_parse(p, len, nh, &h);
+
+	if (nh == UET_SES_NH_NONE)
+		return;
+	if (hlen < 0) {
+		put(o, " ses malformed");
+		return;
+	}
+	if (nh == UET_SES_NH_RSP || nh == UET_SES_NH_RSP_DATA ||
+	    nh == UET_SES_NH_RSP_DATA_SMALL) {
+		put(o, " ses %s rc %s msg %u", nh == UET_SES_NH_RSP ? "RSP" : "RSP_DATA",
+		    name(uet_ses_rc_name(h.rsp.rc)), h.rsp.message_id);
+		if (nh != UET_SES_NH_RSP)
+			put(o, " off %u len %u", h.rsp.message_offset,
+			    h.rsp.payload_length);
+		return;
+	}
+	put(o, " ses %s job %u pid %u msg %u%s%s%s", name(uet_ses_opcode_name(h.req.opcode)),
+	    h.req.job_id, h.req.pid_on_fep, h.req.message_id,
+	    h.req.flags & UET_SES_F_SOM ? " SOM" : "",
+	    h.req.flags & UET_SES_F_EOM ? " EOM" : "",
+	    h.req.flags & UET_SES_F_HD ? " HD" : "");
+	put(o, " off %llu reqlen %u payload %zu",
+	    (unsigned long long)h.req.buffer_offset, h.req.request_length,
+	    len - (size_t)hlen);
+}
+
+static void put_pds(struct out *o, const unsigned char *p, size_t len)
+{
+	struct uet_pds_hdr_info h;
+	int hlen = uet_pds_parse(p, len, &h);
+
+	if (hlen < 0) {
+		put(o, " pds malformed");
+		return;
+	}
+	put(o, " pds %s", name(uet_pds_type_name(h.type)));
+	put_pds_flags(o, h.type, h.flags);
+	switch (h.type) {
+	case UET_PDS_TYPE_RUD_REQ:
+	case UET_PDS_TYPE_ROD_REQ:
+	case UET_PDS_TYPE_RUD_CC_REQ:
+	case UET_PDS_TYPE_ROD_CC_REQ:
+		put(o, " psn %u spdcid %u", h.req.psn, h.req.spdcid);
+		put_dst(o, h.flags, &h.req.dst);
+		break;
+	case UET_PDS_TYPE_RUDI_REQ:
+	case UET_PDS_TYPE_RUDI_RESP:
+		put(o, " pkt_id %u", h.rudi_pkt_id);
+		break;
+	case UET_PDS_TYPE_ACK:
+	case UET_PDS_TYPE_ACK_CC:
+		put(o, " cack %u ack_psn %u spdcid %u dpdcid %u", h.ack.cack_psn,
+		    h.ack.cack_psn + h.ack.ack_psn_offset, h.ack.spdcid,
+		    h.ack.dpdcid);
+		if (h.type == UET_PDS_TYPE_ACK_CC)
+			put(o, " sack_base %u sack %#llx",
+			    h.ack.cack_psn + h.ack.sack_psn_offset,
+			    (unsigned long long)h.ack.sack_bitmap);
+		break;
+	case UET_PDS_TYPE_NACK:
+		put(o, " code %s psn %u spdcid %u dpdcid %u",
+		    name(uet_pds_nack_name(h.nack.code)), h.nack.psn,
+		    h.nack.spdcid, h.nack.dpdcid);
+		break;
+	case UET_PDS_TYPE_CTRL:
+		put(o, " ctl %s psn %u spdcid %u", name(uet_pds_ctl_name(h.ctl.type)),
+		    h.ctl.psn, h.ctl.spdcid);
+		put_dst(o, h.flags, &h.ctl.dst);
+		return;
+	default:
+		break;
+	}
+	put_ses(o, p + hlen, len - (size_t)hlen, h.next_hdr);
+}
+
+/**
+ * uet_pcap_frame() - decode one captured frame
+ * @linktype: the capture's link type
+ * @p: the frame
+ * @len: its captured length
+ * @out: the line, NUL-terminated
+ * @outlen: room in @out, at least 1
+ *
+ * Return: 0 for a UET packet, -1 for anything else (nothing printed).
+ */
+int uet_pcap_frame(uint32_t linktype, const unsigned char *p, size_t len,
+		   char *out, size_t outlen)
+{
+	struct out o = { .buf = out, .len = outlen };
+	const unsigned char *ip, *udp, *src, *dst;
+	unsigned int proto, sport, dport, ulen;
+	size_t off, iplen;
+	int v6;
+
+	out[0] = '\0';
+	if (linktype == UET_PCAP_LINKTYPE_ETH)
+		off = ETH_HLEN;
+	else if (linktype == UET_PCAP_LINKTYPE_SLL)
+		off = SLL_HLEN;
+	else
+		return -1;
+	if (len < off)
+		return -1;
+	proto = be16(p + off - 2);
+	ip = p + off;
+	len -= off;
+	if (proto == ETH_P_IP) {
+		if (len < 20 || (ip[0] >> 4) != 4 || ip[9] != IPPROTO_UDP_NUM)
+			return -1;
+		iplen = (size_t)(ip[0] & 0xf) * 4;
+		src = ip + 12;
+		dst = ip + 16;
+		v6 = 0;
+	} else if (proto == ETH_P_IPV6) {
+		if (len < IPV6_HLEN || (ip[0] >> 4) != 6 || ip[6] != IPPROTO_UDP_NUM)
+			return -1;
+		iplen = IPV6_HLEN;
+		src = ip + 8;
+		dst = ip + 24;
+		v6 = 1;
+	} else {
+		return -1;
+	}
+	if (iplen < 20 || len < iplen + UDP_HLEN)
+		return -1;
+	udp = ip + iplen;
+	sport = be16(udp);
+	dport = be16(udp + 2);
+	ulen = be16(udp + 4);
+	if (dport != UET_PORT)
+		return -1;
+	len -= iplen + UDP_HLEN;
+	if (ulen >= UDP_HLEN && ulen - UDP_HLEN < len)
+		len = ulen - UDP_HLEN;
+	put_addr(&o, v6, src);
+	put(&o, ".%u > ", sport);
+	put_addr(&o, v6, dst);
+	put(&o, ".%u len %zu", dport, len);
+	put_pds(&o, udp + UDP_HLEN, len);
+	return 0;
+}
