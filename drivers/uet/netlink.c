@@ -127,6 +127,7 @@ static int dev_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 	    nla_put_u32(skb, UET_A_DEV_RTO_MIN_US, READ_ONCE(cfg->rto_min_us)) ||
 	    nla_put_u32(skb, UET_A_DEV_RTO_MAX_US, READ_ONCE(cfg->rto_max_us)) ||
 	    nla_put_u32(skb, UET_A_DEV_RTO_INIT_US, READ_ONCE(cfg->rto_initial_us)) ||
+	    nla_put_u32(skb, UET_A_DEV_PDC_IDLE_MS, READ_ONCE(cfg->pdc_idle_ms)) ||
 	    nla_put_u8(skb, UET_A_DEV_PROFILE, READ_ONCE(cfg->profile)) ||
 	    nla_put_u32(skb, UET_A_DEV_JOBS, uet_jobs_count(udev)) ||
 	    nla_put_u32(skb, UET_A_DEV_PDCS, uet_pds_count(udev)) ||
@@ -248,6 +249,8 @@ static int dev_cfg_parse(struct uet_dev *udev, struct genl_info *info,
 		cfg->rto_max_us = nla_get_u32(a[UET_A_DEV_RTO_MAX_US]);
 	if (a[UET_A_DEV_RTO_INIT_US])
 		cfg->rto_initial_us = nla_get_u32(a[UET_A_DEV_RTO_INIT_US]);
+	if (a[UET_A_DEV_PDC_IDLE_MS])
+		cfg->pdc_idle_ms = nla_get_u32(a[UET_A_DEV_PDC_IDLE_MS]);
 
 	if ((u64)cfg->pdc_pool + cfg->pdc_reserved > UET_PDC_MAX) {
 		NL_SET_ERR_MSG(info->extack,
@@ -283,6 +286,7 @@ int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		WRITE_ONCE(udev->cfg.rto_min_us, cfg.rto_min_us);
 		WRITE_ONCE(udev->cfg.rto_max_us, cfg.rto_max_us);
 		WRITE_ONCE(udev->cfg.rto_initial_us, cfg.rto_initial_us);
+		WRITE_ONCE(udev->cfg.pdc_idle_ms, cfg.pdc_idle_ms);
 	}
 	mutex_unlock(&uet_devs_lock);
 	nl_dev_put(udev);

@@ -120,7 +120,7 @@ TEST(dev_set)
 			   "max-payload", "4000", "ack-delay-us", "250",
 			   "pdc-pool", "1000", "pdc-reserved", "24",
 			   "rto-min-us", "2000", "rto-max-us", "5000000",
-			   "rto-initial-us", "30000"));
+			   "rto-initial-us", "30000", "pdc-idle-ms", "0"));
 	ASSERT_STREQ("uet0", s.name);
 	ASSERT_EQ(UET_DELIVERY_MODE_ROD, s.rc_mode);
 	ASSERT_EQ(4000u, s.max_payload);
@@ -130,10 +130,12 @@ TEST(dev_set)
 	ASSERT_EQ(2000u, s.rto_min_us);
 	ASSERT_EQ(5000000u, s.rto_max_us);
 	ASSERT_EQ(30000u, s.rto_init_us);
+	ASSERT_EQ(0u, s.pdc_idle_ms);
 	ASSERT_EQ(s.present, (1ULL << UET_A_DEV_RC_MODE) | (1ULL << UET_A_DEV_MAX_PAYLOAD) |
 		  (1ULL << UET_A_DEV_ACK_DELAY_US) | (1ULL << UET_A_DEV_PDC_POOL) |
 		  (1ULL << UET_A_DEV_PDC_RESERVED) | (1ULL << UET_A_DEV_RTO_MIN_US) |
-		  (1ULL << UET_A_DEV_RTO_MAX_US) | (1ULL << UET_A_DEV_RTO_INIT_US));
+		  (1ULL << UET_A_DEV_RTO_MAX_US) | (1ULL << UET_A_DEV_RTO_INIT_US) |
+		  (1ULL << UET_A_DEV_PDC_IDLE_MS));
 
 	ASSERT_EQ(0, PARSE(args_dev_set, &s, "uet0", "pdc-pool", "7"));
 	ASSERT_EQ(s.present, 1ULL << UET_A_DEV_PDC_POOL);

@@ -92,6 +92,7 @@ int args_dev_set(int argc, char **argv, struct uet_dev_attrs *s, char *err)
 		{ "rto-min-us", UET_A_DEV_RTO_MIN_US, offsetof(struct uet_dev_attrs, rto_min_us) },
 		{ "rto-max-us", UET_A_DEV_RTO_MAX_US, offsetof(struct uet_dev_attrs, rto_max_us) },
 		{ "rto-initial-us", UET_A_DEV_RTO_INIT_US, offsetof(struct uet_dev_attrs, rto_init_us) },
+		{ "pdc-idle-ms", UET_A_DEV_PDC_IDLE_MS, offsetof(struct uet_dev_attrs, pdc_idle_ms) },
 	};
 	size_t k;
 	int i, m;

@@ -200,6 +200,8 @@ int uet_nl_dev_set(struct uet_nl *nl, const struct uet_dev_attrs *s)
 		mnl_attr_put_u32(nlh, UET_A_DEV_RTO_MAX_US, s->rto_max_us);
 	if (UET_HAS(s, UET_A_DEV_RTO_INIT_US))
 		mnl_attr_put_u32(nlh, UET_A_DEV_RTO_INIT_US, s->rto_init_us);
+	if (UET_HAS(s, UET_A_DEV_PDC_IDLE_MS))
+		mnl_attr_put_u32(nlh, UET_A_DEV_PDC_IDLE_MS, s->pdc_idle_ms);
 	return run(nl, nlh, 0, NULL, NULL);
 }
 

@@ -34,6 +34,7 @@ static const enum mnl_attr_data_type dev_types[UET_A_DEV_MAX + 1] = {
 	[UET_A_DEV_RTO_MIN_US] = MNL_TYPE_U32,
 	[UET_A_DEV_RTO_MAX_US] = MNL_TYPE_U32,
 	[UET_A_DEV_RTO_INIT_US] = MNL_TYPE_U32,
+	[UET_A_DEV_PDC_IDLE_MS] = MNL_TYPE_U32,
 	[UET_A_DEV_PROFILE] = MNL_TYPE_U8,
 	[UET_A_DEV_JOBS] = MNL_TYPE_U32,
 	[UET_A_DEV_PDCS] = MNL_TYPE_U32,
@@ -171,6 +172,7 @@ static int dev_msg(const struct nlattr **tb, struct uet_nl_reply *r)
 	GET(&d, tb, UET_A_DEV_RTO_MIN_US, rto_min_us, 32);
 	GET(&d, tb, UET_A_DEV_RTO_MAX_US, rto_max_us, 32);
 	GET(&d, tb, UET_A_DEV_RTO_INIT_US, rto_init_us, 32);
+	GET(&d, tb, UET_A_DEV_PDC_IDLE_MS, pdc_idle_ms, 32);
 	GET(&d, tb, UET_A_DEV_PROFILE, profile, 8);
 	GET(&d, tb, UET_A_DEV_JOBS, jobs, 32);
 	GET(&d, tb, UET_A_DEV_PDCS, pdcs, 32);

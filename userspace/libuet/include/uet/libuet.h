@@ -62,6 +62,7 @@ struct uet_dev_attrs {
 	uint32_t rto_min_us;
 	uint32_t rto_max_us;
 	uint32_t rto_init_us;
+	uint32_t pdc_idle_ms;
 	uint8_t profile;
 	uint32_t jobs;
 	uint32_t pdcs;
