@@ -7,6 +7,7 @@
 #   make check-debug  only the debug-kernel part of it (KASAN, lockdep, ...)
 #   make demo         boot a VM, create uet devices, show them (README)
 #   make deps         install the Debian packages all of this needs
+#   make netlink-gen  regenerate the netlink code from its YNL spec
 #   make install      module (to /lib/modules/KVER/updates), uetctl, libuet
 #   make dkms-install register the module with DKMS, built for every kernel
 #
@@ -30,6 +31,9 @@ all: module userspace selftests
 
 deps:
 	@scripts/deps.sh
+
+netlink-gen:
+	scripts/ynl-gen.sh
 
 module:
 	scripts/kmod.sh $(KDIR) $(KMOD_OUT)
@@ -78,4 +82,4 @@ clean:
 	$(MAKE) -C selftests clean
 	$(MAKE) -C selftests/unit clean
 
-.PHONY: all deps module userspace selftests check check-debug demo install dkms-install clean
+.PHONY: all deps netlink-gen module userspace selftests check check-debug demo install dkms-install clean

@@ -61,6 +61,21 @@ kbuild() {
 	! grep -E 'warning:|error:' <<<"$out"
 }
 
+# The netlink spec, its uapi header and the kernel's policies agree: the
+# generator makes the committed files from the spec, byte for byte.
+netlink_spec() {
+	local tmp rc=0 f
+	tmp=$(mktemp -d)
+	scripts/ynl-gen.sh "$tmp" || { rm -rf "$tmp"; return 1; }
+	for f in include/uapi/linux/uet_netlink.h drivers/uet/netlink-gen.h \
+		 drivers/uet/netlink-gen.c; do
+		diff -u "$f" "$tmp/$(basename "$f")" || rc=1
+	done
+	rm -rf "$tmp"
+	return $rc
+}
+
+step netlink-spec netlink_spec
 step module-6.12-W1 kbuild build/kmod-check-6.12 "$kver612" W=1
 step sparse-6.12 kbuild build/kmod-check-6.12 "$kver612" C=2
 step module-6.1-W1 kbuild build/kmod-check-6.1 "$kver61" W=1

@@ -7,6 +7,8 @@
 #ifndef _UET_COMPAT_H
 #define _UET_COMPAT_H
 
+#include <linux/netlink.h>
+#include <net/genetlink.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
 
@@ -26,6 +28,34 @@ static inline struct ib_udata *uet_create_cq_udata(struct ib_udata *udata)
 {
 	return udata;
 }
+#endif
+
+/*
+ * Since 6.6 a dump's parsed attributes are in a struct genl_info
+ * (genl_info_dump()); before, in struct genl_dumpit_info itself.
+ */
+static inline struct nlattr **uet_nl_dump_attrs(struct netlink_callback *cb)
+{
+#ifdef UET_HAVE_GENL_INFO_DUMP
+	return genl_info_dump(cb)->attrs;
+#else
+	return genl_dumpit_info(cb)->attrs;
+#endif
+}
+
+/*
+ * Formatted extack messages arrived in 6.2; before, the message is the
+ * format string itself (a literal, so it outlives the request).
+ */
+#ifndef UET_HAVE_NL_SET_ERR_MSG_FMT
+static inline __printf(2, 3) void uet_nl_err_fmt(struct netlink_ext_ack *extack,
+						 const char *fmt, ...)
+{
+	if (extack)
+		extack->_msg = fmt;
+}
+
+#define NL_SET_ERR_MSG_FMT uet_nl_err_fmt
 #endif
 
 #endif /* _UET_COMPAT_H */

@@ -71,6 +71,17 @@ u64 uet_counter_read(struct uet_dev *udev, enum uet_counter idx)
 	return sum;
 }
 
+/**
+ * uet_counter_name() - the name of counter @idx, as "rdma statistic" shows it
+ * @idx: which counter
+ *
+ * Return: the name.
+ */
+const char *uet_counter_name(enum uet_counter idx)
+{
+	return uet_counter_descs[idx].name;
+}
+
 static struct rdma_hw_stats *uet_alloc_hw_port_stats(struct ib_device *ibdev,
 						     u32 port)
 {

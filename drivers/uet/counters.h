@@ -47,6 +47,7 @@ struct uet_dev;
 int uet_counters_init(struct uet_dev *udev);
 void uet_counters_free(struct uet_dev *udev);
 u64 uet_counter_read(struct uet_dev *udev, enum uet_counter idx);
+const char *uet_counter_name(enum uet_counter idx);
 
 /**
  * uet_count() - add @n to counter @idx of @udev

@@ -19,6 +19,9 @@
 #include <uapi/linux/uet.h>
 
 #include "counters.h"
+#include "job.h"
+#include "netlink.h"
+#include "profile.h"
 #include "ses.h"
 #include "socket.h"
 #include "uet.h"
@@ -35,7 +38,7 @@ DEFINE_SHOW_ATTRIBUTE(uet_pdcs);
 
 /* All uet devices; the list and each entry's list and registered fields. */
 static LIST_HEAD(uet_devs);
-static DEFINE_MUTEX(uet_devs_lock);
+DEFINE_MUTEX(uet_devs_lock);	/* see above */
 
 /*
  * Device defaults.  The PDC pools: UEC lets an implementation size them;
@@ -77,6 +80,7 @@ void uet_dev_cfg_default(struct uet_dev_cfg *cfg)
 		.rto_max_us = UET_DEF_RTO_MAX_US,
 		.rto_initial_us = UET_DEF_RTO_INITIAL_US,
 		.pdc_idle_ms = UET_DEF_PDC_IDLE_MS,
+		.profile = UET_PROFILE_DEFAULT,
 	};
 }
 
@@ -114,6 +118,7 @@ void uet_dev_release(struct uet_dev *udev)
 	uet_pds_fini(udev);
 	uet_ri_fini(udev);
 	uet_ses_fini(udev);
+	uet_jobs_fini(udev);
 	uet_counters_free(udev);
 	uet_dev_unclaim(udev);
 }
@@ -151,6 +156,37 @@ struct uet_dev *uet_dev_get(const char *name)
 bool uet_is_uet_ibdev(const struct ib_device *ibdev)
 {
 	return ibdev->ops.dealloc_driver == uet_dev_ops.dealloc_driver;
+}
+
+/**
+ * uet_dev_get_next() - the next registered device of a namespace
+ * @net: the namespace the device's netdev must be in
+ * @index: the lowest RDMA device index to consider; set to the index of
+ *	the device found
+ *
+ * For walks over the devices in a stable order (netlink dumps).
+ *
+ * Return: the device with the lowest index at or above *@index, to be
+ * released with ib_device_put(), or %NULL.
+ */
+struct uet_dev *uet_dev_get_next(struct net *net, u32 *index)
+{
+	struct uet_dev *udev, *found = NULL;
+
+	mutex_lock(&uet_devs_lock);
+	list_for_each_entry(udev, &uet_devs, list) {
+		if (!udev->registered || udev->ibdev.index < *index ||
+		    !net_eq(dev_net(udev->ndev), net) ||
+		    (found && found->ibdev.index < udev->ibdev.index))
+			continue;
+		found = udev;
+	}
+	if (found && !ib_device_try_get(&found->ibdev))
+		found = NULL;
+	mutex_unlock(&uet_devs_lock);
+	if (found)
+		*index = found->ibdev.index;
+	return found;
 }
 
 static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
@@ -193,9 +229,12 @@ static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
 	list_add_tail(&udev->list, &uet_devs);
 	mutex_unlock(&uet_devs_lock);
 
-	err = uet_counters_init(udev);
+	err = uet_jobs_init(udev);
 	if (err)
 		goto err_unclaim;
+	err = uet_counters_init(udev);
+	if (err)
+		goto err_jobs;
 	uet_pds_init(udev);
 	uet_ses_init(udev);
 	uet_ri_init(udev);
@@ -244,6 +283,8 @@ static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
 err_counters:
 	uet_pds_fini(udev);
 	uet_counters_free(udev);
+err_jobs:
+	uet_jobs_fini(udev);
 err_unclaim:
 	uet_dev_unclaim(udev);
 	ib_dealloc_device(&udev->ibdev);	/* no device ops yet: a plain free */
@@ -323,9 +364,14 @@ static int __init uet_init(void)
 	err = register_netdevice_notifier(&uet_netdev_notifier);
 	if (err)
 		goto err_socket;
+	err = uet_netlink_init();
+	if (err)
+		goto err_notifier;
 	rdma_link_register(&uet_link_ops);
 	return 0;
 
+err_notifier:
+	unregister_netdevice_notifier(&uet_netdev_notifier);
 err_socket:
 	debugfs_remove(uet_debugfs);
 	uet_socket_exit();
@@ -337,6 +383,7 @@ static void __exit uet_exit(void)
 	struct uet_dev *udev;
 
 	rdma_link_unregister(&uet_link_ops);
+	uet_netlink_exit();
 	unregister_netdevice_notifier(&uet_netdev_notifier);
 
 	/*
@@ -355,6 +402,8 @@ static void __exit uet_exit(void)
 		mutex_lock(&uet_devs_lock);
 	}
 	mutex_unlock(&uet_devs_lock);
+	/* jobs freed by RCU callbacks run this module's code */
+	rcu_barrier();
 	debugfs_remove(uet_debugfs);
 	uet_socket_exit();
 }

@@ -1186,3 +1186,77 @@ void uet_pds_walk_reqs(struct uet_dev *udev, uet_pds_req_fn fn, void *arg)
 	}
 	rcu_read_unlock();
 }
+
+static void pdc_snapshot(struct uet_pds_pdc *pdc, struct uet_pdc_info *info)
+{
+	const struct uet_pdc *c = &pdc->core;
+
+	lockdep_assert_held(&pdc->lock);
+	info->peer = pdc->key.raddr;
+	info->job = pdc->key.job;
+	info->lpdcid = pdc->lpdcid;
+	info->rpdcid = pdc->rpdcid;
+	info->state = c->state;
+	info->mode = c->cfg.mode;
+	info->tc = pdc->key.tc;
+	info->initiator = c->initiator;
+	info->tx_una = c->tx.una;
+	info->tx_nxt = c->tx.nxt;
+	info->rx_cack = c->rx.cack;
+	info->in_flight = uet_pdc_tx_in_flight(c);
+	info->srtt_ns = c->rtt.seeded ? c->rtt.srtt : 0;
+	info->rto_ns = uet_pdc_rto(c);
+	info->retransmits = c->cnt[UET_PDC_CNT_TX_RETRANSMITS];
+	info->timeouts = c->cnt[UET_PDC_CNT_TX_TIMEOUTS];
+}
+
+/**
+ * uet_pds_dump() - a snapshot of each PDC from local PDCID *@pos on
+ * @udev: the device
+ * @pos: the first local PDCID to visit; on return, where to resume
+ * @fn: called with each snapshot, under RCU but no PDC lock; a non-zero
+ *	return stops the walk at that PDC, which the next call visits again
+ * @arg: passed to @fn
+ *
+ * Return: what @fn returned last, 0 when every PDC was visited.
+ */
+int uet_pds_dump(struct uet_dev *udev, unsigned long *pos, uet_pds_info_fn fn,
+		 void *arg)
+{
+	struct uet_pdc_info info;
+	struct uet_pds_pdc *pdc;
+	int err = 0;
+
+	rcu_read_lock();
+	xa_for_each_start(&udev->pds.pdcs, *pos, pdc, *pos) {
+		spin_lock_bh(&pdc->lock);
+		pdc_snapshot(pdc, &info);
+		spin_unlock_bh(&pdc->lock);
+		err = fn(&info, arg);
+		if (err)
+			break;
+	}
+	rcu_read_unlock();
+	if (!err)
+		*pos = ULONG_MAX;
+	return err;
+}
+
+/**
+ * uet_pds_count() - how many PDCs a device has
+ * @udev: the device
+ *
+ * Return: the number of PDCs, a snapshot.
+ */
+u32 uet_pds_count(struct uet_dev *udev)
+{
+	struct uet_pds_pdc *pdc;
+	unsigned long id;
+	u32 n = 0;
+
+	rcu_read_lock();
+	xa_for_each(&udev->pds.pdcs, id, pdc)
+		n++;
+	rcu_read_unlock();
+	return n;
+}

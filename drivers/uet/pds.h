@@ -160,4 +160,47 @@ int uet_pds_close(struct uet_dev *udev, u16 lpdcid);
 typedef void (*uet_pds_req_fn)(struct sk_buff *skb, void *arg);
 void uet_pds_walk_reqs(struct uet_dev *udev, uet_pds_req_fn fn, void *arg);
 
+/**
+ * struct uet_pdc_info - a snapshot of one PDC, for the control plane
+ * @peer: the peer's fabric address.
+ * @job: the job of an initiator PDC (0 for a target).
+ * @lpdcid: our PDC identifier ...
+ * @rpdcid: ... and the peer's, 0 until known.
+ * @state: enum uet_pdc_state.
+ * @mode: enum uet_pdc_mode.
+ * @tc: traffic class.
+ * @initiator: created by a local send.
+ * @tx_una: oldest PSN not acknowledged ...
+ * @tx_nxt: ... and the next PSN to send.
+ * @rx_cack: cumulatively acknowledged PSN of the receive side.
+ * @in_flight: PSNs sent and not acknowledged.
+ * @srtt_ns: smoothed RTT, 0 before the first sample.
+ * @rto_ns: current retransmission timeout.
+ * @retransmits: retransmitted PSNs.
+ * @timeouts: retransmission timer expiries.
+ */
+struct uet_pdc_info {
+	struct in6_addr peer;
+	u32 job;
+	u16 lpdcid;
+	u16 rpdcid;
+	u8 state;
+	u8 mode;
+	u8 tc;
+	bool initiator;
+	u32 tx_una;
+	u32 tx_nxt;
+	u32 rx_cack;
+	u32 in_flight;
+	u64 srtt_ns;
+	u64 rto_ns;
+	u64 retransmits;
+	u64 timeouts;
+};
+
+typedef int (*uet_pds_info_fn)(const struct uet_pdc_info *info, void *arg);
+int uet_pds_dump(struct uet_dev *udev, unsigned long *pos, uet_pds_info_fn fn,
+		 void *arg);
+u32 uet_pds_count(struct uet_dev *udev);
+
 #endif /* _UET_PDS_H */

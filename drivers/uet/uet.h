@@ -12,8 +12,12 @@
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
+#include "job.h"
 #include "pds.h"
 #include "ri.h"
+
+/* The job every device has from its creation on (job.c). */
+#define UET_JOB_DEFAULT	0
 
 /**
  * struct uet_dev_cfg - a device's settings
@@ -31,6 +35,7 @@
  * @rto_initial_us: ... and its value before the first RTT sample.
  * @pdc_idle_ms: an initiator PDC without traffic this long is closed;
  *	0 keeps PDCs open.
+ * @profile: the active profile, enum uet_profile (profile.c).
  *
  * Written by the control plane under uet_devs_lock, each field read once
  * (READ_ONCE()) where it is used, so that a change applies to PDCs created
@@ -46,6 +51,7 @@ struct uet_dev_cfg {
 	u32 rto_max_us;
 	u32 rto_initial_us;
 	u32 pdc_idle_ms;
+	u8 profile;
 };
 
 /**
@@ -65,6 +71,7 @@ struct uet_dev_cfg {
  * @ri: the registered memory peers may access (ri.c).
  * @debugfs: the device's debugfs directory.
  * @cfg: the device's settings.
+ * @jobs: the jobs (job.c); its own lock.
  *
  * @list and @registered are protected by uet_devs_lock (main.c).
  */
@@ -82,6 +89,7 @@ struct uet_dev {
 	struct uet_ri_table ri;
 	struct dentry *debugfs;
 	struct uet_dev_cfg cfg;
+	struct uet_jobs jobs;
 };
 
 static inline struct uet_dev *to_uet_dev(struct ib_device *ibdev)
@@ -90,9 +98,11 @@ static inline struct uet_dev *to_uet_dev(struct ib_device *ibdev)
 }
 
 /* main.c */
+extern struct mutex uet_devs_lock;
 void uet_dev_cfg_default(struct uet_dev_cfg *cfg);
 void uet_dev_release(struct uet_dev *udev);
 struct uet_dev *uet_dev_get(const char *name);
 bool uet_is_uet_ibdev(const struct ib_device *ibdev);
+struct uet_dev *uet_dev_get_next(struct net *net, u32 *index);
 
 #endif /* _UET_H */

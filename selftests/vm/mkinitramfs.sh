@@ -22,6 +22,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
+# mktemp makes it 0700; the guest's / must be open to unprivileged tests
+chmod 755 "$root"
 
 # Programs that tests and the demo call by name.
 progs=(
@@ -30,6 +32,7 @@ progs=(
 	/usr/bin/ibv_devices /usr/bin/ibv_devinfo
 	/usr/bin/ibv_rc_pingpong /usr/bin/ibv_ud_pingpong /usr/bin/ibv_uc_pingpong
 	/usr/bin/iperf3 /usr/bin/tcpdump /usr/bin/kmod
+	/usr/bin/jq /usr/bin/setpriv
 )
 progs+=(/usr/bin/ib_*_bw /usr/bin/ib_*_lat)
 

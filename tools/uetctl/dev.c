@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* uetctl dev: the uet devices of this host. */
+/*
+ * uetctl dev: the uet devices of this host (sysfs), with the settings and
+ * counters of those in this network namespace (netlink).
+ */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <uet/libuet.h>
@@ -9,43 +13,70 @@
 
 #define MAX_DEVS 256
 
-static void show_json(const struct uet_dev_info *d, int n)
+static void settings_text(const struct uet_dev_attrs *a)
 {
-	const char *sep = opts.pretty ? "\n  " : "";
-	int i;
+	printf("    rc-mode %s max-payload %u ack-delay-us %u pdc-pool %u pdc-reserved %u\n"
+	       "    rto-min-us %u rto-max-us %u rto-initial-us %u pdc-idle-ms %u\n"
+	       "    profile %s jobs %u pdcs %u\n"
+	       "    tx %" PRIu64 " packets %" PRIu64 " bytes rx %" PRIu64 " packets %" PRIu64 " bytes\n",
+	       uet_delivery_mode_name(a->rc_mode) ?: "?", a->max_payload,
+	       a->ack_delay_us, a->pdc_pool, a->pdc_reserved, a->rto_min_us,
+	       a->rto_max_us, a->rto_init_us, a->pdc_idle_ms,
+	       uet_profile_name(a->profile) ?: "?",
+	       a->jobs, a->pdcs, a->tx_packets, a->tx_bytes, a->rx_packets,
+	       a->rx_bytes);
+}
 
-	printf("[");
-	for (i = 0; i < n; i++) {
-		printf("%s%s{\"ifname\":", i ? "," : "", sep);
-		json_string(d[i].name);
-		printf(",\"netdev\":");
-		json_string(d[i].netdev);
-		printf(",\"node_guid\":");
-		json_string(d[i].node_guid);
-		printf(",\"state\":");
-		json_string(d[i].state);
-		printf("}");
-	}
-	printf("%s]\n", n && opts.pretty ? "\n" : "");
+static void settings_json(const struct uet_dev_attrs *a)
+{
+	printf(",\"rc_mode\":");
+	json_string(uet_delivery_mode_name(a->rc_mode) ?: "?");
+	printf(",\"max_payload\":%u,\"ack_delay_us\":%u,\"pdc_pool\":%u,"
+	       "\"pdc_reserved\":%u,\"rto_min_us\":%u,\"rto_max_us\":%u,"
+	       "\"rto_initial_us\":%u,\"pdc_idle_ms\":%u,\"profile\":",
+	       a->max_payload, a->ack_delay_us, a->pdc_pool, a->pdc_reserved,
+	       a->rto_min_us, a->rto_max_us, a->rto_init_us, a->pdc_idle_ms);
+	json_string(uet_profile_name(a->profile) ?: "?");
+	printf(",\"jobs\":%u,\"pdcs\":%u,\"tx_packets\":%" PRIu64
+	       ",\"tx_bytes\":%" PRIu64 ",\"rx_packets\":%" PRIu64
+	       ",\"rx_bytes\":%" PRIu64,
+	       a->jobs, a->pdcs, a->tx_packets, a->tx_bytes, a->rx_packets,
+	       a->rx_bytes);
+}
+
+/*
+ * The netlink view of @name, if the device is in this namespace and the
+ * family answers; devices of other namespaces show their sysfs part only.
+ */
+static bool nl_view(const char *name, struct uet_dev_attrs *a)
+{
+	struct uet_nl *h = uet_nl_open();
+	bool ok;
+
+	if (!h)
+		return false;
+	ok = !uet_nl_dev_get(h, name, a);
+	uet_nl_close(h);
+	return ok;
 }
 
 static int dev_show(int argc, char **argv)
 {
 	static struct uet_dev_info devs[MAX_DEVS];
+	struct uet_dev_attrs a;
 	const char *only = NULL;
 	int i, n, shown = 0;
+	bool have;
 
-	if (argc > 1) {
-		fprintf(stderr, "uetctl: unexpected argument \"%s\"\n", argv[1]);
-		return EXIT_USAGE;
-	}
+	if (argc > 1)
+		return usage_fail("dev", "too many arguments");
 	if (argc == 1)
 		only = argv[0];
 
 	n = uet_dev_list(devs, MAX_DEVS);
 	if (n < 0) {
 		fprintf(stderr, "uetctl: cannot list devices: %s\n", strerror(-n));
-		return 1;
+		return EXIT_RUNTIME;
 	}
 	if (n > MAX_DEVS)
 		n = MAX_DEVS;
@@ -53,23 +84,57 @@ static int dev_show(int argc, char **argv)
 		if (!only || !strcmp(devs[i].name, only))
 			devs[shown++] = devs[i];
 	if (only && !shown) {
-		fprintf(stderr, "uetctl: no uet device \"%s\"\n", only);
-		return 1;
+		fprintf(stderr, "uetctl: dev: no uet device \"%s\"\n", only);
+		return EXIT_RUNTIME;
 	}
 
-	if (opts.json) {
-		show_json(devs, shown);
-		return 0;
+	if (opts.json)
+		json_begin_list();
+	for (i = 0; i < shown; i++) {
+		have = nl_view(devs[i].name, &a);
+		if (!opts.json) {
+			printf("%s: netdev %s node_guid %s state %s\n", devs[i].name,
+			       devs[i].netdev, devs[i].node_guid, devs[i].state);
+			if (have)
+				settings_text(&a);
+			continue;
+		}
+		json_sep(i);
+		printf("{\"ifname\":");
+		json_string(devs[i].name);
+		printf(",\"netdev\":");
+		json_string(devs[i].netdev);
+		printf(",\"node_guid\":");
+		json_string(devs[i].node_guid);
+		printf(",\"state\":");
+		json_string(devs[i].state);
+		if (have)
+			settings_json(&a);
+		printf("}");
 	}
-	for (i = 0; i < shown; i++)
-		printf("%s: netdev %s node_guid %s state %s\n", devs[i].name,
-		       devs[i].netdev, devs[i].node_guid, devs[i].state);
+	if (opts.json)
+		json_end_list(shown);
 	return 0;
+}
+
+static int dev_set(int argc, char **argv)
+{
+	struct uet_dev_attrs s;
+	char err[ARG_ERR_MAX];
+	int ret;
+
+	if (args_dev_set(argc, argv, &s, err))
+		return usage_fail("dev", err);
+	if (!nl())
+		return EXIT_RUNTIME;
+	ret = uet_nl_dev_set(nl(), &s);
+	return ret ? nl_fail("dev set", ret) : 0;
 }
 
 static const struct uetctl_cmd dev_cmds[] = {
 	{ "show", dev_show, "dev show [DEV]" },
 	{ "list", dev_show, NULL },
+	{ "set", dev_set, "dev set DEV [rc-mode rud|rod] [max-payload BYTES] [ack-delay-us US] [pdc-pool N] [pdc-reserved N] [rto-min-us US] [rto-max-us US] [rto-initial-us US] [pdc-idle-ms MS]" },
 	{ NULL },
 };
 

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* uetctl helpers: iproute2-style argument matching, dispatch, JSON. */
+/*
+ * uetctl helpers: iproute2-style argument matching, dispatch, JSON, the
+ * netlink socket and how failures are reported.
+ */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <uet/libuet.h>
 
 #include "uetctl.h"
 
@@ -58,4 +63,64 @@ void json_string(const char *s)
 			putchar(c);
 	}
 	putchar('"');
+}
+
+static struct uet_nl *the_nl;
+
+/* The netlink socket, opened on first use; NULL after saying why not. */
+struct uet_nl *nl(void)
+{
+	if (!the_nl) {
+		the_nl = uet_nl_open();
+		if (!the_nl)
+			fprintf(stderr, "uetctl: cannot reach the uet netlink family: %s%s\n",
+				strerror(errno),
+				errno == ENOENT ? " (is the uet module loaded?)" : "");
+	}
+	return the_nl;
+}
+
+void nl_done(void)
+{
+	uet_nl_close(the_nl);
+	the_nl = NULL;
+}
+
+/*
+ * A request failed: "uetctl: WHAT: the kernel's message (errno text)", or
+ * the errno text alone when the kernel gave no reason.
+ */
+int nl_fail(const char *what, int err)
+{
+	const char *msg = the_nl ? uet_nl_errmsg(the_nl) : "";
+
+	if (*msg)
+		fprintf(stderr, "uetctl: %s: %s (%s)\n", what, msg, strerror(-err));
+	else
+		fprintf(stderr, "uetctl: %s: %s%s\n", what, strerror(-err),
+			err == -EPERM ? " (needs CAP_NET_ADMIN)" : "");
+	return EXIT_RUNTIME;
+}
+
+int usage_fail(const char *what, const char *msg)
+{
+	fprintf(stderr, "uetctl: %s: %s; try \"uetctl %s help\"\n", what, msg,
+		what);
+	return EXIT_USAGE;
+}
+
+/* JSON lists: "[", elements separated by commas, "]". */
+void json_begin_list(void)
+{
+	putchar('[');
+}
+
+void json_sep(int i)
+{
+	printf("%s%s", i ? "," : "", opts.pretty ? "\n  " : "");
+}
+
+void json_end_list(int n)
+{
+	printf("%s]\n", n && opts.pretty ? "\n" : "");
 }

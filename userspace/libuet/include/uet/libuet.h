@@ -7,6 +7,8 @@
 #define LIBUET_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <linux/uet_netlink.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,6 +32,134 @@ const char *uet_version(void);
  * return how many there are (which may exceed @max), or -errno.
  */
 int uet_dev_list(struct uet_dev_info *devs, size_t max);
+
+/*
+ * The control plane: the generic netlink family "uet".  Every function
+ * returns 0 or a negative errno; after a failure the kernel's own
+ * explanation, when it gave one, is uet_nl_errmsg().  Devices are those of
+ * the caller's network namespace.  Enum values are those of
+ * <linux/uet_netlink.h>.
+ */
+struct uet_nl;
+
+/* Open a netlink socket to the uet family: NULL and errno on failure. */
+struct uet_nl *uet_nl_open(void);
+void uet_nl_close(struct uet_nl *nl);
+/* The kernel's message about the last failed request, or "". */
+const char *uet_nl_errmsg(const struct uet_nl *nl);
+
+/* A device.  @present: bit n set when attribute n (UET_A_DEV_*) is set. */
+struct uet_dev_attrs {
+	uint64_t present;
+	char name[UET_NAME_MAX];
+	char netdev[UET_NAME_MAX];
+	uint32_t ifindex;
+	uint8_t rc_mode;
+	uint32_t max_payload;
+	uint32_t ack_delay_us;
+	uint32_t pdc_pool;
+	uint32_t pdc_reserved;
+	uint32_t rto_min_us;
+	uint32_t rto_max_us;
+	uint32_t rto_init_us;
+	uint32_t pdc_idle_ms;
+	uint8_t profile;
+	uint32_t jobs;
+	uint32_t pdcs;
+	uint64_t tx_packets, tx_bytes, rx_packets, rx_bytes;
+};
+
+/* A job.  @present: bit n set when attribute n (UET_A_JOB_*) is set. */
+struct uet_job_attrs {
+	uint64_t present;
+	char dev[UET_NAME_MAX];
+	uint32_t id;
+	uint8_t addr_mode;
+	uint16_t pid_lo, pid_hi;
+	uint8_t tc;
+	uint8_t mode;
+	uint64_t tx_packets, tx_bytes, rx_packets, rx_bytes, errors;
+};
+
+/* A profile; @dev is empty for an entry of the profile table. */
+struct uet_profile_attrs {
+	uint64_t present;
+	char dev[UET_NAME_MAX];
+	uint8_t id;
+	uint32_t features;
+};
+
+/* A PDC. */
+struct uet_pdc_attrs {
+	uint64_t present;
+	char dev[UET_NAME_MAX];
+	uint16_t lpdcid, rpdcid;
+	uint8_t state, mode, tc;
+	int initiator;
+	uint32_t job;
+	uint8_t peer[16];
+	uint32_t tx_una, tx_nxt, rx_cack, in_flight, srtt_us, rto_us;
+	uint64_t retransmits, timeouts;
+};
+
+/* One counter of a device or of a job. */
+struct uet_counter_attrs {
+	char dev[UET_NAME_MAX];
+	int has_job;
+	uint32_t job;
+	char name[UET_NAME_MAX];
+	uint64_t value;
+};
+
+#define UET_HAS(obj, attr)	(((obj)->present >> (attr)) & 1)
+#define UET_SET(obj, attr)	((obj)->present |= 1ULL << (attr))
+
+/* Dump callbacks: a non-zero return stops the dump and is returned. */
+typedef int (*uet_dev_fn)(const struct uet_dev_attrs *d, void *arg);
+typedef int (*uet_job_fn)(const struct uet_job_attrs *j, void *arg);
+typedef int (*uet_profile_fn)(const struct uet_profile_attrs *p, void *arg);
+typedef int (*uet_pdc_fn)(const struct uet_pdc_attrs *p, void *arg);
+typedef int (*uet_counter_fn)(const struct uet_counter_attrs *c, void *arg);
+
+int uet_nl_dev_get(struct uet_nl *nl, const char *name, struct uet_dev_attrs *out);
+int uet_nl_dev_dump(struct uet_nl *nl, uet_dev_fn fn, void *arg);
+/* Change the settings @set has present (name required). */
+int uet_nl_dev_set(struct uet_nl *nl, const struct uet_dev_attrs *set);
+
+int uet_nl_job_add(struct uet_nl *nl, const struct uet_job_attrs *job);
+int uet_nl_job_del(struct uet_nl *nl, const char *dev, uint32_t id);
+int uet_nl_job_get(struct uet_nl *nl, const char *dev, uint32_t id,
+		   struct uet_job_attrs *out);
+/* The jobs of @dev, or of every device when @dev is NULL. */
+int uet_nl_job_dump(struct uet_nl *nl, const char *dev, uet_job_fn fn, void *arg);
+
+int uet_nl_profile_get(struct uet_nl *nl, const char *dev,
+		       struct uet_profile_attrs *out);
+int uet_nl_profile_dump(struct uet_nl *nl, uet_profile_fn fn, void *arg);
+int uet_nl_profile_set(struct uet_nl *nl, const char *dev, uint8_t id);
+
+int uet_nl_pdc_get(struct uet_nl *nl, const char *dev, uint16_t lpdcid,
+		   struct uet_pdc_attrs *out);
+int uet_nl_pdc_dump(struct uet_nl *nl, const char *dev, uet_pdc_fn fn, void *arg);
+int uet_nl_pdc_close(struct uet_nl *nl, const char *dev, uint16_t lpdcid);
+
+/* The counters of @dev, or of its job @job when @has_job. */
+int uet_nl_stats_get(struct uet_nl *nl, const char *dev, int has_job,
+		     uint32_t job, uet_counter_fn fn, void *arg);
+
+/*
+ * Names of enum values as uetctl spells them ("rud", "ai-base", ...):
+ * NULL for an unknown value.  The parsers return the value or -1.
+ */
+const char *uet_delivery_mode_name(unsigned int mode);
+int uet_delivery_mode_parse(const char *s);
+const char *uet_addr_mode_name(unsigned int mode);
+int uet_addr_mode_parse(const char *s);
+const char *uet_profile_name(unsigned int profile);
+int uet_profile_parse(const char *s);
+const char *uet_pdc_state_name(unsigned int state);
+/* Name of feature bit @bit (0 for UET_FEATURE_MODE_RUD), or NULL. */
+const char *uet_feature_name(unsigned int bit);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,774 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uet netlink: the handlers of the generic netlink family "uet".
+ *
+ * Documentation/netlink/specs/uet.yaml describes the family; the policies
+ * and the op table are generated from it (netlink-gen.c), so the ranges
+ * of every attribute are checked before a handler runs.  Handlers check
+ * what a policy cannot (relations between attributes, existence of what
+ * is named) and say why they refuse in the extended ACK.  Changes need
+ * CAP_NET_ADMIN over the caller's network namespace (GENL_UNS_ADMIN_PERM
+ * in the op table), and a device is visible only from the namespace of
+ * its netdev.
+ *
+ * Dumps keep their place in cb->args: [0] the RDMA device index to go on
+ * from, [1] the position within that device (job ID, local PDCID), [2]
+ * set once a dump restricted to one device has finished it.
+ */
+#include <linux/in6.h>
+#include <net/genetlink.h>
+#include <uapi/linux/uet_netlink.h>
+
+#include "compat.h"
+#include "counters.h"
+#include "job.h"
+#include "netlink-gen.h"
+#include "netlink.h"
+#include "pdc.h"
+#include "pds.h"
+#include "profile.h"
+#include "uet.h"
+
+static struct genl_family uet_nl_family;
+
+enum { DUMP_DEV, DUMP_POS, DUMP_ONE_DONE };
+
+static int nl_missing(struct genl_info *info, int attr)
+{
+	if (!GENL_REQ_ATTR_CHECK(info, attr))
+		return 0;
+	NL_SET_ERR_MSG(info->extack, "Missing a required attribute");
+	return -EINVAL;
+}
+
+/* The device @attr names, if its netdev is in @net; referenced. */
+static struct uet_dev *nl_dev(struct net *net, const struct nlattr *attr,
+			      struct netlink_ext_ack *extack)
+{
+	struct uet_dev *udev = uet_dev_get(nla_data(attr));
+
+	if (udev && !net_eq(dev_net(udev->ndev), net)) {
+		ib_device_put(&udev->ibdev);
+		udev = NULL;
+	}
+	if (!udev) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "No uet device of this name in this network namespace");
+		return ERR_PTR(-ENODEV);
+	}
+	return udev;
+}
+
+static struct uet_dev *nl_info_dev(struct genl_info *info, int attr)
+{
+	int err = nl_missing(info, attr);
+
+	if (err)
+		return ERR_PTR(err);
+	return nl_dev(genl_info_net(info), info->attrs[attr], info->extack);
+}
+
+static void nl_dev_put(struct uet_dev *udev)
+{
+	ib_device_put(&udev->ibdev);
+}
+
+static int put_u64(struct sk_buff *skb, int attr, u64 v, int pad)
+{
+	return nla_put_u64_64bit(skb, attr, v, pad);
+}
+
+static const char *dev_name_of(struct uet_dev *udev)
+{
+	return dev_name(&udev->ibdev.dev);
+}
+
+/* Reply to a do request with the message @fill builds. */
+typedef int (*nl_fill_fn)(struct sk_buff *skb, void *obj, u32 portid,
+			  u32 seq, int flags);
+
+static int nl_reply(struct genl_info *info, nl_fill_fn fill, void *obj)
+{
+	struct sk_buff *msg;
+	int err;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	err = fill(msg, obj, info->snd_portid, info->snd_seq, 0);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/* --- devices --- */
+
+static int dev_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
+		    int flags)
+{
+	struct uet_dev *udev = obj;
+	const struct uet_dev_cfg *cfg = &udev->cfg;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &uet_nl_family, flags,
+			  UET_CMD_DEV_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, UET_A_DEV_NAME, dev_name_of(udev)) ||
+	    nla_put_string(skb, UET_A_DEV_NETDEV, udev->ndev->name) ||
+	    nla_put_u32(skb, UET_A_DEV_IFINDEX, udev->ndev->ifindex) ||
+	    nla_put_u8(skb, UET_A_DEV_RC_MODE, READ_ONCE(cfg->rc_mode)) ||
+	    nla_put_u32(skb, UET_A_DEV_MAX_PAYLOAD, READ_ONCE(cfg->max_payload)) ||
+	    nla_put_u32(skb, UET_A_DEV_ACK_DELAY_US, READ_ONCE(cfg->ack_delay_us)) ||
+	    nla_put_u32(skb, UET_A_DEV_PDC_POOL, READ_ONCE(cfg->pdc_pool)) ||
+	    nla_put_u32(skb, UET_A_DEV_PDC_RESERVED, READ_ONCE(cfg->pdc_reserved)) ||
+	    nla_put_u32(skb, UET_A_DEV_RTO_MIN_US, READ_ONCE(cfg->rto_min_us)) ||
+	    nla_put_u32(skb, UET_A_DEV_RTO_MAX_US, READ_ONCE(cfg->rto_max_us)) ||
+	    nla_put_u32(skb, UET_A_DEV_RTO_INIT_US, READ_ONCE(cfg->rto_initial_us)) ||
+	    nla_put_u32(skb, UET_A_DEV_PDC_IDLE_MS, READ_ONCE(cfg->pdc_idle_ms)) ||
+	    nla_put_u8(skb, UET_A_DEV_PROFILE, READ_ONCE(cfg->profile)) ||
+	    nla_put_u32(skb, UET_A_DEV_JOBS, uet_jobs_count(udev)) ||
+	    nla_put_u32(skb, UET_A_DEV_PDCS, uet_pds_count(udev)) ||
+	    put_u64(skb, UET_A_DEV_TX_PACKETS,
+		    uet_counter_read(udev, UET_CNT_TX_PACKETS), UET_A_DEV_PAD) ||
+	    put_u64(skb, UET_A_DEV_TX_BYTES,
+		    uet_counter_read(udev, UET_CNT_TX_BYTES), UET_A_DEV_PAD) ||
+	    put_u64(skb, UET_A_DEV_RX_PACKETS,
+		    uet_counter_read(udev, UET_CNT_RX_PACKETS), UET_A_DEV_PAD) ||
+	    put_u64(skb, UET_A_DEV_RX_BYTES,
+		    uet_counter_read(udev, UET_CNT_RX_BYTES), UET_A_DEV_PAD)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+int uet_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct uet_dev *udev = nl_info_dev(info, UET_A_DEV_NAME);
+	int err;
+
+	if (IS_ERR(udev))
+		return PTR_ERR(udev);
+	err = nl_reply(info, dev_fill, udev);
+	nl_dev_put(udev);
+	return err;
+}
+
+/* Fill @skb with what @udev holds from cb->args[DUMP_POS] on. */
+typedef int (*nl_dump_dev_fn)(struct sk_buff *skb, struct netlink_callback *cb,
+			      struct uet_dev *udev);
+
+/*
+ * A dump over the devices of the caller's namespace, or only over the one
+ * @name_attr names.  Returns what a dumpit returns: the length filled, 0
+ * once there is nothing more, or an error.
+ */
+static int nl_dump_devs(struct sk_buff *skb, struct netlink_callback *cb,
+			const struct nlattr *name_attr, nl_dump_dev_fn fn)
+{
+	struct net *net = sock_net(skb->sk);
+	struct uet_dev *udev;
+	u32 index;
+	int err = 0;
+
+	if (name_attr) {
+		if (cb->args[DUMP_ONE_DONE])
+			return 0;
+		udev = nl_dev(net, name_attr, cb->extack);
+		if (IS_ERR(udev))
+			return PTR_ERR(udev);
+		err = fn(skb, cb, udev);
+		nl_dev_put(udev);
+		if (!err)
+			cb->args[DUMP_ONE_DONE] = 1;
+	} else {
+		index = cb->args[DUMP_DEV];
+		while ((udev = uet_dev_get_next(net, &index))) {
+			err = fn(skb, cb, udev);
+			nl_dev_put(udev);
+			if (err)
+				break;
+			cb->args[DUMP_DEV] = ++index;
+			cb->args[DUMP_POS] = 0;
+		}
+	}
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}
+
+static int dev_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
+			struct uet_dev *udev)
+{
+	return dev_fill(skb, udev, NETLINK_CB(cb->skb).portid,
+			cb->nlh->nlmsg_seq, NLM_F_MULTI);
+}
+
+int uet_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return nl_dump_devs(skb, cb, NULL, dev_dump_one);
+}
+
+/* Apply @info's settings to @cfg, checking what the policy cannot. */
+static int dev_cfg_parse(struct uet_dev *udev, struct genl_info *info,
+			 struct uet_dev_cfg *cfg)
+{
+	struct nlattr **a = info->attrs;
+	int err;
+
+	if (a[UET_A_DEV_RC_MODE]) {
+		cfg->rc_mode = nla_get_u8(a[UET_A_DEV_RC_MODE]);
+		err = uet_profile_check(udev, uet_profile_mode_feature(cfg->rc_mode),
+					info->extack);
+		if (err) {
+			NL_SET_BAD_ATTR(info->extack, a[UET_A_DEV_RC_MODE]);
+			return err;
+		}
+	}
+	if (a[UET_A_DEV_MAX_PAYLOAD]) {
+		cfg->max_payload = nla_get_u32(a[UET_A_DEV_MAX_PAYLOAD]);
+		if (cfg->max_payload && cfg->max_payload < UET_PAYLOAD_MIN) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a[UET_A_DEV_MAX_PAYLOAD],
+					    "max-payload must be 0 (from the MTU) or at least 256");
+			return -ERANGE;
+		}
+	}
+	if (a[UET_A_DEV_ACK_DELAY_US])
+		cfg->ack_delay_us = nla_get_u32(a[UET_A_DEV_ACK_DELAY_US]);
+	if (a[UET_A_DEV_PDC_POOL])
+		cfg->pdc_pool = nla_get_u32(a[UET_A_DEV_PDC_POOL]);
+	if (a[UET_A_DEV_PDC_RESERVED])
+		cfg->pdc_reserved = nla_get_u32(a[UET_A_DEV_PDC_RESERVED]);
+	if (a[UET_A_DEV_RTO_MIN_US])
+		cfg->rto_min_us = nla_get_u32(a[UET_A_DEV_RTO_MIN_US]);
+	if (a[UET_A_DEV_RTO_MAX_US])
+		cfg->rto_max_us = nla_get_u32(a[UET_A_DEV_RTO_MAX_US]);
+	if (a[UET_A_DEV_RTO_INIT_US])
+		cfg->rto_initial_us = nla_get_u32(a[UET_A_DEV_RTO_INIT_US]);
+	if (a[UET_A_DEV_PDC_IDLE_MS])
+		cfg->pdc_idle_ms = nla_get_u32(a[UET_A_DEV_PDC_IDLE_MS]);
+
+	if ((u64)cfg->pdc_pool + cfg->pdc_reserved > UET_PDC_MAX) {
+		NL_SET_ERR_MSG(info->extack,
+			       "pdc-pool plus pdc-reserved exceeds the 65535 PDC identifiers");
+		return -ERANGE;
+	}
+	if (cfg->rto_min_us > cfg->rto_initial_us ||
+	    cfg->rto_initial_us > cfg->rto_max_us) {
+		NL_SET_ERR_MSG(info->extack,
+			       "RTO settings must satisfy rto-min <= rto-initial <= rto-max");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct uet_dev *udev = nl_info_dev(info, UET_A_DEV_NAME);
+	struct uet_dev_cfg cfg;
+	int err;
+
+	if (IS_ERR(udev))
+		return PTR_ERR(udev);
+	mutex_lock(&uet_devs_lock);
+	cfg = udev->cfg;
+	err = dev_cfg_parse(udev, info, &cfg);
+	if (!err) {
+		WRITE_ONCE(udev->cfg.rc_mode, cfg.rc_mode);
+		WRITE_ONCE(udev->cfg.max_payload, cfg.max_payload);
+		WRITE_ONCE(udev->cfg.ack_delay_us, cfg.ack_delay_us);
+		WRITE_ONCE(udev->cfg.pdc_pool, cfg.pdc_pool);
+		WRITE_ONCE(udev->cfg.pdc_reserved, cfg.pdc_reserved);
+		WRITE_ONCE(udev->cfg.rto_min_us, cfg.rto_min_us);
+		WRITE_ONCE(udev->cfg.rto_max_us, cfg.rto_max_us);
+		WRITE_ONCE(udev->cfg.rto_initial_us, cfg.rto_initial_us);
+		WRITE_ONCE(udev->cfg.pdc_idle_ms, cfg.pdc_idle_ms);
+	}
+	mutex_unlock(&uet_devs_lock);
+	nl_dev_put(udev);
+	return err;
+}
+
+/* --- jobs --- */
+
+struct job_msg {
+	struct uet_dev *udev;
+	struct uet_job *job;
+};
+
+static int job_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
+		    int flags)
+{
+	const struct job_msg *m = obj;
+	const struct uet_job *job = m->job;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &uet_nl_family, flags,
+			  UET_CMD_JOB_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, UET_A_JOB_DEV_NAME, dev_name_of(m->udev)) ||
+	    nla_put_u32(skb, UET_A_JOB_ID, job->cfg.id) ||
+	    nla_put_u8(skb, UET_A_JOB_ADDR_MODE, job->cfg.addr_mode) ||
+	    nla_put_u16(skb, UET_A_JOB_PID_LO, job->cfg.pid_lo) ||
+	    nla_put_u16(skb, UET_A_JOB_PID_HI, job->cfg.pid_hi) ||
+	    nla_put_u8(skb, UET_A_JOB_TC, job->cfg.tc) ||
+	    nla_put_u8(skb, UET_A_JOB_DELIVERY_MODE, job->cfg.mode) ||
+	    put_u64(skb, UET_A_JOB_TX_PACKETS,
+		    uet_job_counter_read(job, UET_JOB_CNT_TX_PACKETS), UET_A_JOB_PAD) ||
+	    put_u64(skb, UET_A_JOB_TX_BYTES,
+		    uet_job_counter_read(job, UET_JOB_CNT_TX_BYTES), UET_A_JOB_PAD) ||
+	    put_u64(skb, UET_A_JOB_RX_PACKETS,
+		    uet_job_counter_read(job, UET_JOB_CNT_RX_PACKETS), UET_A_JOB_PAD) ||
+	    put_u64(skb, UET_A_JOB_RX_BYTES,
+		    uet_job_counter_read(job, UET_JOB_CNT_RX_BYTES), UET_A_JOB_PAD) ||
+	    put_u64(skb, UET_A_JOB_ERRORS,
+		    uet_job_counter_read(job, UET_JOB_CNT_ERRORS), UET_A_JOB_PAD)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* The job @info names on @udev, referenced. */
+static struct uet_job *nl_info_job(struct uet_dev *udev, struct genl_info *info,
+				   int attr)
+{
+	struct uet_job *job;
+	int err;
+
+	err = nl_missing(info, attr);
+	if (err)
+		return ERR_PTR(err);
+	job = uet_job_get(udev, nla_get_u32(info->attrs[attr]));
+	if (!job) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[attr],
+				    "No job with this ID on this device");
+		return ERR_PTR(-ENOENT);
+	}
+	return job;
+}
+
+int uet_nl_job_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct job_msg m;
+	int err;
+
+	m.udev = nl_info_dev(info, UET_A_JOB_DEV_NAME);
+	if (IS_ERR(m.udev))
+		return PTR_ERR(m.udev);
+	m.job = nl_info_job(m.udev, info, UET_A_JOB_ID);
+	if (IS_ERR(m.job)) {
+		err = PTR_ERR(m.job);
+	} else {
+		err = nl_reply(info, job_fill, &m);
+		uet_job_put(m.job);
+	}
+	nl_dev_put(m.udev);
+	return err;
+}
+
+static int job_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
+			struct uet_dev *udev)
+{
+	unsigned long id = cb->args[DUMP_POS];
+	struct job_msg m = { .udev = udev };
+	int err;
+
+	while ((m.job = uet_job_get_next(udev, &id))) {
+		err = job_fill(skb, &m, NETLINK_CB(cb->skb).portid,
+			       cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		uet_job_put(m.job);
+		if (err) {
+			cb->args[DUMP_POS] = id;
+			return err;
+		}
+		id++;
+	}
+	return 0;
+}
+
+int uet_nl_job_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return nl_dump_devs(skb, cb, uet_nl_dump_attrs(cb)[UET_A_JOB_DEV_NAME],
+			    job_dump_dev);
+}
+
+int uet_nl_job_add_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct uet_job_cfg cfg = {
+		.addr_mode = UET_ADDR_MODE_RELATIVE,
+		.pid_hi = UET_PID_MAX,
+		.mode = UET_PDC_RUD,
+	};
+	struct nlattr **a = info->attrs;
+	struct uet_dev *udev;
+	int err;
+
+	udev = nl_info_dev(info, UET_A_JOB_DEV_NAME);
+	if (IS_ERR(udev))
+		return PTR_ERR(udev);
+	err = nl_missing(info, UET_A_JOB_ID);
+	if (err)
+		goto out;
+	cfg.id = nla_get_u32(a[UET_A_JOB_ID]);
+	if (a[UET_A_JOB_ADDR_MODE])
+		cfg.addr_mode = nla_get_u8(a[UET_A_JOB_ADDR_MODE]);
+	if (a[UET_A_JOB_PID_LO])
+		cfg.pid_lo = nla_get_u16(a[UET_A_JOB_PID_LO]);
+	if (a[UET_A_JOB_PID_HI])
+		cfg.pid_hi = nla_get_u16(a[UET_A_JOB_PID_HI]);
+	if (a[UET_A_JOB_TC])
+		cfg.tc = nla_get_u8(a[UET_A_JOB_TC]);
+	if (a[UET_A_JOB_DELIVERY_MODE])
+		cfg.mode = nla_get_u8(a[UET_A_JOB_DELIVERY_MODE]);
+	err = uet_job_add(udev, &cfg, info->extack);
+out:
+	nl_dev_put(udev);
+	return err;
+}
+
+int uet_nl_job_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct uet_dev *udev;
+	int err;
+
+	udev = nl_info_dev(info, UET_A_JOB_DEV_NAME);
+	if (IS_ERR(udev))
+		return PTR_ERR(udev);
+	err = nl_missing(info, UET_A_JOB_ID);
+	if (!err)
+		err = uet_job_del(udev, nla_get_u32(info->attrs[UET_A_JOB_ID]),
+				  info->extack);
+	nl_dev_put(udev);
+	return err;
+}
+
+/* --- profiles --- */
+
+struct profile_msg {
+	struct uet_dev *udev;	/* NULL: an entry of the profile table */
+	u8 profile;
+};
+
+static int profile_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
+			int flags)
+{
+	const struct profile_msg *m = obj;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &uet_nl_family, flags,
+			  UET_CMD_PROFILE_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if ((m->udev &&
+	     nla_put_string(skb, UET_A_PROFILE_DEV_NAME, dev_name_of(m->udev))) ||
+	    nla_put_u8(skb, UET_A_PROFILE_ID, m->profile) ||
+	    nla_put_u32(skb, UET_A_PROFILE_FEATURES,
+			uet_profile_features(m->profile))) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+int uet_nl_profile_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct profile_msg m;
+	int err;
+
+	m.udev = nl_info_dev(info, UET_A_PROFILE_DEV_NAME);
+	if (IS_ERR(m.udev))
+		return PTR_ERR(m.udev);
+	m.profile = READ_ONCE(m.udev->cfg.profile);
+	err = nl_reply(info, profile_fill, &m);
+	nl_dev_put(m.udev);
+	return err;
+}
+
+int uet_nl_profile_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct profile_msg m = { .udev = NULL };
+	int err;
+
+	for (; cb->args[DUMP_POS] < UET_PROFILE_COUNT; cb->args[DUMP_POS]++) {
+		m.profile = cb->args[DUMP_POS];
+		err = profile_fill(skb, &m, NETLINK_CB(cb->skb).portid,
+				   cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		if (err)
+			return skb->len ?: err;
+	}
+	return skb->len;
+}
+
+int uet_nl_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct uet_dev *udev;
+	int err;
+
+	udev = nl_info_dev(info, UET_A_PROFILE_DEV_NAME);
+	if (IS_ERR(udev))
+		return PTR_ERR(udev);
+	err = nl_missing(info, UET_A_PROFILE_ID);
+	if (!err) {
+		mutex_lock(&uet_devs_lock);
+		err = uet_profile_set(udev, nla_get_u8(info->attrs[UET_A_PROFILE_ID]),
+				      info->extack);
+		mutex_unlock(&uet_devs_lock);
+	}
+	nl_dev_put(udev);
+	return err;
+}
+
+/* --- PDCs --- */
+
+struct pdc_msg {
+	struct sk_buff *skb;
+	struct uet_dev *udev;
+	u32 portid;
+	u32 seq;
+	int flags;
+	u16 only;		/* pdc-get do: the PDC asked for */
+	bool found;
+};
+
+static int pdc_fill(const struct uet_pdc_info *pi, void *arg)
+{
+	struct pdc_msg *m = arg;
+	struct sk_buff *skb = m->skb;
+	void *hdr;
+
+	if (m->only) {
+		if (pi->lpdcid != m->only)
+			return -ENOENT;
+		m->found = true;
+	}
+	hdr = genlmsg_put(skb, m->portid, m->seq, &uet_nl_family, m->flags,
+			  UET_CMD_PDC_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, UET_A_PDC_DEV_NAME, dev_name_of(m->udev)) ||
+	    nla_put_u16(skb, UET_A_PDC_LPDCID, pi->lpdcid) ||
+	    nla_put_u16(skb, UET_A_PDC_RPDCID, pi->rpdcid) ||
+	    nla_put_u8(skb, UET_A_PDC_STATE, pi->state) ||
+	    nla_put_u8(skb, UET_A_PDC_MODE, pi->mode) ||
+	    (pi->initiator && nla_put_flag(skb, UET_A_PDC_INITIATOR)) ||
+	    nla_put_u32(skb, UET_A_PDC_JOB, pi->job) ||
+	    nla_put_u8(skb, UET_A_PDC_TC, pi->tc) ||
+	    nla_put_in6_addr(skb, UET_A_PDC_PEER, &pi->peer) ||
+	    nla_put_u32(skb, UET_A_PDC_TX_UNA, pi->tx_una) ||
+	    nla_put_u32(skb, UET_A_PDC_TX_NXT, pi->tx_nxt) ||
+	    nla_put_u32(skb, UET_A_PDC_RX_CACK, pi->rx_cack) ||
+	    nla_put_u32(skb, UET_A_PDC_IN_FLIGHT, pi->in_flight) ||
+	    nla_put_u32(skb, UET_A_PDC_SRTT_US,
+			min_t(u64, div_u64(pi->srtt_ns, NSEC_PER_USEC), U32_MAX)) ||
+	    nla_put_u32(skb, UET_A_PDC_RTO_US,
+			min_t(u64, div_u64(pi->rto_ns, NSEC_PER_USEC), U32_MAX)) ||
+	    put_u64(skb, UET_A_PDC_RETRANSMITS, pi->retransmits, UET_A_PDC_PAD) ||
+	    put_u64(skb, UET_A_PDC_TIMEOUTS, pi->timeouts, UET_A_PDC_PAD)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	/* a do request wants this one PDC only */
+	return m->only ? 1 : 0;
+}
+
+static int pdc_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
+			struct uet_dev *udev)
+{
+	struct pdc_msg m = {
+		.skb = skb,
+		.udev = udev,
+		.portid = NETLINK_CB(cb->skb).portid,
+		.seq = cb->nlh->nlmsg_seq,
+		.flags = NLM_F_MULTI,
+	};
+	unsigned long pos = cb->args[DUMP_POS];
+	int err;
+
+	err = uet_pds_dump(udev, &pos, pdc_fill, &m);
+	cb->args[DUMP_POS] = pos;
+	return err;
+}
+
+int uet_nl_pdc_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return nl_dump_devs(skb, cb, uet_nl_dump_attrs(cb)[UET_A_PDC_DEV_NAME],
+			    pdc_dump_dev);
+}
+
+int uet_nl_pdc_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct pdc_msg m = { .portid = info->snd_portid, .seq = info->snd_seq };
+	unsigned long pos;
+	int err;
+
+	m.udev = nl_info_dev(info, UET_A_PDC_DEV_NAME);
+	if (IS_ERR(m.udev))
+		return PTR_ERR(m.udev);
+	err = nl_missing(info, UET_A_PDC_LPDCID);
+	if (err)
+		goto out;
+	m.only = nla_get_u16(info->attrs[UET_A_PDC_LPDCID]);
+	m.skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!m.skb) {
+		err = -ENOMEM;
+		goto out;
+	}
+	pos = m.only;
+	uet_pds_dump(m.udev, &pos, pdc_fill, &m);
+	if (!m.found || !m.skb->len) {
+		nlmsg_free(m.skb);
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[UET_A_PDC_LPDCID],
+				    "No PDC with this identifier on this device");
+		err = -ENOENT;
+		goto out;
+	}
+	err = genlmsg_reply(m.skb, info);
+out:
+	nl_dev_put(m.udev);
+	return err;
+}
+
+int uet_nl_pdc_close_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct uet_dev *udev;
+	int err;
+
+	udev = nl_info_dev(info, UET_A_PDC_DEV_NAME);
+	if (IS_ERR(udev))
+		return PTR_ERR(udev);
+	err = nl_missing(info, UET_A_PDC_LPDCID);
+	if (!err) {
+		err = uet_pds_close(udev, nla_get_u16(info->attrs[UET_A_PDC_LPDCID]));
+		if (err == -ENOENT)
+			NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[UET_A_PDC_LPDCID],
+					    "No PDC with this identifier on this device");
+	}
+	nl_dev_put(udev);
+	return err;
+}
+
+/* --- counters --- */
+
+static int put_counter(struct sk_buff *skb, const char *name, u64 value)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, UET_A_STATS_COUNTER);
+	if (!nest ||
+	    nla_put_string(skb, UET_A_COUNTER_NAME, name) ||
+	    put_u64(skb, UET_A_COUNTER_VALUE, value, UET_A_COUNTER_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int stats_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
+		      int flags)
+{
+	const struct job_msg *m = obj;
+	void *hdr;
+	int i;
+
+	hdr = genlmsg_put(skb, portid, seq, &uet_nl_family, flags,
+			  UET_CMD_STATS_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, UET_A_STATS_DEV_NAME, dev_name_of(m->udev)))
+		goto err;
+	if (m->job) {
+		if (nla_put_u32(skb, UET_A_STATS_JOB_ID, m->job->cfg.id))
+			goto err;
+		for (i = 0; i < UET_JOB_NUM_COUNTERS; i++)
+			if (put_counter(skb, uet_job_counter_name(i),
+					uet_job_counter_read(m->job, i)))
+				goto err;
+	} else {
+		for (i = 0; i < UET_NUM_COUNTERS; i++)
+			if (put_counter(skb, uet_counter_name(i),
+					uet_counter_read(m->udev, i)))
+				goto err;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+err:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+int uet_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct job_msg m = { .job = NULL };
+	int err;
+
+	m.udev = nl_info_dev(info, UET_A_STATS_DEV_NAME);
+	if (IS_ERR(m.udev))
+		return PTR_ERR(m.udev);
+	if (info->attrs[UET_A_STATS_JOB_ID]) {
+		m.job = nl_info_job(m.udev, info, UET_A_STATS_JOB_ID);
+		if (IS_ERR(m.job)) {
+			err = PTR_ERR(m.job);
+			goto out;
+		}
+	}
+	err = nl_reply(info, stats_fill, &m);
+	if (m.job)
+		uet_job_put(m.job);
+out:
+	nl_dev_put(m.udev);
+	return err;
+}
+
+/* --- transport security keys: reserved --- */
+
+int uet_nl_key_add_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	NL_SET_ERR_MSG(info->extack, "Transport security keys are not implemented yet");
+	return -EOPNOTSUPP;
+}
+
+int uet_nl_key_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	NL_SET_ERR_MSG(info->extack, "Transport security keys are not implemented yet");
+	return -EOPNOTSUPP;
+}
+
+static struct genl_family uet_nl_family __ro_after_init = {
+	.name = UET_FAMILY_NAME,
+	.version = UET_FAMILY_VERSION,
+	.netnsok = true,
+	.parallel_ops = true,
+	.module = THIS_MODULE,
+	.ops = uet_nl_ops,
+	.n_ops = ARRAY_SIZE(uet_nl_ops),
+};
+
+int __init uet_netlink_init(void)
+{
+	/* The uapi enums spell the engine's own. */
+	BUILD_BUG_ON((int)UET_DELIVERY_MODE_RUD != (int)UET_PDC_RUD ||
+		     (int)UET_DELIVERY_MODE_ROD != (int)UET_PDC_ROD ||
+		     (int)UET_DELIVERY_MODE_RUDI != (int)UET_PDC_RUDI ||
+		     (int)UET_DELIVERY_MODE_UUD != (int)UET_PDC_UUD);
+	BUILD_BUG_ON((int)UET_PDC_STATE_CLOSED != (int)UET_PDC_CLOSED ||
+		     (int)UET_PDC_STATE_SYN_SENT != (int)UET_PDC_SYN_SENT ||
+		     (int)UET_PDC_STATE_ESTABLISHED != (int)UET_PDC_ESTABLISHED ||
+		     (int)UET_PDC_STATE_CLOSE_REQUESTED != (int)UET_PDC_CLOSE_REQUESTED ||
+		     (int)UET_PDC_STATE_CLOSING != (int)UET_PDC_CLOSING);
+	BUILD_BUG_ON(UET_NAME_MAX_LEN + 1 != IB_DEVICE_NAME_MAX);
+	BUILD_BUG_ON(U16_MAX != UET_PDC_MAX);
+	return genl_register_family(&uet_nl_family);
+}
+
+void uet_netlink_exit(void)
+{
+	genl_unregister_family(&uet_nl_family);
+}

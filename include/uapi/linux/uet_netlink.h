@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */
+/* Do not edit directly, auto-generated from: */
+/*	Documentation/netlink/specs/uet.yaml */
+/* YNL-GEN uapi header */
+
+#ifndef _UAPI_LINUX_UET_NETLINK_H
+#define _UAPI_LINUX_UET_NETLINK_H
+
+#define UET_FAMILY_NAME		"uet"
+#define UET_FAMILY_VERSION	1
+
+#define UET_NAME_MAX_LEN	63
+#define UET_JOB_ID_MAX		16777215
+#define UET_PID_MAX		4095
+#define UET_TC_MAX		7
+#define UET_PAYLOAD_MAX		9000
+#define UET_PAYLOAD_MIN		256
+#define UET_ACK_DELAY_US_MAX	1000000
+#define UET_PDC_MAX		65535
+#define UET_RTO_US_MIN		1000
+#define UET_RTO_US_MAX		60000000
+#define UET_PDC_IDLE_MS_MAX	3600000
+#define UET_KEY_LEN		32
+
+/**
+ * enum uet_delivery_mode - PDS delivery modes (UEC 1.0 section 3.5).
+ * @UET_DELIVERY_MODE_RUD: Reliable, unordered delivery.
+ * @UET_DELIVERY_MODE_ROD: Reliable, ordered delivery.
+ * @UET_DELIVERY_MODE_RUDI: Reliable, unordered delivery for idempotent
+ *   operations.
+ * @UET_DELIVERY_MODE_UUD: Unreliable, unordered delivery.
+ */
+enum uet_delivery_mode {
+	UET_DELIVERY_MODE_RUD,
+	UET_DELIVERY_MODE_ROD,
+	UET_DELIVERY_MODE_RUDI,
+	UET_DELIVERY_MODE_UUD,
+};
+
+/**
+ * enum uet_addr_mode - How a job's endpoints are addressed (UEC 1.0 section
+ *   3.3).
+ * @UET_ADDR_MODE_RELATIVE: Parallel jobs, PIDonFEP relative to the job.
+ * @UET_ADDR_MODE_ABSOLUTE: Client/server, PIDonFEP absolute on the fabric
+ *   endpoint.
+ */
+enum uet_addr_mode {
+	UET_ADDR_MODE_RELATIVE,
+	UET_ADDR_MODE_ABSOLUTE,
+};
+
+/**
+ * enum uet_profile - UEC 1.0 profiles (Documentation/netlink.rst lists what
+ *   each allows).
+ */
+enum uet_profile {
+	UET_PROFILE_AI_BASE,
+	UET_PROFILE_AI_FULL,
+	UET_PROFILE_HPC,
+};
+
+/**
+ * enum uet_feature - What a profile may allow.
+ */
+enum uet_feature {
+	UET_FEATURE_MODE_RUD = 1,
+	UET_FEATURE_MODE_ROD = 2,
+	UET_FEATURE_MODE_RUDI = 4,
+	UET_FEATURE_MODE_UUD = 8,
+	UET_FEATURE_SEND = 16,
+	UET_FEATURE_RMA = 32,
+	UET_FEATURE_ATOMIC = 64,
+	UET_FEATURE_EXT_ATOMIC = 128,
+	UET_FEATURE_TAGGED = 256,
+	UET_FEATURE_WILDCARD_TAGS = 512,
+	UET_FEATURE_RENDEZVOUS = 1024,
+	UET_FEATURE_DEFERRABLE_SEND = 2048,
+};
+
+/**
+ * enum uet_nl_pdc_state - State of a PDC.
+ */
+enum uet_nl_pdc_state {
+	UET_PDC_STATE_CLOSED,
+	UET_PDC_STATE_SYN_SENT,
+	UET_PDC_STATE_ESTABLISHED,
+	UET_PDC_STATE_CLOSE_REQUESTED,
+	UET_PDC_STATE_CLOSING,
+};
+
+enum {
+	UET_A_DEV_NAME = 1,
+	UET_A_DEV_NETDEV,
+	UET_A_DEV_IFINDEX,
+	UET_A_DEV_RC_MODE,
+	UET_A_DEV_MAX_PAYLOAD,
+	UET_A_DEV_ACK_DELAY_US,
+	UET_A_DEV_PDC_POOL,
+	UET_A_DEV_PDC_RESERVED,
+	UET_A_DEV_RTO_MIN_US,
+	UET_A_DEV_RTO_MAX_US,
+	UET_A_DEV_RTO_INIT_US,
+	UET_A_DEV_PDC_IDLE_MS,
+	UET_A_DEV_PROFILE,
+	UET_A_DEV_JOBS,
+	UET_A_DEV_PDCS,
+	UET_A_DEV_TX_PACKETS,
+	UET_A_DEV_TX_BYTES,
+	UET_A_DEV_RX_PACKETS,
+	UET_A_DEV_RX_BYTES,
+	UET_A_DEV_PAD,
+
+	__UET_A_DEV_MAX,
+	UET_A_DEV_MAX = (__UET_A_DEV_MAX - 1)
+};
+
+enum {
+	UET_A_JOB_DEV_NAME = 1,
+	UET_A_JOB_ID,
+	UET_A_JOB_ADDR_MODE,
+	UET_A_JOB_PID_LO,
+	UET_A_JOB_PID_HI,
+	UET_A_JOB_TC,
+	UET_A_JOB_DELIVERY_MODE,
+	UET_A_JOB_TX_PACKETS,
+	UET_A_JOB_TX_BYTES,
+	UET_A_JOB_RX_PACKETS,
+	UET_A_JOB_RX_BYTES,
+	UET_A_JOB_ERRORS,
+	UET_A_JOB_PAD,
+
+	__UET_A_JOB_MAX,
+	UET_A_JOB_MAX = (__UET_A_JOB_MAX - 1)
+};
+
+enum {
+	UET_A_PROFILE_DEV_NAME = 1,
+	UET_A_PROFILE_ID,
+	UET_A_PROFILE_FEATURES,
+
+	__UET_A_PROFILE_MAX,
+	UET_A_PROFILE_MAX = (__UET_A_PROFILE_MAX - 1)
+};
+
+enum {
+	UET_A_PDC_DEV_NAME = 1,
+	UET_A_PDC_LPDCID,
+	UET_A_PDC_RPDCID,
+	UET_A_PDC_STATE,
+	UET_A_PDC_MODE,
+	UET_A_PDC_INITIATOR,
+	UET_A_PDC_JOB,
+	UET_A_PDC_TC,
+	UET_A_PDC_PEER,
+	UET_A_PDC_TX_UNA,
+	UET_A_PDC_TX_NXT,
+	UET_A_PDC_RX_CACK,
+	UET_A_PDC_IN_FLIGHT,
+	UET_A_PDC_SRTT_US,
+	UET_A_PDC_RTO_US,
+	UET_A_PDC_RETRANSMITS,
+	UET_A_PDC_TIMEOUTS,
+	UET_A_PDC_PAD,
+
+	__UET_A_PDC_MAX,
+	UET_A_PDC_MAX = (__UET_A_PDC_MAX - 1)
+};
+
+enum {
+	UET_A_COUNTER_NAME = 1,
+	UET_A_COUNTER_VALUE,
+	UET_A_COUNTER_PAD,
+
+	__UET_A_COUNTER_MAX,
+	UET_A_COUNTER_MAX = (__UET_A_COUNTER_MAX - 1)
+};
+
+enum {
+	UET_A_STATS_DEV_NAME = 1,
+	UET_A_STATS_JOB_ID,
+	UET_A_STATS_COUNTER,
+
+	__UET_A_STATS_MAX,
+	UET_A_STATS_MAX = (__UET_A_STATS_MAX - 1)
+};
+
+enum {
+	UET_A_KEY_DEV_NAME = 1,
+	UET_A_KEY_JOB_ID,
+	UET_A_KEY_KEY_ID,
+	UET_A_KEY_KEY,
+
+	__UET_A_KEY_MAX,
+	UET_A_KEY_MAX = (__UET_A_KEY_MAX - 1)
+};
+
+enum {
+	UET_CMD_DEV_GET = 1,
+	UET_CMD_DEV_SET,
+	UET_CMD_JOB_GET,
+	UET_CMD_JOB_ADD,
+	UET_CMD_JOB_DEL,
+	UET_CMD_PROFILE_GET,
+	UET_CMD_PROFILE_SET,
+	UET_CMD_PDC_GET,
+	UET_CMD_PDC_CLOSE,
+	UET_CMD_STATS_GET,
+	UET_CMD_KEY_ADD,
+	UET_CMD_KEY_DEL,
+
+	__UET_CMD_MAX,
+	UET_CMD_MAX = (__UET_CMD_MAX - 1)
+};
+
+#endif /* _UAPI_LINUX_UET_NETLINK_H */

@@ -1,0 +1,345 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The control plane: every uetctl command against the generic netlink
+# family "uet", what the kernel refuses and why (its extended ACK quoted
+# by uetctl), privileges, namespaces, JSON output, a dump of 10,000 jobs,
+# settings read back, profiles gating jobs, and the PDCs of real traffic.
+#
+#   +---------- uet-a ----------+        +---------- uet-b ----------+
+#   | uet0 on veth0 198.18.0.1  |--------| uet1 on veth0 198.18.0.2  |
+#   +---------------------------+        +---------------------------+
+. "$(dirname "$0")/lib.sh"
+
+A() { ip netns exec "$NS_A" "$@"; }
+B() { ip netns exec "$NS_B" "$@"; }
+# as nobody, without capabilities: at the top level and in uet-a
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+AN() { A setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+
+# json_get FILTER CMD...: jq FILTER over CMD's JSON output
+json_get() {
+	local filter=$1 out
+	shift
+	out=$("$@") || return 1
+	jq -r "$filter" <<<"$out"
+}
+
+# expect_rc RC WANT_REGEX CMD...: CMD exits with RC and says WANT_REGEX
+expect_rc() {
+	local rc=$1 want=$2 out got
+	shift 2
+	out=$("$@" 2>&1)
+	got=$?
+	echo "# + $* -> rc=$got: $out"
+	[ "$got" -eq "$rc" ] && grep -qiE -- "$want" <<<"$out"
+}
+
+setup() {
+	fabric_up && modprobe uet &&
+	A rdma link add uet0 type uet netdev veth0 &&
+	B rdma link add uet1 type uet netdev veth0
+}
+
+help_everywhere() {
+	local o
+	uetctl help 2>&1 | grep -q 'OBJECT := dev | job | profile | pdc | stats' || return 1
+	for o in dev job profile pdc stats; do
+		uetctl "$o" help 2>&1 | grep -q "Usage: uetctl $o " || return 1
+	done
+	expect_rc 2 'unknown object "frob"' uetctl frob &&
+	expect_rc 2 'unknown job command "frob"' uetctl job frob &&
+	expect_rc 2 'unknown option' uetctl -z dev show
+}
+
+dev_show_and_json() {
+	local out
+	out=$(A uetctl dev show uet0) || return 1
+	echo "$out" | sed 's/^/# /'
+	grep -q '^uet0: netdev veth0 ' <<<"$out" &&
+	grep -q 'rc-mode rud max-payload 0 ack-delay-us 500 pdc-pool 4096 pdc-reserved 256' <<<"$out" &&
+	grep -q 'rto-initial-us 100000 pdc-idle-ms 10000$' <<<"$out" &&
+	grep -q 'profile hpc jobs 1 pdcs 0' <<<"$out" &&
+	A uetctl -j dev show uet0 | jq -e . >/dev/null &&
+	[ "$(json_get '.[0].ifname' A uetctl -j dev show uet0)" = uet0 ] &&
+	[ "$(json_get '.[0].pdc_pool' A uetctl -j dev show uet0)" = 4096 ] &&
+	[ "$(json_get '.[0].profile' A uetctl -j -p dev show uet0)" = hpc ]
+}
+
+dev_set_reads_back() {
+	A uetctl dev set uet0 rc-mode rod max-payload 4000 ack-delay-us 250 \
+		pdc-pool 1000 pdc-reserved 24 rto-min-us 2000 rto-max-us 5000000 \
+		rto-initial-us 30000 pdc-idle-ms 0 || return 1
+	local j got
+	j=$(A uetctl -j dev show uet0) || return 1
+	echo "# $j"
+	got=$(jq -r '.[0] | [.rc_mode, .max_payload, .ack_delay_us, .pdc_pool,
+		.pdc_reserved, .rto_min_us, .rto_max_us, .rto_initial_us,
+		.pdc_idle_ms] | map(tostring) | join(" ")' <<<"$j")
+	[ "$got" = "rod 4000 250 1000 24 2000 5000000 30000 0" ] || return 1
+	# back to the defaults for the traffic test
+	A uetctl dev set uet0 rc-mode rud max-payload 0 ack-delay-us 500 \
+		pdc-pool 4096 pdc-reserved 256 rto-min-us 50000 \
+		rto-max-us 60000000 rto-initial-us 100000 pdc-idle-ms 10000
+}
+
+dev_set_refusals() {
+	expect_rc 1 'rto-min <= rto-initial <= rto-max' \
+		A uetctl dev set uet0 rto-min-us 90000 rto-initial-us 80000 &&
+	expect_rc 1 'out of range' A uetctl dev set uet0 rto-min-us 10 &&
+	expect_rc 1 'out of range' A uetctl dev set uet0 max-payload 9001 &&
+	expect_rc 1 'at least 256' A uetctl dev set uet0 max-payload 100 &&
+	expect_rc 1 'out of range' A uetctl dev set uet0 pdc-pool 0 &&
+	expect_rc 1 'exceeds the 65535 PDC identifiers' \
+		A uetctl dev set uet0 pdc-pool 65535 pdc-reserved 1 &&
+	expect_rc 1 'out of range' A uetctl dev set uet0 rc-mode uud &&
+	expect_rc 1 'out of range' A uetctl dev set uet0 pdc-idle-ms 3600001 &&
+	expect_rc 2 'invalid rc-mode "fast"' A uetctl dev set uet0 rc-mode fast &&
+	expect_rc 2 'unknown setting "colour"' A uetctl dev set uet0 colour 1 &&
+	expect_rc 2 'invalid ack-delay-us "-1"' A uetctl dev set uet0 ack-delay-us -1 &&
+	# nothing changed by the refusals
+	[ "$(json_get '.[0].rto_min_us' A uetctl -j dev show uet0)" = 50000 ]
+}
+
+unknown_device() {
+	expect_rc 1 'No uet device of this name in this network namespace' \
+		A uetctl job add dev uet9 id 1 &&
+	# uet1 exists, but in the other namespace
+	expect_rc 1 'No uet device of this name in this network namespace' \
+		A uetctl job show dev uet1 &&
+	expect_rc 1 'No uet device of this name' A uetctl dev set uet1 pdc-pool 5 &&
+	expect_rc 1 'No uet device of this name' A uetctl stats show dev uet1 &&
+	expect_rc 1 'No uet device of this name' A uetctl pdc show dev uet1 &&
+	# and the init namespace sees neither through netlink
+	[ "$(uetctl -j job show | jq length)" = 0 ]
+}
+
+default_job() {
+	local j
+	j=$(A uetctl -j job show dev uet0) || return 1
+	echo "# $j"
+	[ "$(jq -r '.[0] | "\(.id) \(.addr) \(.pid_lo)-\(.pid_hi) \(.tc) \(.mode)"' <<<"$j")" = \
+	  "0 relative 0-4095 0 rud" ] &&
+	expect_rc 1 'default job \(0\) cannot be deleted' A uetctl job del dev uet0 id 0
+}
+
+job_lifecycle() {
+	A uetctl job add dev uet0 id 42 addr absolute pid 100-199 tc 3 mode rod || return 1
+	local j
+	j=$(A uetctl -j job show dev uet0 id 42) || return 1
+	echo "# $j"
+	[ "$(jq -r '.[0] | "\(.id) \(.addr) \(.pid_lo)-\(.pid_hi) \(.tc) \(.mode)"' <<<"$j")" = \
+	  "42 absolute 100-199 3 rod" ] &&
+	expect_rc 1 'A job with this ID exists on this device \(File exists\)' \
+		A uetctl job add dev uet0 id 42 &&
+	A uetctl job show dev uet0 id 42 | grep -q '^uet0 job 42 addr absolute pid 100-199 tc 3 mode rod$' &&
+	A uetctl job del dev uet0 id 42 &&
+	expect_rc 1 'No job with this ID on this device \(No such file or directory\)' \
+		A uetctl job del dev uet0 id 42 &&
+	expect_rc 1 'No job with this ID' A uetctl job show dev uet0 id 42
+}
+
+job_refusals() {
+	expect_rc 1 'out of range' A uetctl job add dev uet0 id 16777216 &&
+	expect_rc 1 'out of range' A uetctl job add dev uet0 id 5 pid 0-4096 &&
+	expect_rc 1 'out of range' A uetctl job add dev uet0 id 5 tc 8 &&
+	expect_rc 1 'PIDonFEP range is empty' A uetctl job add dev uet0 id 5 pid 9-3 &&
+	expect_rc 2 'invalid mode "fifo"' A uetctl job add dev uet0 id 5 mode fifo &&
+	expect_rc 2 'invalid addr "near"' A uetctl job add dev uet0 id 5 addr near &&
+	expect_rc 2 'which job' A uetctl job add dev uet0 &&
+	expect_rc 2 'which device' A uetctl job add id 5 &&
+	expect_rc 2 'invalid id "x"' A uetctl job del dev uet0 id x &&
+	expect_rc 2 '"tc" needs a value' A uetctl job add dev uet0 id 5 tc &&
+	# the largest values are accepted
+	A uetctl job add dev uet0 id 16777215 pid 4095-4095 tc 7 mode uud &&
+	A uetctl job del dev uet0 id 16777215
+}
+
+unprivileged() {
+	# reading is allowed, changing is not
+	nobody ip netns exec "$NS_A" true 2>/dev/null && return 1
+	AN uetctl job show dev uet0 >/dev/null &&
+	expect_rc 1 'job add: Operation not permitted \(needs CAP_NET_ADMIN\)' \
+		AN uetctl job add dev uet0 id 7 &&
+	expect_rc 1 'Operation not permitted' AN uetctl job del dev uet0 id 0 &&
+	expect_rc 1 'Operation not permitted' AN uetctl dev set uet0 pdc-pool 7 &&
+	expect_rc 1 'Operation not permitted' AN uetctl profile set dev uet0 ai-base &&
+	expect_rc 1 'Operation not permitted' AN uetctl pdc close dev uet0 id 1 &&
+	expect_rc 1 'No job with this ID' A uetctl job show dev uet0 id 7
+}
+
+profiles() {
+	local j
+	j=$(A uetctl -j profile show) || return 1
+	echo "# $j"
+	[ "$(jq -r 'map(.profile) | join(" ")' <<<"$j")" = "ai-base ai-full hpc" ] &&
+	[ "$(jq -r '.[0].features | join(" ")' <<<"$j")" = \
+	  "mode-rud mode-rudi send rma atomic" ] &&
+	jq -e '.[1].features | index("deferrable-send") and index("mode-rod")' <<<"$j" >/dev/null &&
+	jq -e '.[0].features | index("mode-rod") | not' <<<"$j" >/dev/null &&
+	[ "$(json_get '.[0].profile' A uetctl -j profile show dev uet0)" = hpc ] &&
+	# a ROD job keeps the device from AI Base ...
+	A uetctl job add dev uet0 id 10 mode rod &&
+	expect_rc 1 'Job 10 uses delivery mode ROD, which profile ai-base does not allow' \
+		A uetctl profile set dev uet0 ai-base &&
+	A uetctl job del dev uet0 id 10 &&
+	A uetctl profile set dev uet0 ai-base &&
+	A uetctl profile show dev uet0 | grep -q '^uet0 profile ai-base: mode-rud mode-rudi send rma atomic$' &&
+	# ... and AI Base refuses ROD jobs and an ROD RC mode
+	expect_rc 1 'Profile ai-base does not allow delivery mode ROD \(Operation not supported\)' \
+		A uetctl job add dev uet0 id 11 mode rod &&
+	expect_rc 1 'Profile ai-base does not allow delivery mode UUD' \
+		A uetctl job add dev uet0 id 11 mode uud &&
+	expect_rc 1 'Profile ai-base does not allow delivery mode ROD' \
+		A uetctl dev set uet0 rc-mode rod &&
+	A uetctl job add dev uet0 id 11 mode rudi &&
+	A uetctl job del dev uet0 id 11 &&
+	expect_rc 2 'invalid profile "ai-max"' A uetctl profile set dev uet0 ai-max &&
+	A uetctl profile set dev uet0 hpc &&
+	[ "$(json_get '.[0].profile' A uetctl -j dev show uet0)" = hpc ]
+}
+
+# 10,000 jobs (1,000 on a debug kernel) added in one batch, dumped across
+# many netlink messages
+many_jobs() {
+	local n i f=/tmp/jobs.batch cnt ids
+	n=$(scaled 10000 1000)
+	for ((i = 1; i <= n; i++)); do
+		echo "job add dev uet0 id $((i * 7)) pid $((i % 4096))-4095"
+	done >$f
+	A uetctl -batch $f || return 1
+	cnt=$(A uetctl -j job show dev uet0 | jq length)
+	echo "# jobs dumped: $cnt"
+	[ "$cnt" -eq $((n + 1)) ] || return 1
+	# every ID once, in order: the dump resumed where each message ended
+	ids=$(A uetctl -j job show | jq -r --argjson n "$n" \
+		'[.[].id] == ([0] + [range(1; $n + 1) | . * 7])')
+	[ "$ids" = true ] || return 1
+	[ "$(A uetctl job show dev uet0 | grep -c '^uet0 job ')" -eq $((n + 1)) ] &&
+	[ "$(json_get '.[0].jobs' A uetctl -j dev show uet0)" -eq $((n + 1)) ] || return 1
+	sed 's/^job add dev uet0 id \([0-9]*\).*/job del dev uet0 id \1/' $f >$f.del
+	A uetctl -batch $f.del &&
+	[ "$(A uetctl -j job show dev uet0 | jq length)" -eq 1 ]
+}
+
+batch_stops() {
+	printf 'job add dev uet0 id 500\njob add dev uet0 id 500\njob add dev uet0 id 501\n' >/tmp/b2
+	expect_rc 1 'line 2 failed' A uetctl -batch /tmp/b2 &&
+	expect_rc 1 'No job with this ID' A uetctl job show dev uet0 id 501 &&
+	A uetctl job del dev uet0 id 500
+}
+
+stats() {
+	local j
+	j=$(A uetctl -j stats show dev uet0) || return 1
+	echo "# $j"
+	# the same counters, by the same names, as the RDMA hw counters
+	[ "$(jq -c 'keys' <<<"$j")" = \
+	  "$(rdma -j statistic show link uet0/1 | jq -c '.[0] | del(.ifname, .port) | keys')" ] &&
+	jq -e 'has("tx_packets") and has("drop_malformed") and has("pdcs_created")' <<<"$j" >/dev/null &&
+	j=$(A uetctl -j stats show dev uet0 job 0) &&
+	echo "# $j" &&
+	[ "$(jq -c 'keys' <<<"$j")" = '["errors","rx_bytes","rx_packets","tx_bytes","tx_packets"]' ] &&
+	expect_rc 1 'No job with this ID' A uetctl stats show dev uet0 job 99 &&
+	expect_rc 2 'which device' A uetctl stats show
+}
+
+# wait_pdcs NS-FUNC DEV JQ-COND: within 5 s, DEV's PDC dump satisfies JQ-COND
+wait_pdcs() {
+	local i
+	for i in $(seq 50); do
+		"$1" uetctl -j pdc show dev "$2" | jq -e "$3" >/dev/null && return 0
+		sleep 0.1
+	done
+	echo "# $2: $("$1" uetctl -j pdc show dev "$2")"
+	return 1
+}
+
+# Traffic from the test engine leaves PDCs on both devices; closing one
+# (either end) closes both sides with a 1-RTT handshake.
+pdcs_after_traffic() {
+	local created closed j lp tp
+	[ "$(A uetctl -j pdc show | jq length)" -eq 0 ] || return 1
+	created=$(counter uet0 pdcs_created)
+	modprobe uet_test_engine src=uet0 dst=uet1 addr="$UET_NET4.2" count=4 size=4096 ||
+		return 1
+	rmmod uet_test_engine
+	A uetctl pdc show | sed 's/^/# /'
+	j=$(A uetctl -j pdc show dev uet0) || return 1
+	[ "$(jq length <<<"$j")" -eq 1 ] &&
+	jq -e '.[0] | .role == "initiator" and .peer == "198.18.0.2" and
+		.mode == "rud" and .state == "established" and .rpdcid > 0 and
+		.tx_nxt == .tx_una and .in_flight == 0' <<<"$j" >/dev/null &&
+	[ "$(B uetctl -j pdc show | jq '[.[] | select(.role == "target")] | length')" -eq 1 ] &&
+	[ "$(json_get '.[0].pdcs' A uetctl -j dev show uet0)" -eq 1 ] &&
+	expect_delta uet0 pdcs_created "$created" 1 || return 1
+
+	lp=$(jq '.[0].lpdcid' <<<"$j")
+	[ "$(json_get '.[0].lpdcid' A uetctl -j pdc show dev uet0 id "$lp")" = "$lp" ] &&
+	expect_rc 1 'No PDC with this identifier' A uetctl pdc show dev uet0 id $((lp + 1)) &&
+	expect_rc 1 'out of range' A uetctl pdc close dev uet0 id 0 &&
+	expect_rc 1 'No PDC with this identifier on this device' \
+		A uetctl pdc close dev uet0 id $((lp + 1)) || return 1
+
+	# the initiator closes: CLOSE, its ACK, and both sides are reclaimed
+	closed=$(counter uet0 pdcs_closed)
+	A uetctl pdc close dev uet0 id "$lp" &&
+	wait_pdcs A uet0 'length == 0' && wait_pdcs B uet1 'length == 0' &&
+	expect_delta uet0 pdcs_closed "$closed" 1 &&
+	expect_rc 1 'No PDC with this identifier' A uetctl pdc close dev uet0 id "$lp" || return 1
+
+	# the target asks its initiator to close (REQ_CLOSE)
+	modprobe uet_test_engine src=uet0 dst=uet1 addr="$UET_NET4.2" count=2 size=100 &&
+	rmmod uet_test_engine &&
+	tp=$(B uetctl -j pdc show dev uet1 | jq '.[0].lpdcid') &&
+	[ "$tp" != null ] &&
+	B uetctl pdc close dev uet1 id "$tp" &&
+	wait_pdcs A uet0 'length == 0' && wait_pdcs B uet1 'length == 0'
+}
+
+# A session as Documentation/netlink.rst shows it: each command and its
+# output, all of which must succeed.
+session() {
+	local c
+	while read -r c; do
+		echo "# \$ $c"
+		A bash -c "$c" 2>&1 | sed 's/^/#   /'
+		[ "${PIPESTATUS[0]}" -eq 0 ] || return 1
+	done <<-'EOF'
+		uetctl dev show uet0
+		uetctl dev set uet0 ack-delay-us 200 rto-min-us 20000
+		uetctl profile show
+		uetctl job add dev uet0 id 7 addr relative pid 0-127 tc 1 mode rud
+		uetctl job show dev uet0
+		uetctl -j -p job show dev uet0 id 7
+		uetctl pdc show dev uet0
+		uetctl stats show dev uet0 job 7
+		uetctl profile set dev uet0 ai-base
+		uetctl job add dev uet0 id 8 mode rod || true
+		uetctl job del dev uet0 id 7
+	EOF
+}
+
+trap fabric_down EXIT
+ktap_print_header
+ktap_set_plan 16
+ktap_test_result "setup" setup
+ktap_test_result "help at every level, usage errors exit 2" help_everywhere
+ktap_test_result "dev show: settings and JSON" dev_show_and_json
+ktap_test_result "dev set: values read back" dev_set_reads_back
+ktap_test_result "dev set: refusals quote the kernel" dev_set_refusals
+ktap_test_result "unknown devices and other namespaces" unknown_device
+ktap_test_result "the default job exists and stays" default_job
+ktap_test_result "job add, show, duplicate, del" job_lifecycle
+ktap_test_result "job values out of range" job_refusals
+ktap_test_result "changes need CAP_NET_ADMIN" unprivileged
+ktap_test_result "profiles gate delivery modes" profiles
+ktap_test_result "10,000 jobs: batch add, dump, delete" many_jobs
+ktap_test_result "a batch stops at its first failure" batch_stops
+ktap_test_result "stats of a device and of a job" stats
+ktap_test_result "PDCs after traffic: dump, get, close" pdcs_after_traffic
+ktap_test_result "a documented session" session
+fabric_down
+rmmod uet_test_engine 2>/dev/null
+modprobe -r uet
+ktap_finished

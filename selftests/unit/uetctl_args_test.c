@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of uetctl's argument parsing (tools/uetctl/args.c): what each
+ * command line becomes, and the usage error, quoting the bad word, of
+ * every malformed one.
+ */
+#include "kselftest_harness.h"
+
+#include <string.h>
+#include <uet/libuet.h>
+
+#include "uetctl.h"
+
+#define ARGV(...)	((char *[]){ __VA_ARGS__ })
+#define ARGC(...)	((int)(sizeof(ARGV(__VA_ARGS__)) / sizeof(char *)))
+#define PARSE(fn, obj, ...)	fn(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), obj, err)
+
+TEST(numbers)
+{
+	uint32_t v;
+
+	ASSERT_EQ(0, parse_u32("0", 10, &v));
+	ASSERT_EQ(0u, v);
+	ASSERT_EQ(0, parse_u32("4294967295", UINT32_MAX, &v));
+	ASSERT_EQ(UINT32_MAX, v);
+	ASSERT_EQ(0, parse_u32("0xfff", 4095, &v));
+	ASSERT_EQ(4095u, v);
+	ASSERT_EQ(-1, parse_u32("4294967296", UINT32_MAX, &v));
+	ASSERT_EQ(-1, parse_u32("256", 255, &v));
+	ASSERT_EQ(-1, parse_u32("-1", UINT32_MAX, &v));
+	ASSERT_EQ(-1, parse_u32("+1", UINT32_MAX, &v));
+	ASSERT_EQ(-1, parse_u32("", UINT32_MAX, &v));
+	ASSERT_EQ(-1, parse_u32("12abc", UINT32_MAX, &v));
+	ASSERT_EQ(-1, parse_u32(" 1", UINT32_MAX, &v));
+	ASSERT_EQ(-1, parse_u32("99999999999999999999999", UINT32_MAX, &v));
+}
+
+TEST(job_add_full)
+{
+	char err[ARG_ERR_MAX];
+	struct uet_job_attrs j;
+
+	ASSERT_EQ(0, PARSE(args_job_add, &j, "dev", "uet0", "id", "42",
+			   "addr", "absolute", "pid", "100-199", "tc", "3",
+			   "mode", "rod"));
+	ASSERT_STREQ("uet0", j.dev);
+	ASSERT_EQ(42u, j.id);
+	ASSERT_EQ(UET_ADDR_MODE_ABSOLUTE, j.addr_mode);
+	ASSERT_EQ(100, j.pid_lo);
+	ASSERT_EQ(199, j.pid_hi);
+	ASSERT_EQ(3, j.tc);
+	ASSERT_EQ(UET_DELIVERY_MODE_ROD, j.mode);
+	ASSERT_TRUE(UET_HAS(&j, UET_A_JOB_ID) && UET_HAS(&j, UET_A_JOB_TC) &&
+		    UET_HAS(&j, UET_A_JOB_PID_LO) && UET_HAS(&j, UET_A_JOB_PID_HI) &&
+		    UET_HAS(&j, UET_A_JOB_ADDR_MODE) &&
+		    UET_HAS(&j, UET_A_JOB_DELIVERY_MODE));
+}
+
+TEST(job_add_minimal)
+{
+	char err[ARG_ERR_MAX];
+	struct uet_job_attrs j;
+
+	ASSERT_EQ(0, PARSE(args_job_add, &j, "id", "0x10", "dev", "d"));
+	ASSERT_EQ(16u, j.id);
+	/* what is not given is left to the kernel's defaults */
+	ASSERT_FALSE(UET_HAS(&j, UET_A_JOB_TC) || UET_HAS(&j, UET_A_JOB_PID_LO) ||
+		     UET_HAS(&j, UET_A_JOB_DELIVERY_MODE) ||
+		     UET_HAS(&j, UET_A_JOB_ADDR_MODE));
+	/* a single PIDonFEP is a range of one */
+	ASSERT_EQ(0, PARSE(args_job_add, &j, "dev", "d", "id", "1", "pid", "7"));
+	ASSERT_EQ(7, j.pid_lo);
+	ASSERT_EQ(7, j.pid_hi);
+	/* ranges are the kernel's to judge: 4096 is passed on */
+	ASSERT_EQ(0, PARSE(args_job_add, &j, "dev", "d", "id", "16777216",
+			   "pid", "0-4096", "tc", "8"));
+	ASSERT_EQ(16777216u, j.id);
+	ASSERT_EQ(4096, j.pid_hi);
+}
+
+/* Each malformed job add, and the word its error must quote. */
+TEST(job_add_errors)
+{
+	char err[ARG_ERR_MAX];
+	struct uet_job_attrs j;
+
+	ASSERT_EQ(-1, PARSE(args_job_add, &j, "dev", "uet0"));
+	ASSERT_NE(NULL, strstr(err, "which job"));
+	ASSERT_EQ(-1, PARSE(args_job_add, &j, "id", "1"));
+	ASSERT_NE(NULL, strstr(err, "which device"));
+	ASSERT_EQ(-1, PARSE(args_job_add, &j, "dev", "uet0", "id", "x1"));
+	ASSERT_NE(NULL, strstr(err, "invalid id \"x1\""));
+	ASSERT_EQ(-1, PARSE(args_job_add, &j, "dev", "uet0", "id", "1", "tc", "256"));
+	ASSERT_NE(NULL, strstr(err, "invalid tc \"256\""));
+	ASSERT_EQ(-1, PARSE(args_job_add, &j, "dev", "uet0", "id", "1", "pid", "1-"));
+	ASSERT_NE(NULL, strstr(err, "invalid pid range \"1-\""));
+	ASSERT_EQ(-1, PARSE(args_job_add, &j, "dev", "uet0", "id", "1", "pid", "65536"));
+	ASSERT_NE(NULL, strstr(err, "invalid pid range"));
+	ASSERT_EQ(-1, PARSE(args_job_add, &j, "dev", "uet0", "id", "1", "mode", "RUD"));
+	ASSERT_NE(NULL, strstr(err, "invalid mode \"RUD\""));
+	ASSERT_EQ(-1, PARSE(args_job_add, &j, "dev", "uet0", "id", "1", "addr", "x"));
+	ASSERT_NE(NULL, strstr(err, "invalid addr \"x\""));
+	ASSERT_EQ(-1, PARSE(args_job_add, &j, "dev", "uet0", "id", "1", "colour", "red"));
+	ASSERT_NE(NULL, strstr(err, "unknown argument \"colour\""));
+	ASSERT_EQ(-1, PARSE(args_job_add, &j, "dev", "uet0", "id"));
+	ASSERT_NE(NULL, strstr(err, "\"id\" needs a value"));
+	ASSERT_EQ(-1, PARSE(args_job_add, &j, "dev",
+			    "a-name-that-is-longer-than-sixty-three-characters-which-the-kernel-refuses"));
+	ASSERT_NE(NULL, strstr(err, "invalid device name"));
+	ASSERT_EQ(-1, PARSE(args_job_add, &j, "dev", "", "id", "1"));
+	ASSERT_NE(NULL, strstr(err, "invalid device name \"\""));
+}
+
+TEST(dev_set)
+{
+	char err[ARG_ERR_MAX];
+	struct uet_dev_attrs s;
+
+	ASSERT_EQ(0, PARSE(args_dev_set, &s, "uet0", "rc-mode", "rod",
+			   "max-payload", "4000", "ack-delay-us", "250",
+			   "pdc-pool", "1000", "pdc-reserved", "24",
+			   "rto-min-us", "2000", "rto-max-us", "5000000",
+			   "rto-initial-us", "30000", "pdc-idle-ms", "0"));
+	ASSERT_STREQ("uet0", s.name);
+	ASSERT_EQ(UET_DELIVERY_MODE_ROD, s.rc_mode);
+	ASSERT_EQ(4000u, s.max_payload);
+	ASSERT_EQ(250u, s.ack_delay_us);
+	ASSERT_EQ(1000u, s.pdc_pool);
+	ASSERT_EQ(24u, s.pdc_reserved);
+	ASSERT_EQ(2000u, s.rto_min_us);
+	ASSERT_EQ(5000000u, s.rto_max_us);
+	ASSERT_EQ(30000u, s.rto_init_us);
+	ASSERT_EQ(0u, s.pdc_idle_ms);
+	ASSERT_EQ(s.present, (1ULL << UET_A_DEV_RC_MODE) | (1ULL << UET_A_DEV_MAX_PAYLOAD) |
+		  (1ULL << UET_A_DEV_ACK_DELAY_US) | (1ULL << UET_A_DEV_PDC_POOL) |
+		  (1ULL << UET_A_DEV_PDC_RESERVED) | (1ULL << UET_A_DEV_RTO_MIN_US) |
+		  (1ULL << UET_A_DEV_RTO_MAX_US) | (1ULL << UET_A_DEV_RTO_INIT_US) |
+		  (1ULL << UET_A_DEV_PDC_IDLE_MS));
+
+	ASSERT_EQ(0, PARSE(args_dev_set, &s, "uet0", "pdc-pool", "7"));
+	ASSERT_EQ(s.present, 1ULL << UET_A_DEV_PDC_POOL);
+}
+
+TEST(dev_set_errors)
+{
+	char err[ARG_ERR_MAX];
+	struct uet_dev_attrs s;
+
+	ASSERT_EQ(-1, args_dev_set(0, NULL, &s, err));
+	ASSERT_NE(NULL, strstr(err, "which device"));
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0"));
+	ASSERT_NE(NULL, strstr(err, "nothing to set"));
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "rc-mode", "fast"));
+	ASSERT_NE(NULL, strstr(err, "invalid rc-mode \"fast\""));
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "pdc-pool", "-5"));
+	ASSERT_NE(NULL, strstr(err, "invalid pdc-pool \"-5\""));
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "rto-max-us", "4294967296"));
+	ASSERT_NE(NULL, strstr(err, "invalid rto-max-us"));
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "mtu", "1500"));
+	ASSERT_NE(NULL, strstr(err, "unknown setting \"mtu\""));
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "pdc-pool"));
+	ASSERT_NE(NULL, strstr(err, "needs a value"));
+}
+
+TEST(selections)
+{
+	char err[ARG_ERR_MAX];
+	struct sel sel;
+
+	ASSERT_EQ(0, args_sel(0, NULL, "id", 10, &sel, err));
+	ASSERT_FALSE(sel.has_dev || sel.has_id);
+	ASSERT_EQ(0, args_sel(4, ARGV("id", "10", "dev", "uet1"), "id", 10, &sel, err));
+	ASSERT_TRUE(sel.has_dev && sel.has_id);
+	ASSERT_STREQ("uet1", sel.dev);
+	ASSERT_EQ(10u, sel.id);
+	ASSERT_EQ(-1, args_sel(2, ARGV("id", "11"), "id", 10, &sel, err));
+	ASSERT_NE(NULL, strstr(err, "invalid id \"11\""));
+	ASSERT_EQ(-1, args_sel(2, ARGV("job", "1"), "id", 10, &sel, err));
+	ASSERT_NE(NULL, strstr(err, "unknown argument \"job\""));
+	ASSERT_EQ(0, args_sel(2, ARGV("job", "1"), "job", 10, &sel, err));
+	ASSERT_EQ(-1, args_sel(1, ARGV("dev"), "id", 10, &sel, err));
+	ASSERT_NE(NULL, strstr(err, "needs a value"));
+}
+
+TEST(profile_set)
+{
+	char err[ARG_ERR_MAX];
+	struct sel sel;
+	uint8_t p;
+
+	ASSERT_EQ(0, args_profile_set(3, ARGV("dev", "uet0", "ai-full"), &sel, &p, err));
+	ASSERT_EQ(UET_PROFILE_AI_FULL, p);
+	ASSERT_STREQ("uet0", sel.dev);
+	ASSERT_EQ(-1, args_profile_set(3, ARGV("dev", "uet0", "hpc2"), &sel, &p, err));
+	ASSERT_NE(NULL, strstr(err, "invalid profile \"hpc2\""));
+	ASSERT_EQ(-1, args_profile_set(1, ARGV("hpc"), &sel, &p, err));
+	ASSERT_NE(NULL, strstr(err, "which device"));
+	ASSERT_EQ(-1, args_profile_set(0, NULL, &sel, &p, err));
+	ASSERT_NE(NULL, strstr(err, "which profile"));
+}
+
+TEST(names_round_trip)
+{
+	unsigned int i;
+
+	for (i = 0; uet_delivery_mode_name(i); i++)
+		ASSERT_EQ((int)i, uet_delivery_mode_parse(uet_delivery_mode_name(i)));
+	ASSERT_EQ(4u, i);
+	for (i = 0; uet_profile_name(i); i++)
+		ASSERT_EQ((int)i, uet_profile_parse(uet_profile_name(i)));
+	ASSERT_EQ(3u, i);
+	for (i = 0; uet_addr_mode_name(i); i++)
+		ASSERT_EQ((int)i, uet_addr_mode_parse(uet_addr_mode_name(i)));
+	ASSERT_EQ(2u, i);
+	for (i = 0; uet_feature_name(i); i++)
+		;
+	ASSERT_EQ(12u, i);
+	ASSERT_STREQ("closing", uet_pdc_state_name(UET_PDC_STATE_CLOSING));
+	ASSERT_EQ(NULL, uet_pdc_state_name(5));
+	ASSERT_EQ(-1, uet_delivery_mode_parse(""));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uetctl argument parsing: keyword/value pairs into libuet's structures.
+ * Only the syntax and the width of each value are checked here; ranges
+ * are the kernel's to check (its extended ACK says what is wrong).
+ * Errors are written to err (ARG_ERR_MAX bytes), quoting the bad word.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uet/libuet.h>
+
+#include "uetctl.h"
+
+#define ERR(...)	(snprintf(err, ARG_ERR_MAX, __VA_ARGS__), -1)
+
+/* A decimal or 0x-prefixed number no larger than @max. */
+int parse_u32(const char *s, uint32_t max, uint32_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end || v > max)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int value(int argc, char **argv, int i, char *err)
+{
+	if (i + 1 >= argc)
+		return ERR("\"%s\" needs a value", argv[i]);
+	return 0;
+}
+
+static int num(const char *key, const char *s, uint32_t max, uint32_t *out,
+	       char *err)
+{
+	if (parse_u32(s, max, out))
+		return ERR("invalid %s \"%s\"", key, s);
+	return 0;
+}
+
+static int dev_name(const char *s, char *dst, size_t len, char *err)
+{
+	if (!*s || strlen(s) >= len || strlen(s) > UET_NAME_MAX_LEN)
+		return ERR("invalid device name \"%s\"", s);
+	strcpy(dst, s);
+	return 0;
+}
+
+int args_sel(int argc, char **argv, const char *idword, uint32_t idmax,
+	     struct sel *sel, char *err)
+{
+	int i;
+
+	memset(sel, 0, sizeof(*sel));
+	for (i = 0; i < argc; i += 2) {
+		if (value(argc, argv, i, err))
+			return -1;
+		if (!strcmp(argv[i], "dev")) {
+			if (dev_name(argv[i + 1], sel->dev, sizeof(sel->dev), err))
+				return -1;
+			sel->has_dev = true;
+		} else if (idword && !strcmp(argv[i], idword)) {
+			if (num(idword, argv[i + 1], idmax, &sel->id, err))
+				return -1;
+			sel->has_id = true;
+		} else {
+			return ERR("unknown argument \"%s\"", argv[i]);
+		}
+	}
+	return 0;
+}
+
+int args_dev_set(int argc, char **argv, struct uet_dev_attrs *s, char *err)
+{
+	static const struct {
+		const char *key;
+		int attr;
+		size_t off;
+	} keys[] = {
+		{ "max-payload", UET_A_DEV_MAX_PAYLOAD, offsetof(struct uet_dev_attrs, max_payload) },
+		{ "ack-delay-us", UET_A_DEV_ACK_DELAY_US, offsetof(struct uet_dev_attrs, ack_delay_us) },
+		{ "pdc-pool", UET_A_DEV_PDC_POOL, offsetof(struct uet_dev_attrs, pdc_pool) },
+		{ "pdc-reserved", UET_A_DEV_PDC_RESERVED, offsetof(struct uet_dev_attrs, pdc_reserved) },
+		{ "rto-min-us", UET_A_DEV_RTO_MIN_US, offsetof(struct uet_dev_attrs, rto_min_us) },
+		{ "rto-max-us", UET_A_DEV_RTO_MAX_US, offsetof(struct uet_dev_attrs, rto_max_us) },
+		{ "rto-initial-us", UET_A_DEV_RTO_INIT_US, offsetof(struct uet_dev_attrs, rto_init_us) },
+		{ "pdc-idle-ms", UET_A_DEV_PDC_IDLE_MS, offsetof(struct uet_dev_attrs, pdc_idle_ms) },
+	};
+	size_t k;
+	int i, m;
+
+	memset(s, 0, sizeof(*s));
+	if (argc < 1)
+		return ERR("which device?");
+	if (dev_name(argv[0], s->name, sizeof(s->name), err))
+		return -1;
+	if (argc < 2)
+		return ERR("nothing to set");
+	for (i = 1; i < argc; i += 2) {
+		if (value(argc, argv, i, err))
+			return -1;
+		if (!strcmp(argv[i], "rc-mode")) {
+			m = uet_delivery_mode_parse(argv[i + 1]);
+			if (m < 0)
+				return ERR("invalid rc-mode \"%s\" (rud, rod)", argv[i + 1]);
+			s->rc_mode = (uint8_t)m;
+			UET_SET(s, UET_A_DEV_RC_MODE);
+			continue;
+		}
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			if (!strcmp(argv[i], keys[k].key))
+				break;
+		if (k == sizeof(keys) / sizeof(keys[0]))
+			return ERR("unknown setting \"%s\"", argv[i]);
+		if (num(keys[k].key, argv[i + 1], UINT32_MAX,
+			(uint32_t *)((char *)s + keys[k].off), err))
+			return -1;
+		UET_SET(s, keys[k].attr);
+	}
+	return 0;
+}
+
+/* "LO-HI" or a single PIDonFEP value. */
+static int pid_range(const char *s, struct uet_job_attrs *j, char *err)
+{
+	char buf[32], *dash;
+	uint32_t lo, hi;
+
+	if (strlen(s) >= sizeof(buf))
+		return ERR("invalid pid range \"%s\"", s);
+	strcpy(buf, s);
+	dash = strchr(buf, '-');
+	if (dash)
+		*dash = '\0';
+	if (parse_u32(buf, UINT16_MAX, &lo) ||
+	    parse_u32(dash ? dash + 1 : buf, UINT16_MAX, &hi))
+		return ERR("invalid pid range \"%s\" (LO-HI)", s);
+	j->pid_lo = (uint16_t)lo;
+	j->pid_hi = (uint16_t)hi;
+	UET_SET(j, UET_A_JOB_PID_LO);
+	UET_SET(j, UET_A_JOB_PID_HI);
+	return 0;
+}
+
+int args_job_add(int argc, char **argv, struct uet_job_attrs *j, char *err)
+{
+	uint32_t v;
+	int i, m;
+
+	memset(j, 0, sizeof(*j));
+	for (i = 0; i < argc; i += 2) {
+		if (value(argc, argv, i, err))
+			return -1;
+		if (!strcmp(argv[i], "dev")) {
+			if (dev_name(argv[i + 1], j->dev, sizeof(j->dev), err))
+				return -1;
+		} else if (!strcmp(argv[i], "id")) {
+			if (num("id", argv[i + 1], UINT32_MAX, &j->id, err))
+				return -1;
+			UET_SET(j, UET_A_JOB_ID);
+		} else if (!strcmp(argv[i], "addr")) {
+			m = uet_addr_mode_parse(argv[i + 1]);
+			if (m < 0)
+				return ERR("invalid addr \"%s\" (relative, absolute)",
+					   argv[i + 1]);
+			j->addr_mode = (uint8_t)m;
+			UET_SET(j, UET_A_JOB_ADDR_MODE);
+		} else if (!strcmp(argv[i], "pid")) {
+			if (pid_range(argv[i + 1], j, err))
+				return -1;
+		} else if (!strcmp(argv[i], "tc")) {
+			if (num("tc", argv[i + 1], UINT8_MAX, &v, err))
+				return -1;
+			j->tc = (uint8_t)v;
+			UET_SET(j, UET_A_JOB_TC);
+		} else if (!strcmp(argv[i], "mode")) {
+			m = uet_delivery_mode_parse(argv[i + 1]);
+			if (m < 0)
+				return ERR("invalid mode \"%s\" (rud, rod, rudi, uud)",
+					   argv[i + 1]);
+			j->mode = (uint8_t)m;
+			UET_SET(j, UET_A_JOB_DELIVERY_MODE);
+		} else {
+			return ERR("unknown argument \"%s\"", argv[i]);
+		}
+	}
+	if (!j->dev[0])
+		return ERR("which device? (dev DEV)");
+	if (!UET_HAS(j, UET_A_JOB_ID))
+		return ERR("which job? (id ID)");
+	return 0;
+}
+
+int args_profile_set(int argc, char **argv, struct sel *sel, uint8_t *profile,
+		     char *err)
+{
+	int p;
+
+	if (argc < 1)
+		return ERR("which profile? (ai-base, ai-full, hpc)");
+	p = uet_profile_parse(argv[argc - 1]);
+	if (p < 0)
+		return ERR("invalid profile \"%s\" (ai-base, ai-full, hpc)",
+			   argv[argc - 1]);
+	*profile = (uint8_t)p;
+	if (args_sel(argc - 1, argv, NULL, 0, sel, err))
+		return -1;
+	if (!sel->has_dev)
+		return ERR("which device? (dev DEV)");
+	return 0;
+}

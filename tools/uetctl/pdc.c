@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/* uetctl pdc: the packet delivery contexts of a device. */
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <uet/libuet.h>
+
+#include "uetctl.h"
+
+static void peer_str(const uint8_t *a, char *buf, size_t len)
+{
+	static const uint8_t v4mapped[12] = { [10] = 0xff, [11] = 0xff };
+	int v4 = !memcmp(a, v4mapped, sizeof(v4mapped));
+
+	if (!inet_ntop(v4 ? AF_INET : AF_INET6, v4 ? a + 12 : a, buf, len))
+		snprintf(buf, len, "?");
+}
+
+static int pdc_one(const struct uet_pdc_attrs *p, void *arg)
+{
+	char peer[INET6_ADDRSTRLEN];
+	int *n = arg;
+
+	peer_str(p->peer, peer, sizeof(peer));
+	if (!opts.json) {
+		printf("%s pdc %u rpdc %u %s %s mode %s peer %s job %u tc %u\n"
+		       "    una %u nxt %u cack %u in-flight %u srtt-us %u rto-us %u"
+		       " retransmits %" PRIu64 " timeouts %" PRIu64 "\n",
+		       p->dev, p->lpdcid, p->rpdcid,
+		       p->initiator ? "initiator" : "target",
+		       uet_pdc_state_name(p->state) ?: "?",
+		       uet_delivery_mode_name(p->mode) ?: "?", peer, p->job, p->tc,
+		       p->tx_una, p->tx_nxt, p->rx_cack, p->in_flight, p->srtt_us,
+		       p->rto_us, p->retransmits, p->timeouts);
+	} else {
+		json_sep(*n);
+		printf("{\"dev\":");
+		json_string(p->dev);
+		printf(",\"lpdcid\":%u,\"rpdcid\":%u,\"role\":\"%s\",\"state\":",
+		       p->lpdcid, p->rpdcid, p->initiator ? "initiator" : "target");
+		json_string(uet_pdc_state_name(p->state) ?: "?");
+		printf(",\"mode\":");
+		json_string(uet_delivery_mode_name(p->mode) ?: "?");
+		printf(",\"peer\":");
+		json_string(peer);
+		printf(",\"job\":%u,\"tc\":%u,\"tx_una\":%u,\"tx_nxt\":%u,"
+		       "\"rx_cack\":%u,\"in_flight\":%u,\"srtt_us\":%u,\"rto_us\":%u,"
+		       "\"retransmits\":%" PRIu64 ",\"timeouts\":%" PRIu64 "}",
+		       p->job, p->tc, p->tx_una, p->tx_nxt, p->rx_cack, p->in_flight,
+		       p->srtt_us, p->rto_us, p->retransmits, p->timeouts);
+	}
+	(*n)++;
+	return 0;
+}
+
+static int pdc_show(int argc, char **argv)
+{
+	struct uet_pdc_attrs p;
+	char err[ARG_ERR_MAX];
+	struct sel sel;
+	int n = 0, ret;
+
+	if (args_sel(argc, argv, "id", UINT16_MAX, &sel, err))
+		return usage_fail("pdc", err);
+	if (sel.has_id && !sel.has_dev)
+		return usage_fail("pdc", "which device? (dev DEV)");
+	if (!nl())
+		return EXIT_RUNTIME;
+	if (opts.json)
+		json_begin_list();
+	if (sel.has_id) {
+		ret = uet_nl_pdc_get(nl(), sel.dev, (uint16_t)sel.id, &p);
+		if (!ret)
+			pdc_one(&p, &n);
+	} else {
+		ret = uet_nl_pdc_dump(nl(), sel.has_dev ? sel.dev : NULL, pdc_one, &n);
+	}
+	if (opts.json)
+		json_end_list(n);
+	return ret ? nl_fail("pdc show", ret) : 0;
+}
+
+static int pdc_close(int argc, char **argv)
+{
+	char err[ARG_ERR_MAX];
+	struct sel sel;
+	int ret;
+
+	if (args_sel(argc, argv, "id", UINT16_MAX, &sel, err))
+		return usage_fail("pdc", err);
+	if (!sel.has_dev || !sel.has_id)
+		return usage_fail("pdc", "pdc close needs dev DEV id LPDCID");
+	if (!nl())
+		return EXIT_RUNTIME;
+	ret = uet_nl_pdc_close(nl(), sel.dev, (uint16_t)sel.id);
+	return ret ? nl_fail("pdc close", ret) : 0;
+}
+
+static const struct uetctl_cmd pdc_cmds[] = {
+	{ "show", pdc_show, "pdc show [dev DEV [id LPDCID]]" },
+	{ "list", pdc_show, NULL },
+	{ "close", pdc_close, "pdc close dev DEV id LPDCID" },
+	{ NULL },
+};
+
+int do_pdc(int argc, char **argv)
+{
+	if (argc == 0)
+		return pdc_show(0, argv);
+	return dispatch(pdc_cmds, "pdc command", argc, argv);
+}

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Names of the uet netlink family's enum values, as uetctl spells them. */
+#include <string.h>
+
+#include "uet/libuet.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+static const char * const modes[] = {
+	[UET_DELIVERY_MODE_RUD] = "rud",
+	[UET_DELIVERY_MODE_ROD] = "rod",
+	[UET_DELIVERY_MODE_RUDI] = "rudi",
+	[UET_DELIVERY_MODE_UUD] = "uud",
+};
+
+static const char * const addr_modes[] = {
+	[UET_ADDR_MODE_RELATIVE] = "relative",
+	[UET_ADDR_MODE_ABSOLUTE] = "absolute",
+};
+
+static const char * const profiles[] = {
+	[UET_PROFILE_AI_BASE] = "ai-base",
+	[UET_PROFILE_AI_FULL] = "ai-full",
+	[UET_PROFILE_HPC] = "hpc",
+};
+
+static const char * const states[] = {
+	[UET_PDC_STATE_CLOSED] = "closed",
+	[UET_PDC_STATE_SYN_SENT] = "syn-sent",
+	[UET_PDC_STATE_ESTABLISHED] = "established",
+	[UET_PDC_STATE_CLOSE_REQUESTED] = "close-requested",
+	[UET_PDC_STATE_CLOSING] = "closing",
+};
+
+/* By bit number, as enum uet_feature. */
+static const char * const features[] = {
+	"mode-rud", "mode-rod", "mode-rudi", "mode-uud", "send", "rma",
+	"atomic", "ext-atomic", "tagged", "wildcard-tags", "rendezvous",
+	"deferrable-send",
+};
+
+static const char *name_of(const char * const *tab, size_t n, unsigned int v)
+{
+	return v < n ? tab[v] : NULL;
+}
+
+static int parse(const char * const *tab, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (tab[i] && !strcmp(tab[i], s))
+			return (int)i;
+	return -1;
+}
+
+const char *uet_delivery_mode_name(unsigned int mode)
+{
+	return name_of(modes, ARRAY_SIZE(modes), mode);
+}
+
+int uet_delivery_mode_parse(const char *s)
+{
+	return parse(modes, ARRAY_SIZE(modes), s);
+}
+
+const char *uet_addr_mode_name(unsigned int mode)
+{
+	return name_of(addr_modes, ARRAY_SIZE(addr_modes), mode);
+}
+
+int uet_addr_mode_parse(const char *s)
+{
+	return parse(addr_modes, ARRAY_SIZE(addr_modes), s);
+}
+
+const char *uet_profile_name(unsigned int profile)
+{
+	return name_of(profiles, ARRAY_SIZE(profiles), profile);
+}
+
+int uet_profile_parse(const char *s)
+{
+	return parse(profiles, ARRAY_SIZE(profiles), s);
+}
+
+const char *uet_pdc_state_name(unsigned int state)
+{
+	return name_of(states, ARRAY_SIZE(states), state);
+}
+
+const char *uet_feature_name(unsigned int bit)
+{
+	_Static_assert(1u << (ARRAY_SIZE(features) - 1) == UET_FEATURE_DEFERRABLE_SEND,
+		       "a name per feature");
+	return name_of(features, ARRAY_SIZE(features), bit);
+}
