@@ -14,6 +14,10 @@
 
 #include "pds.h"
 #include "ri.h"
+#include "verbs.h"
+
+/* The job of endpoints that no control plane placed in a job: the QPs. */
+#define UET_JOB_DEFAULT		0
 
 /**
  * struct uet_dev_cfg - a device's settings
@@ -65,6 +69,7 @@ struct uet_dev_cfg {
  * @ri: the registered memory peers may access (ri.c).
  * @debugfs: the device's debugfs directory.
  * @cfg: the device's settings.
+ * @vdev: the verbs objects (verbs.c).
  *
  * @list and @registered are protected by uet_devs_lock (main.c).
  */
@@ -82,6 +87,7 @@ struct uet_dev {
 	struct uet_ri_table ri;
 	struct dentry *debugfs;
 	struct uet_dev_cfg cfg;
+	struct uet_vdev vdev;
 };
 
 static inline struct uet_dev *to_uet_dev(struct ib_device *ibdev)
