@@ -183,9 +183,13 @@ struct uet_wq {
  * @done: completed work whose references are dropped by @work.
  * @closing: the QP is being destroyed: no more CQEs for cancellations.
  * @ep_flushed: @ep was emptied since the QP entered the error state.
+ * @rnr: sends the target refused for want of a receive buffer, waiting to
+ *	be posted again (struct uet_xfer), oldest first.
+ * @poll: how long @work waits before looking at the receive queue again
+ *	(jiffies): it backs off while the process posts nothing.
  * @work: process-context work of the data path: dropping references,
- *	handing receive WQEs to @ep, draining the send queue for kernel
- *	users that posted from atomic context, flushing @ep.
+ *	handing receive WQEs to @ep, posting @rnr again, draining the send
+ *	queue for kernel users that posted from atomic context, flushing @ep.
  */
 struct uet_qp {
 	struct ib_qp ibqp;
@@ -209,7 +213,9 @@ struct uet_qp {
 	struct list_head done;
 	bool closing;
 	bool ep_flushed;
-	struct work_struct work;
+	struct list_head rnr;
+	unsigned long poll;
+	struct delayed_work work;
 };
 
 /**

@@ -16,11 +16,20 @@
  * The rxe provider posts receive WQEs into the shared queue without a
  * system call, while the endpoint needs its receive buffers before the
  * messages come.  So receive WQEs are handed to the endpoint ahead, up to
- * UET_XFER_RECV_AHEAD of them: when the QP becomes ready to receive, at
- * each doorbell, and after each receive completion (from the QP's work
- * item, since the completion callback may not call into the endpoint).  A
- * message that still finds no buffer is refused by the target, and the
- * sender's WQE completes with IB_WC_RNR_RETRY_EXC_ERR.
+ * UET_XFER_RECV_AHEAD of them (UET_XFER_SRQ_AHEAD per QP of an SRQ, so
+ * that its QPs share it): when the QP becomes ready to receive, at each
+ * doorbell, after each receive completion (from the QP's work item, since
+ * the completion callback may not call into the endpoint), and from the
+ * work item polling the queue, every UET_XFER_POLL_MIN jiffies backing
+ * off to UET_XFER_POLL_MAX while the process posts nothing.
+ *
+ * A message that finds no buffer is refused by the target
+ * (UET_SES_RC_NO_MATCH).  The sender posts it again after
+ * UET_XFER_RNR_DELAY, as often as the QP's rnr_retry allows (7: without
+ * limit, as in IB), then completes it with IB_WC_RNR_RETRY_EXC_ERR.  The
+ * retried message is a new message to the endpoint: messages posted after
+ * it may overtake it.  (Holding the flow at the target until a buffer
+ * comes would keep the order; the endpoint API does not offer that.)
  *
  * References: work handed to the endpoint keeps references on the MRs it
  * names until its completion; the completion callback (softirq) queues it
@@ -32,14 +41,27 @@
 #include <rdma/ib_pack.h>
 #include <rdma/ib_verbs.h>
 
+#include "counters.h"
 #include "ses.h"
 #include "uet.h"
 #include "verbs.h"
 #include "wire.h"
 #include "xfer.h"
 
-/* Receive WQEs a QP hands to its endpoint ahead of the messages. */
+/* Receive WQEs a QP hands to its endpoint ahead of the messages ... */
 #define UET_XFER_RECV_AHEAD	256
+/* ... and a QP of an SRQ, leaving the rest to the SRQ's other QPs. */
+#define UET_XFER_SRQ_AHEAD	16
+
+/* Bounds of the receive queue poll period, in jiffies. */
+#define UET_XFER_POLL_MIN	1
+#define UET_XFER_POLL_MAX	(HZ / 10)
+
+/* Delay before a refused send is posted again (IB's RNR timer 14 = 1 ms). */
+#define UET_XFER_RNR_DELAY	msecs_to_jiffies(1)
+
+/* rnr_retry value meaning "without limit" (IB spec 9.7.5.2.8). */
+#define UET_RNR_INFINITE	7
 
 /* Bytes of the GRH in front of a UD receive (IB spec 8.3). */
 #define UET_GRH_LEN		sizeof(struct ib_grh)
@@ -51,10 +73,15 @@
  * struct uet_xfer - work handed to the endpoint
  * @node: in the QP's @recvs while posted, in its @done once completed.
  * @recv: a receive WQE (else a send WQE).
- * @wr_id: @opcode: @signaled: what its CQE needs (@opcode: IB_WR_*).
+ * @wr_id: the WQE's work request ID ...
+ * @opcode: ... its opcode (IB_WR_*) ...
+ * @signaled: ... and whether a success completes it: what its CQE needs.
  * @grh: UD receive: where the GRH goes.
+ * @wqe: send: a copy of the WQE, to post it again.
+ * @rnr_left: send: how many more times it may be refused.
  * @nmr: entries of @mr.
- * @mr: the regions it names, referenced.
+ * @mr: the regions it names, referenced, in the order of the WQE's
+ *	entries that are not empty.
  */
 struct uet_xfer {
 	struct list_head node;
@@ -63,6 +90,8 @@ struct uet_xfer {
 	u32 opcode;
 	bool signaled;
 	struct uet_sge grh;
+	struct rxe_send_wqe *wqe;
+	u8 rnr_left;
 	unsigned int nmr;
 	struct uet_mr *mr[];
 };
@@ -73,6 +102,7 @@ static void xfer_free(struct uet_xfer *x)
 
 	for (i = 0; i < x->nmr; i++)
 		uet_mr_put(x->mr[i]);
+	kfree(x->wqe);
 	kfree(x);
 }
 
@@ -88,7 +118,7 @@ static void xfer_retire(struct uet_qp *qp, struct uet_xfer *x)
 	}
 	list_add_tail(&x->node, &qp->done);
 	spin_unlock_irqrestore(&qp->xfer_lock, flags);
-	queue_work(system_wq, &qp->work);
+	uet_xfer_kick(qp);
 }
 
 static enum ib_wc_status comp_status(const struct uet_comp *c, bool recv)
@@ -124,19 +154,37 @@ static enum ib_wc_status comp_status(const struct uet_comp *c, bool recv)
 	}
 }
 
+/* A send the target refused for want of a buffer: again, if allowed. */
+static bool xfer_rnr(struct uet_qp *qp, struct uet_xfer *x)
+{
+	unsigned long flags;
+
+	if (!x->rnr_left || READ_ONCE(qp->state) != IB_QPS_RTS)
+		return false;
+	if (x->rnr_left != UET_RNR_INFINITE)
+		x->rnr_left--;
+	uet_count(qp->udev, UET_CNT_RNR_RETRIES, 1);
+	spin_lock_irqsave(&qp->xfer_lock, flags);
+	if (qp->closing) {
+		spin_unlock_irqrestore(&qp->xfer_lock, flags);
+		return false;
+	}
+	list_add_tail(&x->node, &qp->rnr);
+	spin_unlock_irqrestore(&qp->xfer_lock, flags);
+	mod_delayed_work(system_wq, &qp->work, UET_XFER_RNR_DELAY);
+	return true;
+}
+
 static void xfer_send_done(struct uet_qp *qp, const struct uet_comp *c)
 {
 	struct uet_xfer *x = (void *)(uintptr_t)c->cookie;
 	enum ib_wc_status status = comp_status(c, false);
 
+	if (status == IB_WC_RNR_RETRY_EXC_ERR && xfer_rnr(qp, x))
+		return;
 	if (!READ_ONCE(qp->closing))
 		uet_qp_send_done(qp, x->wr_id, x->opcode, x->signaled, status);
-	if (x->nmr)
-		xfer_retire(qp, x);
-	else
-		kfree(x);
-	if (status != IB_WC_SUCCESS)
-		queue_work(system_wq, &qp->work);	/* flush the QP */
+	xfer_retire(qp, x);
 }
 
 /* The GRH of a UD receive: the sender's address as source GID. */
@@ -245,6 +293,73 @@ static int send_dest(struct uet_qp *qp, const struct rxe_send_wqe *wqe,
 	return 0;
 }
 
+/* Hand a send WQE, its MRs resolved in @x, to the endpoint. */
+static int xfer_post(struct uet_qp *qp, struct uet_xfer *x)
+{
+	const struct rxe_send_wqe *wqe = x->wqe;
+	u32 opcode = wqe->wr.opcode, i, n = 0;
+	struct uet_sge sge[UET_MAX_SGE];
+	struct uet_wr wr = {};
+	struct uet_mem inl;
+	int err;
+
+	err = send_dest(qp, wqe, &wr);
+	if (err)
+		return err;
+	if ((wqe->wr.send_flags & IB_SEND_INLINE) &&
+	    opcode != IB_WR_RDMA_READ) {
+		/* the copy of the WQE is kernel memory */
+		inl = (struct uet_mem) {
+			.iova = (uintptr_t)wqe->dma.inline_data,
+			.length = wqe->dma.length,
+		};
+		sge[0] = (struct uet_sge) { .mem = &inl, .addr = inl.iova,
+					    .len = wqe->dma.length };
+		n = wqe->dma.length ? 1 : 0;
+	} else {
+		for (i = 0; i < wqe->dma.num_sge; i++) {
+			const struct rxe_sge *in = &wqe->dma.sge[i];
+
+			if (!in->length)
+				continue;
+			sge[n] = (struct uet_sge) { .mem = &x->mr[n]->mem,
+						    .addr = in->addr,
+						    .len = in->length };
+			n++;
+		}
+	}
+	wr.cookie = (uintptr_t)x;
+	wr.sge = sge;
+	wr.nsge = n;
+	if (opcode == IB_WR_SEND_WITH_IMM || opcode == IB_WR_RDMA_WRITE_WITH_IMM) {
+		wr.flags = UET_WR_IMM;
+		wr.imm = (__force u32)wqe->wr.ex.imm_data;
+	}
+	switch (opcode) {
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+		wr.op = UET_OP_SEND;
+		break;
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		wr.op = UET_OP_WRITE;
+		break;
+	case IB_WR_RDMA_READ:
+		wr.op = UET_OP_READ;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (wr.op != UET_OP_SEND) {
+		wr.rkey = wqe->wr.wr.rdma.rkey;
+		wr.raddr = wqe->wr.wr.rdma.remote_addr;
+	}
+	mutex_lock(&qp->ep_lock);
+	err = qp->ep ? uet_ep_post(qp->ep, &wr) : -ENOTCONN;
+	mutex_unlock(&qp->ep_lock);
+	return err;
+}
+
 static enum ib_wc_status post_status(int err)
 {
 	switch (err) {
@@ -269,93 +384,65 @@ static enum ib_wc_status post_status(int err)
 enum ib_wc_status uet_xfer_send(struct uet_qp *qp, struct rxe_send_wqe *wqe)
 {
 	u32 opcode = wqe->wr.opcode, nsge = wqe->dma.num_sge;
-	bool read = opcode == IB_WR_RDMA_READ;
 	struct uet_sge sge[UET_MAX_SGE];
-	struct uet_wr wr = {};
-	struct uet_mem inl;
+	unsigned long flags;
 	struct uet_xfer *x;
 	int n, err;
 
 	if (nsge > UET_MAX_SGE)
 		return IB_WC_LOC_LEN_ERR;
-	if (send_dest(qp, wqe, &wr))
-		return IB_WC_LOC_QP_OP_ERR;
 	x = kzalloc(struct_size(x, mr, nsge), GFP_KERNEL);
 	if (!x)
 		return IB_WC_LOC_QP_OP_ERR;
+	x->wqe = kmemdup(wqe, BIT(qp->sq.queue.log2_elem), GFP_KERNEL);
+	if (!x->wqe) {
+		xfer_free(x);
+		return IB_WC_LOC_QP_OP_ERR;
+	}
 	x->wr_id = wqe->wr.wr_id;
 	x->opcode = opcode;
 	x->signaled = qp->sq_sig_all || (wqe->wr.send_flags & IB_SEND_SIGNALED);
-
-	if ((wqe->wr.send_flags & IB_SEND_INLINE) && !read) {
-		/* the private copy of the WQE is kernel memory */
-		inl = (struct uet_mem) {
-			.iova = (uintptr_t)wqe->dma.inline_data,
-			.length = wqe->dma.length,
-		};
-		sge[0] = (struct uet_sge) { .mem = &inl, .addr = inl.iova,
-					    .len = wqe->dma.length };
-		n = wqe->dma.length ? 1 : 0;
-	} else {
+	spin_lock_irqsave(&qp->attr_lock, flags);
+	x->rnr_left = qp->attr.rnr_retry;
+	spin_unlock_irqrestore(&qp->attr_lock, flags);
+	if (!(wqe->wr.send_flags & IB_SEND_INLINE) || opcode == IB_WR_RDMA_READ) {
 		n = wqe_sgl(qp, wqe->dma.sge, nsge,
-			    read ? IB_ACCESS_LOCAL_WRITE : 0, sge, x);
+			    opcode == IB_WR_RDMA_READ ? IB_ACCESS_LOCAL_WRITE : 0,
+			    sge, x);
 		if (n < 0) {
 			xfer_free(x);
 			return -n;
 		}
 	}
-
-	wr.cookie = (uintptr_t)x;
-	wr.sge = sge;
-	wr.nsge = n;
-	switch (opcode) {
-	case IB_WR_SEND_WITH_IMM:
-	case IB_WR_RDMA_WRITE_WITH_IMM:
-		wr.flags = UET_WR_IMM;
-		wr.imm = (__force u32)wqe->wr.ex.imm_data;
-		break;
-	}
-	switch (opcode) {
-	case IB_WR_SEND:
-	case IB_WR_SEND_WITH_IMM:
-		wr.op = UET_OP_SEND;
-		break;
-	case IB_WR_RDMA_WRITE:
-	case IB_WR_RDMA_WRITE_WITH_IMM:
-		wr.op = UET_OP_WRITE;
-		break;
-	case IB_WR_RDMA_READ:
-		wr.op = UET_OP_READ;
-		break;
-	default:
-		xfer_free(x);
-		return IB_WC_LOC_QP_OP_ERR;
-	}
-	if (wr.op != UET_OP_SEND) {
-		wr.rkey = wqe->wr.wr.rdma.rkey;
-		wr.raddr = wqe->wr.wr.rdma.remote_addr;
-	}
-
-	mutex_lock(&qp->ep_lock);
-	err = qp->ep ? uet_ep_post(qp->ep, &wr) : -ENOTCONN;
-	mutex_unlock(&qp->ep_lock);
+	err = xfer_post(qp, x);
 	if (err) {
 		xfer_free(x);
 		return post_status(err);
 	}
-	/* sends and writes copied their data: only reads keep their MRs */
-	if (!read) {
-		unsigned long flags;
-		unsigned int i, nmr;
-
-		spin_lock_irqsave(&qp->xfer_lock, flags);
-		nmr = x->nmr;
-		x->nmr = 0;
-		spin_unlock_irqrestore(&qp->xfer_lock, flags);
-		for (i = 0; i < nmr; i++)
-			uet_mr_put(x->mr[i]);
-	}
 	return IB_WC_SUCCESS;
+}
+
+/* Post the sends refused for want of a receive buffer again, in order. */
+static void rnr_repost(struct uet_qp *qp)
+{
+	struct uet_xfer *x, *tmp;
+	unsigned long flags;
+	LIST_HEAD(again);
+
+	spin_lock_irqsave(&qp->xfer_lock, flags);
+	list_splice_init(&qp->rnr, &again);
+	spin_unlock_irqrestore(&qp->xfer_lock, flags);
+	list_for_each_entry_safe(x, tmp, &again, node) {
+		list_del(&x->node);
+		if (READ_ONCE(qp->state) == IB_QPS_RTS && !xfer_post(qp, x))
+			continue;
+		if (!READ_ONCE(qp->closing))
+			uet_qp_send_done(qp, x->wr_id, x->opcode, x->signaled,
+					 READ_ONCE(qp->state) == IB_QPS_RTS ?
+					 IB_WC_RNR_RETRY_EXC_ERR :
+					 IB_WC_WR_FLUSH_ERR);
+		xfer_free(x);
+	}
 }
 
 /* Take the oldest receive WQE of the RQ or SRQ of @qp. */
@@ -436,27 +523,34 @@ static bool recv_one(struct uet_qp *qp, void *copy)
 	return true;
 }
 
-/* Hand queued receive WQEs to the endpoint, in queue order. */
-static void recv_fill(struct uet_qp *qp)
+static bool receiving(struct uet_qp *qp)
 {
+	enum ib_qp_state state = READ_ONCE(qp->state);
+
+	return state == IB_QPS_RTR || state == IB_QPS_RTS ||
+	       state == IB_QPS_SQD;
+}
+
+/* Hand queued receive WQEs to the endpoint, in queue order: any found? */
+static bool recv_fill(struct uet_qp *qp)
+{
+	unsigned int ahead = qp->srq ? UET_XFER_SRQ_AHEAD : UET_XFER_RECV_AHEAD;
+	bool found = false;
 	void *copy;
 
 	copy = kmalloc(qp->srq ? BIT(qp->srq->queue.log2_elem) :
 			      BIT(qp->rq.queue.log2_elem), GFP_KERNEL);
 	if (!copy)
-		return;
+		return false;
 	mutex_lock(&qp->ep_lock);
-	while (READ_ONCE(qp->nrecvs) < UET_XFER_RECV_AHEAD) {
-		enum ib_qp_state state = READ_ONCE(qp->state);
-
-		if (state != IB_QPS_RTR && state != IB_QPS_RTS &&
-		    state != IB_QPS_SQD)
-			break;
+	while (READ_ONCE(qp->nrecvs) < ahead && receiving(qp)) {
 		if (!recv_one(qp, copy))
 			break;
+		found = true;
 	}
 	mutex_unlock(&qp->ep_lock);
 	kfree(copy);
+	return found;
 }
 
 /* Close and reopen the endpoint: what it held completes as flushed. */
@@ -492,7 +586,8 @@ static void drop_done(struct uet_qp *qp)
 
 static void xfer_work(struct work_struct *work)
 {
-	struct uet_qp *qp = container_of(work, struct uet_qp, work);
+	struct uet_qp *qp = container_of(to_delayed_work(work), struct uet_qp,
+					 work);
 	unsigned long flags;
 	bool flush;
 
@@ -508,11 +603,19 @@ static void xfer_work(struct work_struct *work)
 			mutex_unlock(&qp->ep_lock);
 			drop_done(qp);
 		}
+		rnr_repost(qp);
 		uet_qp_flush(qp);
 		return;
 	}
-	recv_fill(qp);
+	rnr_repost(qp);
 	uet_qp_sq_run(qp);
+	/* poll the receive queue, backing off while nothing comes */
+	if (recv_fill(qp))
+		qp->poll = UET_XFER_POLL_MIN;
+	else
+		qp->poll = min_t(unsigned long, qp->poll * 2, UET_XFER_POLL_MAX);
+	if (receiving(qp) && !READ_ONCE(qp->closing))
+		queue_delayed_work(system_wq, &qp->work, qp->poll);
 }
 
 /**
@@ -523,7 +626,7 @@ static void xfer_work(struct work_struct *work)
  */
 void uet_xfer_kick(struct uet_qp *qp)
 {
-	queue_work(system_wq, &qp->work);
+	mod_delayed_work(system_wq, &qp->work, 0);
 }
 
 /**
@@ -534,10 +637,13 @@ void uet_xfer_kick(struct uet_qp *qp)
  */
 void uet_xfer_recv_fill(struct uet_qp *qp)
 {
-	if (in_task() && !irqs_disabled())
-		recv_fill(qp);
-	else
+	if (!preemptible()) {
 		uet_xfer_kick(qp);
+		return;
+	}
+	recv_fill(qp);
+	/* and keep an eye on the queue (no-op while the poll is pending) */
+	queue_delayed_work(system_wq, &qp->work, qp->poll);
 }
 
 /**
@@ -554,7 +660,9 @@ int uet_xfer_open(struct uet_qp *qp)
 	spin_lock_init(&qp->xfer_lock);
 	INIT_LIST_HEAD(&qp->recvs);
 	INIT_LIST_HEAD(&qp->done);
-	INIT_WORK(&qp->work, xfer_work);
+	INIT_LIST_HEAD(&qp->rnr);
+	qp->poll = UET_XFER_POLL_MIN;
+	INIT_DELAYED_WORK(&qp->work, xfer_work);
 	ep = uet_ep_open(&qp->udev->ibdev, UET_JOB_DEFAULT, qp->ibqp.qp_num,
 			 xfer_comp, qp);
 	if (IS_ERR(ep))
@@ -577,13 +685,14 @@ int uet_xfer_reset(struct uet_qp *qp)
 	unsigned long flags;
 	int err;
 
-	cancel_work_sync(&qp->work);
+	cancel_delayed_work_sync(&qp->work);
 	spin_lock_irqsave(&qp->xfer_lock, flags);
 	qp->ep_flushed = READ_ONCE(qp->state) == IB_QPS_ERR;
 	spin_unlock_irqrestore(&qp->xfer_lock, flags);
 	mutex_lock(&qp->ep_lock);
 	err = ep_flush(qp);
 	mutex_unlock(&qp->ep_lock);
+	rnr_repost(qp);		/* not in RTS: they complete flushed */
 	drop_done(qp);
 	return err;
 }
@@ -600,15 +709,16 @@ void uet_xfer_close(struct uet_qp *qp)
 	spin_lock_irqsave(&qp->xfer_lock, flags);
 	qp->closing = true;
 	spin_unlock_irqrestore(&qp->xfer_lock, flags);
-	cancel_work_sync(&qp->work);
+	cancel_delayed_work_sync(&qp->work);
 	mutex_lock(&qp->ep_lock);
 	if (qp->ep)
 		uet_ep_close(qp->ep);	/* completes with -ECANCELED */
 	qp->ep = NULL;
 	mutex_unlock(&qp->ep_lock);
-	cancel_work_sync(&qp->work);
+	cancel_delayed_work_sync(&qp->work);
 	drop_done(qp);
 	/* Messages half received when the endpoint closed never complete. */
+	list_splice_init(&qp->rnr, &qp->recvs);
 	list_for_each_entry_safe(x, tmp, &qp->recvs, node) {
 		list_del(&x->node);
 		xfer_free(x);
