@@ -65,6 +65,35 @@ DEFINE_MUTEX(uet_devs_lock);	/* see above */
  */
 #define UET_DEF_PDC_IDLE_MS	(10 * MSEC_PER_SEC)
 
+/*
+ * Delivery mode of RC queue pairs on devices created from now on, until
+ * the control plane sets it per device: 0 = RUD (packets placed in any
+ * order, completions in message order), 1 = ROD (ordered, go-back-N).
+ */
+static unsigned int rc_mode = UET_PDC_RUD;
+
+static int rc_mode_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int mode;
+	int err;
+
+	err = kstrtouint(val, 0, &mode);
+	if (err)
+		return err;
+	if (mode != UET_PDC_RUD && mode != UET_PDC_ROD)
+		return -EINVAL;
+	WRITE_ONCE(rc_mode, mode);
+	return 0;
+}
+
+static const struct kernel_param_ops rc_mode_ops = {
+	.set = rc_mode_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(rc_mode, &rc_mode_ops, &rc_mode, 0644);
+MODULE_PARM_DESC(rc_mode, "delivery mode of RC QPs of new devices: 0 RUD (default), 1 ROD");
+
 /**
  * uet_dev_cfg_default() - the settings of a new device
  * @cfg: filled in
@@ -72,7 +101,7 @@ DEFINE_MUTEX(uet_devs_lock);	/* see above */
 void uet_dev_cfg_default(struct uet_dev_cfg *cfg)
 {
 	*cfg = (struct uet_dev_cfg) {
-		.rc_mode = UET_PDC_RUD,
+		.rc_mode = READ_ONCE(rc_mode),
 		.ack_delay_us = UET_DEF_ACK_DELAY_US,
 		.pdc_pool = UET_DEF_PDC_POOL,
 		.pdc_reserved = UET_DEF_PDC_RESERVED,
@@ -120,6 +149,7 @@ void uet_dev_release(struct uet_dev *udev)
 	uet_ses_fini(udev);
 	uet_jobs_fini(udev);
 	uet_counters_free(udev);
+	uet_vdev_fini(udev);
 	uet_dev_unclaim(udev);
 }
 
@@ -225,6 +255,7 @@ static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
 	}
 	udev->ndev = ndev;
 	uet_dev_cfg_default(&udev->cfg);
+	uet_vdev_init(udev);
 	netdev_hold(ndev, &udev->ndev_tracker, GFP_KERNEL);
 	list_add_tail(&udev->list, &uet_devs);
 	mutex_unlock(&uet_devs_lock);

@@ -15,8 +15,12 @@
 #include "job.h"
 #include "pds.h"
 #include "ri.h"
+#include "verbs.h"
 
-/* The job every device has from its creation on (job.c). */
+/*
+ * The job every device has from its creation on (job.c), and that of
+ * endpoints no control plane placed in a job: the QPs.
+ */
 #define UET_JOB_DEFAULT	0
 
 /**
@@ -72,6 +76,7 @@ struct uet_dev_cfg {
  * @debugfs: the device's debugfs directory.
  * @cfg: the device's settings.
  * @jobs: the jobs (job.c); its own lock.
+ * @vdev: the verbs objects (verbs.c).
  *
  * @list and @registered are protected by uet_devs_lock (main.c).
  */
@@ -90,6 +95,7 @@ struct uet_dev {
 	struct dentry *debugfs;
 	struct uet_dev_cfg cfg;
 	struct uet_jobs jobs;
+	struct uet_vdev vdev;
 };
 
 static inline struct uet_dev *to_uet_dev(struct ib_device *ibdev)

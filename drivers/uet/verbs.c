@@ -2,13 +2,15 @@
 /*
  * uet verbs glue.
  *
- * The RDMA core allocates every object (INIT_RDMA_OBJ_SIZE below) and calls
- * these functions to fill it in.  Until the UET engine is wired in, the
- * device offers contexts and protection domains; object types that need the
- * engine (CQ, QP, MR) are refused with -EOPNOTSUPP, so applications get a
- * clear error and never a half-working object.
+ * The RDMA core allocates most objects (INIT_RDMA_OBJ_SIZE below) and
+ * calls the driver to fill them in.  This file holds the device and port
+ * attributes, contexts, protection domains and the ops table; the other
+ * objects live in their own files (ah.c, cq.c, mr.c, qp.c, srq.c, with the
+ * shared queues of the rxe user ABI in queue.c and the data path in
+ * xfer.c).
  */
 #include <linux/etherdevice.h>
+#include <linux/log2.h>
 #include <linux/netdevice.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
@@ -23,6 +25,7 @@
 #define UET_MAX_MSG_SIZE	0x80000000u	/* 2 GiB, as IB allows */
 #define UET_GID_TABLE_LEN	1024
 #define UET_VENDOR_ID		0xffffff	/* no IEEE OUI assigned */
+#define UET_MAX_CQ		0x10000
 
 static int uet_query_device(struct ib_device *ibdev, struct ib_device_attr *attr,
 			    struct ib_udata *udata)
@@ -38,6 +41,24 @@ static int uet_query_device(struct ib_device *ibdev, struct ib_device_attr *attr
 	attr->max_mr_size = U64_MAX;
 	attr->page_size_cap = PAGE_SIZE;
 	attr->max_pd = UET_MAX_PD;
+	attr->max_qp = UET_QPN_LAST - UET_QPN_FIRST + 1;
+	attr->max_qp_wr = UET_MAX_QP_WR;
+	attr->max_send_sge = UET_MAX_SGE;
+	attr->max_recv_sge = UET_MAX_SGE;
+	attr->max_sge_rd = UET_MAX_SGE;
+	attr->max_cq = UET_MAX_CQ;
+	attr->max_cqe = UET_MAX_CQE;
+	attr->max_mr = UET_MAX_MR;
+	attr->max_ah = UET_MAX_AH;
+	attr->max_srq = UET_MAX_SRQ;
+	attr->max_srq_wr = UET_MAX_SRQ_WR;
+	attr->max_srq_sge = UET_MAX_SGE;
+	attr->max_fast_reg_page_list_len = UET_MAX_FMR_PAGES;
+	attr->max_pkeys = 1;
+	attr->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN |
+				 IB_DEVICE_SRQ_RESIZE |
+				 IB_DEVICE_MEM_MGT_EXTENSIONS |
+				 IB_DEVICE_SYS_IMAGE_GUID;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	return 0;
 }
@@ -155,72 +176,56 @@ static int uet_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	return 0;
 }
 
-static int uet_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
-			 UET_CREATE_CQ_UDATA_ARG)
+/**
+ * uet_key_gen() - the generation of the next memory key
+ * @udev: the device
+ *
+ * Return: 8 bits that differ from one registration to the next, so that a
+ * key of a deregistered region does not name its successor.
+ */
+u32 uet_key_gen(struct uet_dev *udev)
 {
-	return -EOPNOTSUPP;
+	return (u32)atomic_inc_return(&udev->vdev.key_gen) &
+	       (BIT(UET_KEY_GEN_BITS) - 1);
 }
 
-static int uet_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+/**
+ * uet_vdev_init() - set up a device's verbs object tables
+ * @udev: the device, before registration
+ */
+void uet_vdev_init(struct uet_dev *udev)
 {
-	return 0;
+	/*
+	 * Commands the core leaves disabled unless the driver asks: the rxe
+	 * provider rings the doorbell with post_send and arms CQs with
+	 * req_notify_cq.  Posting receives and polling stay in userspace.
+	 */
+	udev->ibdev.uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND) |
+				       BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
+	ida_init(&udev->vdev.qpns);
+	ida_init(&udev->vdev.srqns);
+	xa_init_flags(&udev->vdev.mrs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
+	xa_init_flags(&udev->vdev.ahs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
 }
 
-static int uet_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
+/**
+ * uet_vdev_fini() - release the tables; the core destroyed every object
+ * @udev: the device
+ */
+void uet_vdev_fini(struct uet_dev *udev)
 {
-	return -EOPNOTSUPP;
+	WARN_ON(!xa_empty(&udev->vdev.mrs) || !xa_empty(&udev->vdev.ahs));
+	xa_destroy(&udev->vdev.mrs);
+	xa_destroy(&udev->vdev.ahs);
+	ida_destroy(&udev->vdev.qpns);
+	ida_destroy(&udev->vdev.srqns);
 }
 
-static int uet_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
+static int uet_create_cq_op(struct ib_cq *ibcq,
+			    const struct ib_cq_init_attr *attr,
+			    UET_CREATE_CQ_UDATA_ARG)
 {
-	return -EOPNOTSUPP;
-}
-
-static int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
-			 struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
-			 int mask, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int uet_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
-{
-	return 0;
-}
-
-static int uet_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
-			 const struct ib_send_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
-static int uet_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
-			 const struct ib_recv_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
-static struct ib_mr *uet_get_dma_mr(struct ib_pd *ibpd, int access)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static struct ib_mr *uet_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
-				     u64 iova, int access, struct ib_udata *udata)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static int uet_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
-{
-	return 0;
+	return uet_create_cq(ibcq, attr, uet_create_cq_udata(attrs));
 }
 
 static void uet_dealloc_driver(struct ib_device *ibdev)
@@ -237,32 +242,49 @@ const struct ib_device_ops uet_dev_ops = {
 	.driver_id = RDMA_DRIVER_RXE,
 	.uverbs_abi_ver = UET_UVERBS_ABI_VERSION,
 
+	.alloc_mr = uet_alloc_mr,
 	.alloc_pd = uet_alloc_pd,
 	.alloc_ucontext = uet_alloc_ucontext,
-	.create_cq = uet_create_cq,
+	.create_ah = uet_create_ah,
+	.create_cq = uet_create_cq_op,
 	.create_qp = uet_create_qp,
+	.create_srq = uet_create_srq,
+	.create_user_ah = uet_create_ah,
 	.dealloc_driver = uet_dealloc_driver,
 	.dealloc_pd = uet_dealloc_pd,
 	.dealloc_ucontext = uet_dealloc_ucontext,
 	.dereg_mr = uet_dereg_mr,
+	.destroy_ah = uet_destroy_ah,
 	.destroy_cq = uet_destroy_cq,
 	.destroy_qp = uet_destroy_qp,
+	.destroy_srq = uet_destroy_srq,
 	.get_dma_mr = uet_get_dma_mr,
 	.get_link_layer = uet_get_link_layer,
 	.get_netdev = uet_get_netdev,
 	.get_port_immutable = uet_get_port_immutable,
+	.map_mr_sg = uet_map_mr_sg,
+	.mmap = uet_mmap,
+	.mmap_free = uet_mmap_free,
 	.modify_qp = uet_modify_qp,
+	.modify_srq = uet_modify_srq,
 	.poll_cq = uet_poll_cq,
 	.post_recv = uet_post_recv,
 	.post_send = uet_post_send,
+	.post_srq_recv = uet_post_srq_recv,
+	.query_ah = uet_query_ah,
 	.query_device = uet_query_device,
 	.query_pkey = uet_query_pkey,
 	.query_port = uet_query_port,
+	.query_qp = uet_query_qp,
+	.query_srq = uet_query_srq,
 	.reg_user_mr = uet_reg_user_mr,
 	.req_notify_cq = uet_req_notify_cq,
+	.resize_cq = uet_resize_cq,
 
+	INIT_RDMA_OBJ_SIZE(ib_ah, uet_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, uet_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, uet_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, uet_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_srq, uet_srq, ibsrq),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, uet_ucontext, ibuc),
 };

@@ -31,6 +31,7 @@ progs=(
 	/usr/bin/ip /usr/sbin/tc /usr/bin/rdma /usr/sbin/bridge /usr/bin/ss
 	/usr/bin/ibv_devices /usr/bin/ibv_devinfo
 	/usr/bin/ibv_rc_pingpong /usr/bin/ibv_ud_pingpong /usr/bin/ibv_uc_pingpong
+	/usr/bin/ibv_srq_pingpong
 	/usr/bin/iperf3 /usr/bin/tcpdump /usr/bin/kmod
 	/usr/bin/jq /usr/bin/setpriv
 )

@@ -1,0 +1,727 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uet data path of the verbs (see xfer.h), over the SES endpoint API of
+ * ses.h.
+ *
+ * A QP is the endpoint {UET_JOB_DEFAULT, PIDonFEP = QPN} of its device;
+ * its peer is {IP address of the destination GID, destination QPN}.  RC
+ * QPs use the device's RC delivery mode (cfg.rc_mode: RUD unless set
+ * otherwise), UD QPs UUD (one packet per message, best effort), UC QPs
+ * RUD (UET has no unreliable multi-packet mode).  Sends, sends with
+ * immediate data, RDMA writes (with immediate data) and RDMA reads map to
+ * the endpoint's operations one to one; scatter/gather entries are the
+ * MRs' struct uet_mem pieces, so data moves between packets and the
+ * registered pages without intermediate copies.
+ *
+ * The rxe provider posts receive WQEs into the shared queue without a
+ * system call, while the endpoint needs its receive buffers before the
+ * messages come.  So receive WQEs are handed to the endpoint ahead, up to
+ * UET_XFER_RECV_AHEAD of them (UET_XFER_SRQ_AHEAD per QP of an SRQ, so
+ * that its QPs share it): when the QP becomes ready to receive, at each
+ * doorbell, after each receive completion (from the QP's work item, since
+ * the completion callback may not call into the endpoint), and from the
+ * work item polling the queue, every UET_XFER_POLL_MIN jiffies backing
+ * off to UET_XFER_POLL_MAX while the process posts nothing.
+ *
+ * A message that finds no buffer is refused by the target
+ * (UET_SES_RC_NO_MATCH).  The sender posts it again after
+ * UET_XFER_RNR_DELAY, as often as the QP's rnr_retry allows (7: without
+ * limit, as in IB), then completes it with IB_WC_RNR_RETRY_EXC_ERR.  The
+ * retried message is a new message to the endpoint: messages posted after
+ * it may overtake it.  (Holding the flow at the target until a buffer
+ * comes would keep the order; the endpoint API does not offer that.)
+ *
+ * References: work handed to the endpoint keeps references on the MRs it
+ * names until its completion; the completion callback (softirq) queues it
+ * on the QP's done list and the QP's work item drops the references in
+ * process context.
+ */
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_pack.h>
+#include <rdma/ib_verbs.h>
+
+#include "counters.h"
+#include "ses.h"
+#include "uet.h"
+#include "verbs.h"
+#include "wire.h"
+#include "xfer.h"
+
+/* Receive WQEs a QP hands to its endpoint ahead of the messages ... */
+#define UET_XFER_RECV_AHEAD	256
+/* ... and a QP of an SRQ, leaving the rest to the SRQ's other QPs. */
+#define UET_XFER_SRQ_AHEAD	16
+
+/* Bounds of the receive queue poll period, in jiffies. */
+#define UET_XFER_POLL_MIN	1
+#define UET_XFER_POLL_MAX	(HZ / 10)
+
+/* Delay before a refused send is posted again (IB's RNR timer 14 = 1 ms). */
+#define UET_XFER_RNR_DELAY	msecs_to_jiffies(1)
+
+/* rnr_retry value meaning "without limit" (IB spec 9.7.5.2.8). */
+#define UET_RNR_INFINITE	7
+
+/* Bytes of the GRH in front of a UD receive (IB spec 8.3). */
+#define UET_GRH_LEN		sizeof(struct ib_grh)
+
+/* Hop limit written into the GRH of UD receives: the IPv6 default. */
+#define UET_GRH_HOP_LIMIT	64
+
+/**
+ * struct uet_xfer - work handed to the endpoint
+ * @node: in the QP's @recvs while posted, in its @done once completed.
+ * @recv: a receive WQE (else a send WQE).
+ * @wr_id: the WQE's work request ID ...
+ * @opcode: ... its opcode (IB_WR_*) ...
+ * @signaled: ... and whether a success completes it: what its CQE needs.
+ * @grh: UD receive: where the GRH goes.
+ * @wqe: send: a copy of the WQE, to post it again.
+ * @rnr_left: send: how many more times it may be refused.
+ * @nmr: entries of @mr.
+ * @mr: the regions it names, referenced, in the order of the WQE's
+ *	entries that are not empty.
+ */
+struct uet_xfer {
+	struct list_head node;
+	bool recv;
+	u64 wr_id;
+	u32 opcode;
+	bool signaled;
+	struct uet_sge grh;
+	struct rxe_send_wqe *wqe;
+	u8 rnr_left;
+	unsigned int nmr;
+	struct uet_mr *mr[];
+};
+
+static void xfer_free(struct uet_xfer *x)
+{
+	unsigned int i;
+
+	for (i = 0; i < x->nmr; i++)
+		uet_mr_put(x->mr[i]);
+	kfree(x->wqe);
+	kfree(x);
+}
+
+/* Completed: its references are dropped by the QP's work item. */
+static void xfer_retire(struct uet_qp *qp, struct uet_xfer *x)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->xfer_lock, flags);
+	if (x->recv) {
+		list_del(&x->node);
+		qp->nrecvs--;
+	}
+	list_add_tail(&x->node, &qp->done);
+	spin_unlock_irqrestore(&qp->xfer_lock, flags);
+	uet_xfer_kick(qp);
+}
+
+static enum ib_wc_status comp_status(const struct uet_comp *c, bool recv)
+{
+	switch (c->status) {
+	case 0:
+		return IB_WC_SUCCESS;
+	case -ECANCELED:
+		return IB_WC_WR_FLUSH_ERR;
+	case -EMSGSIZE:
+		return recv ? IB_WC_LOC_LEN_ERR : IB_WC_REM_INV_REQ_ERR;
+	case -EFAULT:
+		return IB_WC_LOC_PROT_ERR;
+	case -ETIMEDOUT:
+		return IB_WC_RETRY_EXC_ERR;
+	case -EREMOTEIO:
+		switch (c->ses_rc) {
+		case UET_SES_RC_NO_MATCH:
+			return IB_WC_RNR_RETRY_EXC_ERR;
+		case UET_SES_RC_TOO_LONG:
+		case UET_SES_RC_UNSUPPORTED_OP:
+		case UET_SES_RC_UNSUPPORTED_SIZE:
+			return IB_WC_REM_INV_REQ_ERR;
+		case UET_SES_RC_UNCOR:
+		case UET_SES_RC_UNCOR_TRNSNT:
+		case UET_SES_RC_CANCELLED:
+			return IB_WC_REM_OP_ERR;
+		default:
+			return IB_WC_REM_ACCESS_ERR;
+		}
+	default:
+		return recv ? IB_WC_LOC_QP_OP_ERR : IB_WC_FATAL_ERR;
+	}
+}
+
+/* A send the target refused for want of a buffer: again, if allowed. */
+static bool xfer_rnr(struct uet_qp *qp, struct uet_xfer *x)
+{
+	unsigned long flags;
+
+	if (!x->rnr_left || READ_ONCE(qp->state) != IB_QPS_RTS)
+		return false;
+	if (x->rnr_left != UET_RNR_INFINITE)
+		x->rnr_left--;
+	uet_count(qp->udev, UET_CNT_RNR_RETRIES, 1);
+	spin_lock_irqsave(&qp->xfer_lock, flags);
+	if (qp->closing) {
+		spin_unlock_irqrestore(&qp->xfer_lock, flags);
+		return false;
+	}
+	list_add_tail(&x->node, &qp->rnr);
+	spin_unlock_irqrestore(&qp->xfer_lock, flags);
+	mod_delayed_work(system_wq, &qp->work, UET_XFER_RNR_DELAY);
+	return true;
+}
+
+static void xfer_send_done(struct uet_qp *qp, const struct uet_comp *c)
+{
+	struct uet_xfer *x = (void *)(uintptr_t)c->cookie;
+	enum ib_wc_status status = comp_status(c, false);
+
+	if (status == IB_WC_RNR_RETRY_EXC_ERR && xfer_rnr(qp, x))
+		return;
+	if (!READ_ONCE(qp->closing))
+		uet_qp_send_done(qp, x->wr_id, x->opcode, x->signaled, status);
+	xfer_retire(qp, x);
+}
+
+/* The GRH of a UD receive: the sender's address as source GID. */
+static void recv_grh(struct uet_qp *qp, struct uet_xfer *x,
+		     const struct uet_comp *c)
+{
+	struct ib_grh grh = {
+		.version_tclass_flow = cpu_to_be32(6 << 28),
+		.paylen = cpu_to_be16(c->byte_len),
+		.next_hdr = IPPROTO_UDP,
+		.hop_limit = UET_GRH_HOP_LIMIT,
+	};
+
+	memcpy(grh.sgid.raw, &c->src, sizeof(grh.sgid.raw));
+	uet_mem_copy(x->grh.mem, x->grh.addr, &grh, sizeof(grh), true);
+}
+
+static void xfer_recv_done(struct uet_qp *qp, const struct uet_comp *c)
+{
+	struct uet_xfer *x = (void *)(uintptr_t)c->cookie;
+	struct ib_wc wc = {
+		.wr_id = x->wr_id,
+		.status = comp_status(c, true),
+		.opcode = c->op == UET_OP_WRITE ? IB_WC_RECV_RDMA_WITH_IMM :
+						  IB_WC_RECV,
+		.byte_len = c->byte_len,
+		.qp = &qp->ibqp,
+		.src_qp = c->src_pid,
+		.port_num = UET_PORT,
+	};
+
+	if (c->has_imm) {
+		wc.ex.imm_data = (__force __be32)c->imm;
+		wc.wc_flags |= IB_WC_WITH_IMM;
+	}
+	if (qp->ibqp.qp_type == IB_QPT_UD && wc.status == IB_WC_SUCCESS) {
+		recv_grh(qp, x, c);
+		wc.byte_len += UET_GRH_LEN;
+		wc.wc_flags |= IB_WC_GRH;
+	}
+	if (!READ_ONCE(qp->closing))
+		uet_cq_post(to_uet_cq(qp->ibqp.recv_cq), &wc, false);
+	xfer_retire(qp, x);
+}
+
+/* The endpoint's completion callback: any context, the endpoint locked. */
+static void xfer_comp(struct uet_ep *ep, const struct uet_comp *c, void *priv)
+{
+	struct uet_qp *qp = priv;
+
+	if (c->recv)
+		xfer_recv_done(qp, c);
+	else
+		xfer_send_done(qp, c);
+}
+
+/*
+ * Resolve the scatter/gather entries of a WQE into @sge, referencing their
+ * MRs in @x; returns how many, or the status to fail the WQE with.
+ */
+static int wqe_sgl(struct uet_qp *qp, const struct rxe_sge *in, u32 n,
+		   int access, struct uet_sge *sge, struct uet_xfer *x)
+{
+	u32 i, out = 0;
+
+	for (i = 0; i < n; i++) {
+		struct uet_mr *mr;
+
+		if (!in[i].length)
+			continue;
+		mr = uet_mr_get(qp->udev, qp->ibqp.pd, in[i].lkey, in[i].addr,
+				in[i].length, access);
+		if (!mr)
+			return -IB_WC_LOC_PROT_ERR;
+		x->mr[x->nmr++] = mr;
+		sge[out++] = (struct uet_sge) {
+			.mem = &mr->mem, .addr = in[i].addr, .len = in[i].length,
+		};
+	}
+	return out;
+}
+
+/* Where @wqe goes: the peer of a connected QP, or the AH of a UD WQE. */
+static int send_dest(struct uet_qp *qp, const struct rxe_send_wqe *wqe,
+		     struct uet_wr *wr)
+{
+	unsigned long flags;
+	struct uet_av av;
+
+	if (qp->ibqp.qp_type == IB_QPT_UD) {
+		if (uet_ah_lookup(qp->udev, qp->ibqp.pd, wqe->wr.wr.ud.ah_num,
+				  &av) ||
+		    wqe->wr.wr.ud.remote_qpn > UET_QPN_LAST)
+			return -EINVAL;
+		wr->dst = av.dgid;
+		wr->dst_pid = wqe->wr.wr.ud.remote_qpn;
+		wr->mode = UET_PDC_UUD;
+		return 0;
+	}
+	spin_lock_irqsave(&qp->attr_lock, flags);
+	wr->dst = qp->av.dgid;
+	wr->dst_pid = qp->attr.dest_qp_num;
+	spin_unlock_irqrestore(&qp->attr_lock, flags);
+	wr->mode = qp->ibqp.qp_type == IB_QPT_RC ?
+		   READ_ONCE(qp->udev->cfg.rc_mode) : UET_PDC_RUD;
+	return 0;
+}
+
+/* Hand a send WQE, its MRs resolved in @x, to the endpoint. */
+static int xfer_post(struct uet_qp *qp, struct uet_xfer *x)
+{
+	const struct rxe_send_wqe *wqe = x->wqe;
+	u32 opcode = wqe->wr.opcode, i, n = 0;
+	struct uet_sge sge[UET_MAX_SGE];
+	struct uet_wr wr = {};
+	struct uet_mem inl;
+	int err;
+
+	err = send_dest(qp, wqe, &wr);
+	if (err)
+		return err;
+	if ((wqe->wr.send_flags & IB_SEND_INLINE) &&
+	    opcode != IB_WR_RDMA_READ) {
+		/* the copy of the WQE is kernel memory */
+		inl = (struct uet_mem) {
+			.iova = (uintptr_t)wqe->dma.inline_data,
+			.length = wqe->dma.length,
+		};
+		sge[0] = (struct uet_sge) { .mem = &inl, .addr = inl.iova,
+					    .len = wqe->dma.length };
+		n = wqe->dma.length ? 1 : 0;
+	} else {
+		for (i = 0; i < wqe->dma.num_sge; i++) {
+			const struct rxe_sge *in = &wqe->dma.sge[i];
+
+			if (!in->length)
+				continue;
+			sge[n] = (struct uet_sge) { .mem = &x->mr[n]->mem,
+						    .addr = in->addr,
+						    .len = in->length };
+			n++;
+		}
+	}
+	wr.cookie = (uintptr_t)x;
+	wr.sge = sge;
+	wr.nsge = n;
+	if (opcode == IB_WR_SEND_WITH_IMM || opcode == IB_WR_RDMA_WRITE_WITH_IMM) {
+		wr.flags = UET_WR_IMM;
+		wr.imm = (__force u32)wqe->wr.ex.imm_data;
+	}
+	switch (opcode) {
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+		wr.op = UET_OP_SEND;
+		break;
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		wr.op = UET_OP_WRITE;
+		break;
+	case IB_WR_RDMA_READ:
+		wr.op = UET_OP_READ;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (wr.op != UET_OP_SEND) {
+		wr.rkey = wqe->wr.wr.rdma.rkey;
+		wr.raddr = wqe->wr.wr.rdma.remote_addr;
+	}
+	mutex_lock(&qp->ep_lock);
+	err = qp->ep ? uet_ep_post(qp->ep, &wr) : -ENOTCONN;
+	mutex_unlock(&qp->ep_lock);
+	return err;
+}
+
+static enum ib_wc_status post_status(int err)
+{
+	switch (err) {
+	case -EMSGSIZE:
+		return IB_WC_LOC_LEN_ERR;
+	case -EFAULT:
+		return IB_WC_LOC_PROT_ERR;
+	default:
+		return IB_WC_LOC_QP_OP_ERR;
+	}
+}
+
+/**
+ * uet_xfer_send() - start a send WQE: send, write or read
+ * @qp: the QP, in RTS
+ * @wqe: a private copy of the WQE
+ *
+ * Context: process (the endpoint API may sleep).
+ * Return: IB_WC_SUCCESS when the WQE was handed to the endpoint (its
+ * completion follows), else the status to complete it with.
+ */
+enum ib_wc_status uet_xfer_send(struct uet_qp *qp, struct rxe_send_wqe *wqe)
+{
+	u32 opcode = wqe->wr.opcode, nsge = wqe->dma.num_sge;
+	struct uet_sge sge[UET_MAX_SGE];
+	unsigned long flags;
+	struct uet_xfer *x;
+	int n, err;
+
+	if (nsge > UET_MAX_SGE)
+		return IB_WC_LOC_LEN_ERR;
+	x = kzalloc(struct_size(x, mr, nsge), GFP_KERNEL);
+	if (!x)
+		return IB_WC_LOC_QP_OP_ERR;
+	x->wqe = kmemdup(wqe, BIT(qp->sq.queue.log2_elem), GFP_KERNEL);
+	if (!x->wqe) {
+		xfer_free(x);
+		return IB_WC_LOC_QP_OP_ERR;
+	}
+	x->wr_id = wqe->wr.wr_id;
+	x->opcode = opcode;
+	x->signaled = qp->sq_sig_all || (wqe->wr.send_flags & IB_SEND_SIGNALED);
+	spin_lock_irqsave(&qp->attr_lock, flags);
+	x->rnr_left = qp->attr.rnr_retry;
+	spin_unlock_irqrestore(&qp->attr_lock, flags);
+	if (!(wqe->wr.send_flags & IB_SEND_INLINE) || opcode == IB_WR_RDMA_READ) {
+		n = wqe_sgl(qp, wqe->dma.sge, nsge,
+			    opcode == IB_WR_RDMA_READ ? IB_ACCESS_LOCAL_WRITE : 0,
+			    sge, x);
+		if (n < 0) {
+			xfer_free(x);
+			return -n;
+		}
+	}
+	err = xfer_post(qp, x);
+	if (err) {
+		xfer_free(x);
+		return post_status(err);
+	}
+	return IB_WC_SUCCESS;
+}
+
+/* Post the sends refused for want of a receive buffer again, in order. */
+static void rnr_repost(struct uet_qp *qp)
+{
+	struct uet_xfer *x, *tmp;
+	unsigned long flags;
+	LIST_HEAD(again);
+
+	spin_lock_irqsave(&qp->xfer_lock, flags);
+	list_splice_init(&qp->rnr, &again);
+	spin_unlock_irqrestore(&qp->xfer_lock, flags);
+	list_for_each_entry_safe(x, tmp, &again, node) {
+		list_del(&x->node);
+		if (READ_ONCE(qp->state) == IB_QPS_RTS && !xfer_post(qp, x))
+			continue;
+		if (!READ_ONCE(qp->closing))
+			uet_qp_send_done(qp, x->wr_id, x->opcode, x->signaled,
+					 READ_ONCE(qp->state) == IB_QPS_RTS ?
+					 IB_WC_RNR_RETRY_EXC_ERR :
+					 IB_WC_WR_FLUSH_ERR);
+		xfer_free(x);
+	}
+}
+
+/* Take the oldest receive WQE of the RQ or SRQ of @qp. */
+static struct rxe_recv_wqe *take_recv(struct uet_qp *qp, void *copy)
+{
+	spinlock_t *lock = qp->srq ? &qp->srq->lock : &qp->rq.lock;
+	struct uet_queue *q = qp->srq ? &qp->srq->queue : &qp->rq.queue;
+	struct rxe_recv_wqe *wqe;
+	unsigned long flags;
+
+	spin_lock_irqsave(lock, flags);
+	wqe = uet_queue_head(q);
+	if (wqe) {
+		memcpy(copy, wqe, BIT(q->log2_elem));
+		uet_queue_consume(q);
+		if (qp->srq)
+			uet_srq_consumed(qp->srq);
+	}
+	spin_unlock_irqrestore(lock, flags);
+	return wqe ? copy : NULL;
+}
+
+/* Hand one receive WQE to the endpoint; false when none is queued. */
+static bool recv_one(struct uet_qp *qp, void *copy)
+{
+	u32 max_sge = qp->srq ? qp->srq->max_sge : qp->rq.max_sge;
+	bool ud = qp->ibqp.qp_type == IB_QPT_UD;
+	struct uet_comp fail = { .recv = true, .status = -EFAULT };
+	struct uet_sge sge[UET_MAX_SGE];
+	struct uet_recv rv = {};
+	struct rxe_recv_wqe *wqe;
+	unsigned long flags;
+	struct uet_xfer *x;
+	u32 nsge;
+	int n;
+
+	wqe = take_recv(qp, copy);
+	if (!wqe)
+		return false;
+	nsge = min3(wqe->dma.num_sge, max_sge, (u32)UET_MAX_SGE);
+	x = kzalloc(struct_size(x, mr, nsge), GFP_KERNEL);
+	if (!x) {
+		struct ib_wc wc = { .wr_id = wqe->wr_id, .qp = &qp->ibqp,
+				    .status = IB_WC_LOC_QP_OP_ERR,
+				    .opcode = IB_WC_RECV };
+
+		uet_cq_post(to_uet_cq(qp->ibqp.recv_cq), &wc, false);
+		return true;
+	}
+	x->recv = true;
+	x->wr_id = wqe->wr_id;
+	fail.cookie = (uintptr_t)x;
+	spin_lock_irqsave(&qp->xfer_lock, flags);
+	list_add_tail(&x->node, &qp->recvs);
+	qp->nrecvs++;
+	spin_unlock_irqrestore(&qp->xfer_lock, flags);
+
+	n = wqe_sgl(qp, wqe->dma.sge, nsge, IB_ACCESS_LOCAL_WRITE, sge, x);
+	if (n >= 0 && ud) {
+		/* the GRH takes the first bytes, in the first entry */
+		if (!n || sge[0].len < UET_GRH_LEN) {
+			fail.status = -EMSGSIZE;
+			n = -1;
+		} else {
+			x->grh = sge[0];
+			sge[0].addr += UET_GRH_LEN;
+			sge[0].len -= UET_GRH_LEN;
+		}
+	}
+	if (n >= 0) {
+		rv.cookie = (uintptr_t)x;
+		rv.sge = sge;
+		rv.nsge = n;
+		if (qp->ep && !uet_ep_post_recv(qp->ep, &rv))
+			return true;
+	}
+	xfer_recv_done(qp, &fail);
+	return true;
+}
+
+static bool receiving(struct uet_qp *qp)
+{
+	enum ib_qp_state state = READ_ONCE(qp->state);
+
+	return state == IB_QPS_RTR || state == IB_QPS_RTS ||
+	       state == IB_QPS_SQD;
+}
+
+/* Hand queued receive WQEs to the endpoint, in queue order: any found? */
+static bool recv_fill(struct uet_qp *qp)
+{
+	unsigned int ahead = qp->srq ? UET_XFER_SRQ_AHEAD : UET_XFER_RECV_AHEAD;
+	bool found = false;
+	void *copy;
+
+	copy = kmalloc(qp->srq ? BIT(qp->srq->queue.log2_elem) :
+			      BIT(qp->rq.queue.log2_elem), GFP_KERNEL);
+	if (!copy)
+		return false;
+	mutex_lock(&qp->ep_lock);
+	while (READ_ONCE(qp->nrecvs) < ahead && receiving(qp)) {
+		if (!recv_one(qp, copy))
+			break;
+		found = true;
+	}
+	mutex_unlock(&qp->ep_lock);
+	kfree(copy);
+	return found;
+}
+
+/* Close and reopen the endpoint: what it held completes as flushed. */
+static int ep_flush(struct uet_qp *qp)
+{
+	struct uet_ep *ep;
+
+	lockdep_assert_held(&qp->ep_lock);
+	if (qp->ep)
+		uet_ep_close(qp->ep);
+	ep = uet_ep_open(&qp->udev->ibdev, UET_JOB_DEFAULT, qp->ibqp.qp_num,
+			 xfer_comp, qp);
+	if (IS_ERR(ep)) {
+		qp->ep = NULL;
+		return PTR_ERR(ep);
+	}
+	qp->ep = ep;
+	return 0;
+}
+
+static void drop_done(struct uet_qp *qp)
+{
+	struct uet_xfer *x, *tmp;
+	unsigned long flags;
+	LIST_HEAD(done);
+
+	spin_lock_irqsave(&qp->xfer_lock, flags);
+	list_splice_init(&qp->done, &done);
+	spin_unlock_irqrestore(&qp->xfer_lock, flags);
+	list_for_each_entry_safe(x, tmp, &done, node)
+		xfer_free(x);
+}
+
+static void xfer_work(struct work_struct *work)
+{
+	struct uet_qp *qp = container_of(to_delayed_work(work), struct uet_qp,
+					 work);
+	unsigned long flags;
+	bool flush;
+
+	drop_done(qp);
+	if (READ_ONCE(qp->state) == IB_QPS_ERR) {
+		spin_lock_irqsave(&qp->xfer_lock, flags);
+		flush = !qp->ep_flushed && !qp->closing;
+		qp->ep_flushed = true;
+		spin_unlock_irqrestore(&qp->xfer_lock, flags);
+		if (flush) {
+			mutex_lock(&qp->ep_lock);
+			ep_flush(qp);
+			mutex_unlock(&qp->ep_lock);
+			drop_done(qp);
+		}
+		rnr_repost(qp);
+		uet_qp_flush(qp);
+		return;
+	}
+	rnr_repost(qp);
+	uet_qp_sq_run(qp);
+	/* poll the receive queue, backing off while nothing comes */
+	if (recv_fill(qp))
+		qp->poll = UET_XFER_POLL_MIN;
+	else
+		qp->poll = min_t(unsigned long, qp->poll * 2, UET_XFER_POLL_MAX);
+	if (receiving(qp) && !READ_ONCE(qp->closing))
+		queue_delayed_work(system_wq, &qp->work, qp->poll);
+}
+
+/**
+ * uet_xfer_kick() - run the QP's work item: fill, drain, flush
+ * @qp: the QP
+ *
+ * Any context.
+ */
+void uet_xfer_kick(struct uet_qp *qp)
+{
+	mod_delayed_work(system_wq, &qp->work, 0);
+}
+
+/**
+ * uet_xfer_recv_fill() - hand queued receive WQEs to the endpoint
+ * @qp: the QP
+ *
+ * Any context: from one that may not sleep, the work item does it.
+ */
+void uet_xfer_recv_fill(struct uet_qp *qp)
+{
+	if (!preemptible()) {
+		uet_xfer_kick(qp);
+		return;
+	}
+	recv_fill(qp);
+	/* and keep an eye on the queue (no-op while the poll is pending) */
+	queue_delayed_work(system_wq, &qp->work, qp->poll);
+}
+
+/**
+ * uet_xfer_open() - open the QP's endpoint
+ * @qp: the QP, its QPN set
+ *
+ * Return: 0 or a negative errno from uet_ep_open().
+ */
+int uet_xfer_open(struct uet_qp *qp)
+{
+	struct uet_ep *ep;
+
+	mutex_init(&qp->ep_lock);
+	spin_lock_init(&qp->xfer_lock);
+	INIT_LIST_HEAD(&qp->recvs);
+	INIT_LIST_HEAD(&qp->done);
+	INIT_LIST_HEAD(&qp->rnr);
+	qp->poll = UET_XFER_POLL_MIN;
+	INIT_DELAYED_WORK(&qp->work, xfer_work);
+	ep = uet_ep_open(&qp->udev->ibdev, UET_JOB_DEFAULT, qp->ibqp.qp_num,
+			 xfer_comp, qp);
+	if (IS_ERR(ep))
+		return PTR_ERR(ep);
+	qp->ep = ep;
+	return 0;
+}
+
+/**
+ * uet_xfer_reset() - the QP entered the error or the reset state
+ * @qp: the QP
+ *
+ * Context: process.  Work the endpoint holds completes as flushed (error)
+ * or silently (reset, whose queues are emptied anyway).
+ *
+ * Return: 0, or the error of reopening the endpoint.
+ */
+int uet_xfer_reset(struct uet_qp *qp)
+{
+	unsigned long flags;
+	int err;
+
+	cancel_delayed_work_sync(&qp->work);
+	spin_lock_irqsave(&qp->xfer_lock, flags);
+	qp->ep_flushed = READ_ONCE(qp->state) == IB_QPS_ERR;
+	spin_unlock_irqrestore(&qp->xfer_lock, flags);
+	mutex_lock(&qp->ep_lock);
+	err = ep_flush(qp);
+	mutex_unlock(&qp->ep_lock);
+	rnr_repost(qp);		/* not in RTS: they complete flushed */
+	drop_done(qp);
+	return err;
+}
+
+/**
+ * uet_xfer_close() - close the QP's endpoint, dropping what it held
+ * @qp: the QP, being destroyed
+ */
+void uet_xfer_close(struct uet_qp *qp)
+{
+	struct uet_xfer *x, *tmp;
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->xfer_lock, flags);
+	qp->closing = true;
+	spin_unlock_irqrestore(&qp->xfer_lock, flags);
+	cancel_delayed_work_sync(&qp->work);
+	mutex_lock(&qp->ep_lock);
+	if (qp->ep)
+		uet_ep_close(qp->ep);	/* completes with -ECANCELED */
+	qp->ep = NULL;
+	mutex_unlock(&qp->ep_lock);
+	cancel_delayed_work_sync(&qp->work);
+	drop_done(qp);
+	/* Messages half received when the endpoint closed never complete. */
+	list_splice_init(&qp->rnr, &qp->recvs);
+	list_for_each_entry_safe(x, tmp, &qp->recvs, node) {
+		list_del(&x->node);
+		xfer_free(x);
+	}
+	qp->nrecvs = 0;
+}

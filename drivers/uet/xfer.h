@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * uet data path of the verbs: send WQEs become UET operations of the QP's
+ * endpoint, receive WQEs its receive buffers, and the endpoint's
+ * completions become CQEs.
+ */
+#ifndef _UET_XFER_H
+#define _UET_XFER_H
+
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_user_rxe.h>
+
+struct uet_qp;
+
+int uet_xfer_open(struct uet_qp *qp);
+void uet_xfer_close(struct uet_qp *qp);
+int uet_xfer_reset(struct uet_qp *qp);
+enum ib_wc_status uet_xfer_send(struct uet_qp *qp, struct rxe_send_wqe *wqe);
+void uet_xfer_recv_fill(struct uet_qp *qp);
+void uet_xfer_kick(struct uet_qp *qp);
+
+#endif /* _UET_XFER_H */

@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Verbs over uet devices with rdma-core's stock rxe provider and its
+# example programs, between two namespaces of one VM:
+#
+#   +------ uet-a ------+   veth   +------ uet-b ------+
+#   | uet0 on veth0     |----------| uet1 on veth0     |
+#   | 198.18.0.1        |          | 198.18.0.2        |
+#   +-------------------+          +-------------------+
+#
+# The objects (verbs_objects, in C), then messages between the devices
+# (ibv_*_pingpong), with the device counters showing that they crossed as
+# UET packets.
+. "$(dirname "$0")/lib.sh"
+
+A() { ip netns exec "$NS_A" "$@"; }
+B() { ip netns exec "$NS_B" "$@"; }
+
+setup() {
+	fabric_up && modprobe uet &&
+	A rdma link add uet0 type uet netdev veth0 &&
+	B rdma link add uet1 type uet netdev veth0
+}
+
+# gid_index DEV HOST: GID index of 198.18.0.HOST (IPv4-mapped) on DEV.
+gid_index() {
+	local f want
+	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
+		198 18 0 "$2")
+	for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
+		[ "$(cat "$f")" = "$want" ] && { basename "$f"; return; }
+	done
+	return 1
+}
+
+objects() {
+	A ./verbs_objects uet0
+}
+
+# pingpong PROGRAM [ARGS]: server on uet1 in uet-b, client on uet0 in
+# uet-a; both must report success, and the client's device must have sent
+# UET packets for it.
+pingpong() {
+	local prog=$1 ga gb pid tx rx rc=0
+	shift
+	ga=$(gid_index uet0 1) && gb=$(gid_index uet1 2) || return 1
+	tx=$(counter uet0 tx_packets)
+	rx=$(counter uet1 rx_packets)
+	B timeout 120 "$prog" -d uet1 -g "$gb" "$@" >/tmp/pp-server.log 2>&1 &
+	pid=$!
+	sleep 1
+	run A timeout 120 "$prog" -d uet0 -g "$ga" "$@" "$UET_NET4.2" ||
+		rc=1
+	wait $pid || rc=1
+	sed 's/^/# server: /' /tmp/pp-server.log
+	echo "# uet0 tx_packets +$(($(counter uet0 tx_packets) - tx)), uet1 rx_packets +$(($(counter uet1 rx_packets) - rx))"
+	[ $rc = 0 ] && [ "$(counter uet0 tx_packets)" -gt "$tx" ] &&
+		[ "$(counter uet1 rx_packets)" -gt "$rx" ]
+}
+
+rc_pingpong() {
+	pingpong ibv_rc_pingpong -n 200 -s 4096
+}
+
+rc_pingpong_events() {
+	pingpong ibv_rc_pingpong -n 100 -s 100 -e
+}
+
+rc_pingpong_large() {
+	pingpong ibv_rc_pingpong -n 20 -s 1000000 -m 1024
+}
+
+uc_pingpong() {
+	pingpong ibv_uc_pingpong -n 100 -s 1024
+}
+
+ud_pingpong() {
+	pingpong ibv_ud_pingpong -n 100 -s 1024
+}
+
+srq_pingpong() {
+	pingpong ibv_srq_pingpong -n 100 -s 1024 -q 4
+}
+
+# perf PROGRAM [ARGS]: a perftest program, server on uet1, client on uet0.
+perf() {
+	local prog=$1 ga gb pid tx rc=0
+	shift
+	ga=$(gid_index uet0 1) && gb=$(gid_index uet1 2) || return 1
+	tx=$(counter uet0 tx_packets)
+	B timeout 300 "$prog" -d uet1 -x "$gb" -F "$@" >/tmp/perf-server.log 2>&1 &
+	pid=$!
+	sleep 1
+	run A timeout 300 "$prog" -d uet0 -x "$ga" -F "$@" "$UET_NET4.2" \
+		>/tmp/perf-client.log 2>&1 || rc=1
+	wait $pid || rc=1
+	if [ $rc = 0 ]; then
+		grep -E '^ +[0-9]' /tmp/perf-client.log | sed 's/^/# /'
+	else
+		sed 's/^/# client: /' /tmp/perf-client.log
+		sed 's/^/# server: /' /tmp/perf-server.log
+	fi
+	[ $rc = 0 ] && [ "$(counter uet0 tx_packets)" -gt "$tx" ]
+}
+
+teardown() {
+	A rdma link del uet0 && B rdma link del uet1 &&
+	wait_no_uet_devs && modprobe -r uet
+}
+
+ktap_print_header
+ktap_set_plan 14
+setup || ktap_exit_fail_msg "cannot set up the fabric"
+ktap_test_result "CQ, MR, SRQ, AH, QP objects and states" objects
+ktap_test_result "ibv_rc_pingpong 4 KiB x 200" rc_pingpong
+ktap_test_result "ibv_rc_pingpong with completion events" rc_pingpong_events
+ktap_test_result "ibv_rc_pingpong 1 MB messages" rc_pingpong_large
+ktap_test_result "ibv_uc_pingpong" uc_pingpong
+ktap_test_result "ibv_ud_pingpong" ud_pingpong
+ktap_test_result "ibv_srq_pingpong, 4 QPs on one SRQ" srq_pingpong
+ktap_test_result "ib_write_bw -a, sizes 2 B to 8 MiB" perf ib_write_bw -a -n 20
+ktap_test_result "ib_read_bw 4 KiB" perf ib_read_bw -n 200 -s 4096
+ktap_test_result "ib_send_bw 4 KiB" perf ib_send_bw -n 200 -s 4096
+ktap_test_result "ib_write_lat 8 B" perf ib_write_lat -n 200 -s 8
+ktap_test_result "ib_send_lat 8 B" perf ib_send_lat -n 200 -s 8
+ktap_test_result "devices removed, module unloaded" teardown
+fabric_down
+ktap_test_result "no device left" wait_no_uet_devs
+ktap_finished
