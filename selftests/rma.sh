@@ -34,6 +34,24 @@ tsend() {
 	xfer op=tsend count=8 size=3000 pages=1 nsge=4
 }
 
+# RUDI: writes and reads without a PDC, each packet answered by a RUDI
+# response; under 5% loss, resent until answered
+rudi() {
+	local rtx pdcs rc=0
+	pdcs=$(counter uet0 pdcs_created)
+	xfer op=write mode=rudi count=16 size=4096 &&
+	xfer op=read mode=rudi count=4 size=65536 pages=1 nsge=3 &&
+	xfer op=write mode=rudi fault=rkey count=2 size=2000 || return 1
+	expect_delta uet0 pdcs_created "$pdcs" 0 || return 1
+	netem loss 5% || return 1
+	rtx=$(counter uet0 retransmits)
+	xfer op=write mode=rudi count="$(scaled 8 2)" size=262144 || rc=1
+	xfer op=read mode=rudi count="$(scaled 8 2)" size=262144 || rc=1
+	echo "# RUDI at 5% loss: $(( $(counter uet0 retransmits) - rtx )) retransmits"
+	netem_off
+	return $rc
+}
+
 # 1% loss both ways: lost read data is asked for again
 lossy_rma() {
 	local rtx reissued rc=0
@@ -77,13 +95,14 @@ faults() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 8
+ktap_set_plan 9
 ktap_test_result "setup" setup
 ktap_test_result "RMA write" write
 ktap_test_result "RMA write with immediate data" writeimm
 ktap_test_result "RMA read" read_
 ktap_test_result "tagged send, buffers matched by tag" tsend
 ktap_test_result "RMA and tagged send under 1% loss" lossy_rma
+ktap_test_result "RUDI writes and reads, 5% loss" rudi
 ktap_test_result "RI table refusals: code, no access, counted" faults
 ktap_test_result "teardown" teardown
 ktap_finished

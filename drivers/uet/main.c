@@ -144,6 +144,7 @@ void uet_dev_release(struct uet_dev *udev)
 {
 	debugfs_remove_recursive(udev->debugfs);
 	uet_socket_detach(udev);
+	uet_rudi_fini(udev);
 	uet_pds_fini(udev);
 	uet_ri_fini(udev);
 	uet_ses_fini(udev);
@@ -267,6 +268,7 @@ static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
 	if (err)
 		goto err_jobs;
 	uet_pds_init(udev);
+	uet_rudi_init(udev);
 	uet_ses_init(udev);
 	uet_ri_init(udev);
 	err = uet_socket_attach(udev);
@@ -312,6 +314,7 @@ static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
 	return 0;
 
 err_counters:
+	uet_rudi_fini(udev);
 	uet_pds_fini(udev);
 	uet_counters_free(udev);
 err_jobs:

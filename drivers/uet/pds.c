@@ -536,6 +536,10 @@ int uet_pds_send(struct uet_dev *udev, const struct uet_pds_key *key,
 		pds_send_uud(udev, key, skb);
 		return 0;
 	}
+	if (key->mode == UET_PDC_RUDI) {
+		uet_rudi_send(udev, &key->raddr, skb);
+		return 0;
+	}
 
 	pdc = pdc_get_initiator(udev, key);
 	if (!pdc) {
@@ -976,6 +980,11 @@ void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
 		skb_pull(skb, hlen);
 		uet_ses_rcv_uud(udev, skb, h.next_hdr, saddr);
 		break;
+	case UET_PDS_TYPE_RUDI_REQ:
+	case UET_PDS_TYPE_RUDI_RESP:
+		skb_pull(skb, hlen);
+		uet_rudi_rcv(udev, skb, &h, saddr);
+		break;
 	default:
 		/* Delivery modes and control packets still to come. */
 		uet_count(udev, UET_CNT_DROP_UNSUPPORTED, 1);
@@ -1161,7 +1170,7 @@ int uet_pds_show(struct seq_file *m, struct uet_dev *udev)
 }
 
 /**
- * uet_pds_walk_reqs() - visit every request a PDC still holds
+ * uet_pds_walk_reqs() - visit every request a PDC (or RUDI) still holds
  * @udev: the device
  * @fn: called under the PDC's lock for each request skb, queued or in
  *	flight; it may change the skb's uet_pds_cb()->ses
@@ -1185,6 +1194,7 @@ void uet_pds_walk_reqs(struct uet_dev *udev, uet_pds_req_fn fn, void *arg)
 		spin_unlock_bh(&pdc->lock);
 	}
 	rcu_read_unlock();
+	uet_rudi_walk_reqs(udev, fn, arg);
 }
 
 static void pdc_snapshot(struct uet_pds_pdc *pdc, struct uet_pdc_info *info)

@@ -149,6 +149,20 @@ static inline struct uet_pds_cb *uet_pds_cb(struct sk_buff *skb)
 	return (struct uet_pds_cb *)skb->cb;
 }
 
+/**
+ * struct uet_rudi - a device's RUDI requests waiting for responses (rudi.c)
+ * @lock: protects the fields below.
+ * @reqs: struct uet_rudi_req by packet ID.
+ * @next_id: the next packet ID.
+ * @live: false once the device is going away: nothing new is sent.
+ */
+struct uet_rudi {
+	spinlock_t lock;	/* see above */
+	DECLARE_HASHTABLE(reqs, 6);
+	u32 next_id;
+	bool live;
+};
+
 void uet_pds_init(struct uet_dev *udev);
 void uet_pds_fini(struct uet_dev *udev);
 int uet_pds_send(struct uet_dev *udev, const struct uet_pds_key *key,
@@ -159,6 +173,16 @@ int uet_pds_show(struct seq_file *m, struct uet_dev *udev);
 int uet_pds_close(struct uet_dev *udev, u16 lpdcid);
 typedef void (*uet_pds_req_fn)(struct sk_buff *skb, void *arg);
 void uet_pds_walk_reqs(struct uet_dev *udev, uet_pds_req_fn fn, void *arg);
+
+/* rudi.c */
+struct uet_pds_hdr_info;
+void uet_rudi_send(struct uet_dev *udev, const struct in6_addr *dst,
+		   struct sk_buff *skb);
+void uet_rudi_rcv(struct uet_dev *udev, struct sk_buff *skb,
+		  const struct uet_pds_hdr_info *h, const struct in6_addr *saddr);
+void uet_rudi_walk_reqs(struct uet_dev *udev, uet_pds_req_fn fn, void *arg);
+void uet_rudi_init(struct uet_dev *udev);
+void uet_rudi_fini(struct uet_dev *udev);
 
 /**
  * struct uet_pdc_info - a snapshot of one PDC, for the control plane

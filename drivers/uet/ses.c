@@ -410,8 +410,11 @@ static int wr_to_req(struct uet_ep *ep, const struct uet_wr *wr,
 	    wr->dst_pid >> UET_PID_BITS || wr->nsge > UET_MAX_SGE ||
 	    (wr->nsge && !wr->sge))
 		return -EINVAL;
+	/* UUD: sends of a packet; RUDI: idempotent operations only */
 	if (wr->mode != UET_PDC_RUD && wr->mode != UET_PDC_ROD &&
-	    (wr->mode != UET_PDC_UUD || wr->op != UET_OP_SEND))
+	    (wr->mode != UET_PDC_UUD || wr->op != UET_OP_SEND) &&
+	    (wr->mode != UET_PDC_RUDI || wr->op == UET_OP_SEND ||
+	     wr->flags & UET_WR_IMM))
 		return -EOPNOTSUPP;
 
 	*req = (struct uet_ses_req_info) {
@@ -745,7 +748,7 @@ static u8 rx_place(struct uet_ep *ep, struct uet_rx_msg *m,
  * A read: the ACK of this request carries the data back, in an SES
  * response with data built here.
  */
-static u8 rx_read(struct uet_ep *ep, const struct uet_ses_req_info *req,
+static u8 rx_read(struct uet_dev *udev, const struct uet_ses_req_info *req,
 		  struct uet_ses_answer *ans)
 {
 	struct uet_ses_hdr_info rsp = { .next_hdr = UET_SES_NH_RSP_DATA };
@@ -754,9 +757,9 @@ static u8 rx_read(struct uet_ep *ep, const struct uet_ses_req_info *req,
 	struct sk_buff *skb;
 	u8 rc;
 
-	if (len > ses_max_payload(ep->udev))
+	if (len > ses_max_payload(udev))
 		return UET_SES_RC_UNSUPPORTED_SIZE;
-	rc = uet_ri_check(ep->udev, req, UET_ACCESS_REMOTE_READ,
+	rc = uet_ri_check(udev, req, UET_ACCESS_REMOTE_READ,
 			  req->buffer_offset, len, &mem);
 	if (rc != UET_SES_RC_OK)
 		return rc;
@@ -795,7 +798,7 @@ static u8 ep_rcv(struct uet_ep *ep, struct uet_pds_pdc *pdc,
 	u8 rc;
 
 	if (req->opcode == UET_SES_READ)
-		return rx_read(ep, req, ans);
+		return rx_read(ep->udev, req, ans);
 	if (req->opcode == UET_SES_WRITE && !(req->flags & UET_SES_F_HD))
 		return rx_write(ep->udev, req, skb, hlen, len);
 
@@ -915,6 +918,88 @@ void uet_ses_rcv_uud(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 	else
 		uet_count(udev, UET_CNT_DROP_NO_ENDPOINT, 1);
 	rcu_read_unlock();
+}
+
+/**
+ * uet_ses_rcv_rudi() - a RUDI request, in softirq
+ * @udev: the device it arrived on
+ * @skb: the packet from its SES header on
+ * @next_hdr: which SES header that is
+ * @saddr: the initiator's address
+ * @ans: filled in: the message ID and job for the response, a read's data
+ *
+ * Only idempotent operations ride RUDI: writes without immediate data and
+ * reads, carried out every time a request arrives.
+ *
+ * Return: the SES return code for the response.
+ */
+u8 uet_ses_rcv_rudi(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
+		    const struct in6_addr *saddr, struct uet_ses_answer *ans)
+{
+	struct uet_ses_hdr_info h;
+	int hlen;
+	u8 rc;
+
+	hlen = ses_parse(udev, skb, next_hdr, &h);
+	if (hlen < 0)
+		return UET_SES_RC_UNSUPPORTED_OP;
+	ans->msg_id = h.req.message_id;
+	ans->job = h.req.job_id;
+	if (next_hdr != UET_SES_NH_REQ_STD ||
+	    (h.req.opcode != UET_SES_WRITE && h.req.opcode != UET_SES_READ) ||
+	    h.req.flags & UET_SES_F_HD ||
+	    (h.req.opcode == UET_SES_READ && skb->len != hlen)) {
+		uet_count(udev, UET_CNT_DROP_UNSUPPORTED, 1);
+		return UET_SES_RC_UNSUPPORTED_OP;
+	}
+	rcu_read_lock();
+	if (!xa_load(&udev->eps, ep_index(h.req.job_id, h.req.pid_on_fep))) {
+		uet_count(udev, UET_CNT_DROP_NO_ENDPOINT, 1);
+		rc = UET_SES_RC_BAD_PID;
+	} else if (h.req.opcode == UET_SES_READ) {
+		rc = rx_read(udev, &h.req, ans);
+	} else {
+		rc = rx_write(udev, &h.req, skb, hlen, skb->len - hlen);
+	}
+	rcu_read_unlock();
+	return rc;
+}
+
+/**
+ * uet_ses_response() - an SES response without data
+ * @udev: the device that sends it
+ * @rc: the return code
+ * @msg_id: the request's message ID
+ * @job: the request's job
+ *
+ * Return: an skb holding the response with room for a PDS header in front,
+ * or %NULL.
+ */
+struct sk_buff *uet_ses_response(struct uet_dev *udev, u8 rc, u16 msg_id,
+				 u32 job)
+{
+	struct uet_ses_hdr_info rsp = {
+		.next_hdr = UET_SES_NH_RSP,
+		.rsp = {
+			.opcode = UET_SES_RSP_DEFAULT,
+			.rc = rc,
+			.message_id = msg_id,
+			.job_id = job,
+		},
+	};
+	struct sk_buff *skb;
+
+	skb = alloc_skb(UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN +
+			sizeof(struct uet_ses_rsp), GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN);
+	if (WARN_ON_ONCE(uet_ses_build(skb_put(skb, sizeof(struct uet_ses_rsp)),
+				       sizeof(struct uet_ses_rsp), &rsp) < 0)) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	return skb;
 }
 
 /**

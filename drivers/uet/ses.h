@@ -44,8 +44,9 @@ enum uet_op {
  * @dst: the target's fabric address, IPv4 as IPv4-mapped IPv6.
  * @dst_pid: the target endpoint's PIDonFEP (same job as the initiator).
  * @op: enum uet_op.
- * @mode: delivery mode, enum uet_pdc_mode: %UET_PDC_RUD, %UET_PDC_ROD, or
- *	for a send of one packet %UET_PDC_UUD.
+ * @mode: delivery mode, enum uet_pdc_mode: %UET_PDC_RUD, %UET_PDC_ROD; for
+ *	a send of one packet %UET_PDC_UUD; for a write without immediate
+ *	data or a read %UET_PDC_RUDI.
  * @flags: UET_WR_*.
  * @imm: with %UET_WR_IMM.
  * @tag: with %UET_WR_TAGGED.
@@ -139,11 +140,13 @@ int uet_ep_post_recv(struct uet_ep *ep, const struct uet_recv *rv);
 /**
  * struct uet_ses_answer - how the SES layer answers a request packet
  * @msg_id: the request's message ID, for the response.
+ * @job: the request's job (RUDI responses carry it).
  * @data: a read: the SES response with data and its payload, in an skb
  *	with room for the PDS ACK header in front; %NULL otherwise.
  */
 struct uet_ses_answer {
 	u16 msg_id;
+	u32 job;
 	struct sk_buff *data;
 };
 
@@ -154,6 +157,10 @@ u8 uet_ses_rcv(struct uet_pds_pdc *pdc, struct sk_buff *skb, u8 next_hdr,
 	       bool dup, struct uet_ses_answer *ans);
 void uet_ses_rcv_uud(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 		     const struct in6_addr *saddr);
+u8 uet_ses_rcv_rudi(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
+		    const struct in6_addr *saddr, struct uet_ses_answer *ans);
+struct sk_buff *uet_ses_response(struct uet_dev *udev, u8 rc, u16 msg_id,
+				 u32 job);
 bool uet_ses_read_data(struct sk_buff *req, const struct sk_buff *skb,
 		       unsigned int off, u16 len, u32 msg_off);
 void uet_ses_tx_done(struct sk_buff *skb, int err);

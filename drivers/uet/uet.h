@@ -71,6 +71,7 @@ struct uet_dev_cfg {
  * @net_list: entry in that namespace's device list (socket.c).
  * @counters: per-CPU counters (counters.c).
  * @pds: the PDCs (pds.c).
+ * @rudi: RUDI requests in flight (rudi.c).
  * @eps: the open endpoints by job and PIDonFEP (ses.c); its own lock.
  * @ri: the registered memory peers may access (ri.c).
  * @debugfs: the device's debugfs directory.
@@ -90,6 +91,7 @@ struct uet_dev {
 	struct list_head net_list;
 	struct uet_counters __percpu *counters;
 	struct uet_pds pds;
+	struct uet_rudi rudi;
 	struct xarray eps;
 	struct uet_ri_table ri;
 	struct dentry *debugfs;

@@ -70,7 +70,7 @@ module_param(recvs, uint, 0444);
 MODULE_PARM_DESC(recvs, "receive buffers to post, default count");
 static char *mode = "rud";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "delivery mode: rud, rod or uud");
+MODULE_PARM_DESC(mode, "delivery mode: rud, rod, uud (sends) or rudi (write, read)");
 static bool lossy;
 module_param(lossy, bool, 0444);
 MODULE_PARM_DESC(lossy, "uud: messages may be lost; check those that arrive");
@@ -512,6 +512,8 @@ static int __init test_engine_init(void)
 	else if (!strcmp(mode, "uud") && (the_op == OP_SEND || the_op == OP_TSEND) &&
 		 count <= LOSSY_MAX)
 		pdc_mode = UET_PDC_UUD;
+	else if (!strcmp(mode, "rudi") && (the_op == OP_WRITE || the_op == OP_READ))
+		pdc_mode = UET_PDC_RUDI;
 	else
 		return -EINVAL;
 
