@@ -72,6 +72,33 @@ duplicate() {
 }
 corrupt() { lossy corrupt 2%; }
 
+# A switch trims 1 request in 20 to its headers (trim/trim.bpf.c): the
+# target NACKs each as trimmed, the sender resends it at once, and every
+# message still arrives whole.
+trim_on() {
+	A tc qdisc add dev veth0 clsact 2>/dev/null &&
+	A tc filter add dev veth0 egress bpf direct-action \
+		obj "$(dirname "$0")/trim.bpf.o" sec tc 2>/dev/null && return 0
+	A tc qdisc del dev veth0 clsact 2>/dev/null
+	return 1
+}
+
+trimmed() {
+	local t n r rc=0
+	trim_on || return 1
+	t=$(counter uet1 trimmed)
+	n=$(counter uet0 nacks_received)
+	r=$(counter uet0 retransmits)
+	xfer count="$(scaled 8 2)" size=1048576 || rc=1
+	xfer count="$(scaled 8 2)" size=1048576 mode=rod || rc=1
+	A tc qdisc del dev veth0 clsact
+	t=$(( $(counter uet1 trimmed) - t ))
+	n=$(( $(counter uet0 nacks_received) - n ))
+	r=$(( $(counter uet0 retransmits) - r ))
+	echo "# trimmed: $t, NACKs received: $n, retransmits: $r"
+	[ $rc -eq 0 ] && [ "$t" -gt 0 ] && [ "$n" -ge "$t" ] && [ "$r" -ge "$t" ]
+}
+
 # No receive buffer: the send fails with -EREMOTEIO, the target counts it.
 no_recv_buffer() {
 	local d
@@ -127,7 +154,7 @@ counters_sane() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 17
+ktap_set_plan 18
 ktap_test_result "setup" setup
 ktap_test_result "1 B to 16 MiB, lossless, no retransmit" sizes_lossless
 ktap_test_result "empty and odd-sized messages" odd_sizes
@@ -139,6 +166,12 @@ ktap_test_result "5% loss" loss5
 ktap_test_result "reordering" reorder
 ktap_test_result "duplication suppressed" duplicate
 ktap_test_result "corruption" corrupt
+# the debug kernel has no tc BPF classifier to trim with
+if trim_on && A tc qdisc del dev veth0 clsact; then
+	ktap_test_result "trimmed packets NACKed and resent" trimmed
+else
+	ktap_test_skip "trimmed packets NACKed and resent: no tc BPF in this kernel"
+fi
 ktap_test_result "no receive buffer: error at the sender" no_recv_buffer
 ktap_test_result "message too long: error, no overrun" too_long
 ktap_test_result "no such endpoint: error at the sender" no_endpoint

@@ -39,6 +39,7 @@ static const struct rdma_stat_desc uet_counter_descs[] = {
 	[UET_CNT_DROP_UNSUPPORTED].name = "drop_unsupported",
 	[UET_CNT_DROP_ACCESS].name = "drop_access",
 	[UET_CNT_READS_REISSUED].name = "reads_reissued",
+	[UET_CNT_TRIMMED].name = "trimmed",
 	[UET_CNT_RNR_RETRIES].name = "rnr_retries",
 };
 

@@ -615,11 +615,12 @@ found:
 }
 
 /*
- * Target, ROD: a request arrived ahead of the expected PSN, @psn.  NACK it
- * (ROD_OOO) so that the sender goes back at once, but once per hole: a
- * go-back-N burst would otherwise bring a NACK per packet.
+ * Target: NACK the request of @psn.  ROD_OOO: it arrived ahead of the
+ * expected PSN, and the sender goes back at once, but once per hole: a
+ * go-back-N burst would otherwise bring a NACK per packet.  TRIMMED: its
+ * payload was cut on the way; the sender resends that PSN at once.
  */
-static void pdc_send_nack(struct uet_pds_pdc *pdc, u32 psn)
+static void pdc_send_nack(struct uet_pds_pdc *pdc, u32 psn, u8 code)
 {
 	struct uet_pds_hdr_info h = {
 		.type = UET_PDS_TYPE_NACK,
@@ -628,11 +629,13 @@ static void pdc_send_nack(struct uet_pds_pdc *pdc, u32 psn)
 	struct sk_buff *skb;
 
 	lockdep_assert_held(&pdc->lock);
-	if (pdc->nacked_valid && pdc->nacked_cack == pdc->core.rx.cack)
-		return;
-	pdc->nacked_valid = true;
-	pdc->nacked_cack = pdc->core.rx.cack;
-	h.nack.code = UET_PDS_NACK_ROD_OOO;
+	if (code == UET_PDS_NACK_ROD_OOO) {
+		if (pdc->nacked_valid && pdc->nacked_cack == pdc->core.rx.cack)
+			return;
+		pdc->nacked_valid = true;
+		pdc->nacked_cack = pdc->core.rx.cack;
+	}
+	h.nack.code = code;
 	h.nack.psn = psn;
 	h.nack.spdcid = pdc->lpdcid;
 	h.nack.dpdcid = pdc->rpdcid;
@@ -694,6 +697,12 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	if (pdc->dead)
 		goto out;
 	pdc->last_active = jiffies;
+	if (uet_ses_trimmed(skb, h->next_hdr)) {
+		/* nothing to deliver: the sender resends it at once */
+		uet_count(udev, UET_CNT_TRIMMED, 1);
+		pdc_send_nack(pdc, h->req.psn, UET_PDS_NACK_TRIMMED);
+		goto out;
+	}
 	uet_pdc_transition(&pdc->core, h->flags & UET_PDS_F_SYN ?
 			   UET_PDC_EV_RECV_SYN : UET_PDC_EV_RECV);
 	v = uet_pdc_rx_packet(&pdc->core, h->req.psn, flags);
@@ -719,7 +728,7 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 		}
 		break;
 	case UET_PDC_RX_REJECT_OOO:
-		pdc_send_nack(pdc, h->req.psn);
+		pdc_send_nack(pdc, h->req.psn, UET_PDS_NACK_ROD_OOO);
 		goto out;
 	default:
 		goto out;	/* dropped: the sender retransmits */
@@ -852,7 +861,8 @@ static void rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h)
 		return;
 	uet_count(udev, UET_CNT_NACKS_RECEIVED, 1);
 	spin_lock(&pdc->lock);
-	if (!pdc->dead && h->nack.code == UET_PDS_NACK_ROD_OOO &&
+	if (!pdc->dead && (h->nack.code == UET_PDS_NACK_ROD_OOO ||
+			   h->nack.code == UET_PDS_NACK_TRIMMED) &&
 	    !uet_pdc_tx_nack(&pdc->core, h->nack.psn)) {
 		uet_pdc_transition(&pdc->core, UET_PDC_EV_NACK);
 		pdc_push(pdc);

@@ -921,6 +921,40 @@ void uet_ses_rcv_uud(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 }
 
 /**
+ * uet_ses_trimmed() - whether a request lost its payload on the way
+ * @skb: the request from its SES header on
+ * @next_hdr: which SES header that is
+ *
+ * A switch that trims a packet keeps its headers and cuts the payload.
+ * A request that carries data says how much: a packet after the first of
+ * its message in its payload length, the first one by its message's
+ * length (never 0 bytes then).  A malformed header is not trimmed: it is
+ * for the SES layer to count.
+ *
+ * Return: true if fewer payload bytes arrived than the header promises.
+ */
+bool uet_ses_trimmed(const struct sk_buff *skb, u8 next_hdr)
+{
+	unsigned int len = min_t(unsigned int, skb->len, sizeof(struct uet_ses_std));
+	u8 buf[sizeof(struct uet_ses_std)];
+	struct uet_ses_hdr_info h;
+	const u8 *p;
+	u32 payload;
+	int hlen;
+
+	if (next_hdr != UET_SES_NH_REQ_STD)
+		return false;
+	p = skb_header_pointer(skb, 0, len, buf);
+	hlen = p ? uet_ses_parse(p, len, next_hdr, &h) : -EMSGSIZE;
+	if (hlen < 0 || h.req.opcode == UET_SES_READ)
+		return false;
+	payload = skb->len - hlen;
+	if (h.req.flags & UET_SES_F_SOM)
+		return !payload && h.req.request_length;
+	return payload < h.req.payload_length;
+}
+
+/**
  * uet_ses_rcv_rudi() - a RUDI request, in softirq
  * @udev: the device it arrived on
  * @skb: the packet from its SES header on

@@ -157,6 +157,7 @@ u8 uet_ses_rcv(struct uet_pds_pdc *pdc, struct sk_buff *skb, u8 next_hdr,
 	       bool dup, struct uet_ses_answer *ans);
 void uet_ses_rcv_uud(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 		     const struct in6_addr *saddr);
+bool uet_ses_trimmed(const struct sk_buff *skb, u8 next_hdr);
 u8 uet_ses_rcv_rudi(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 		    const struct in6_addr *saddr, struct uet_ses_answer *ans);
 struct sk_buff *uet_ses_response(struct uet_dev *udev, u8 rc, u16 msg_id,
