@@ -142,6 +142,22 @@ idle_close() {
 	xfer count=4 size=65536
 }
 
+# PDC pools: with the general pool full and no reserved pool, a send
+# that needs a new PDC fails at once (-ENOBUFS) and is counted; the
+# reserved pool then serves initiators.  (The RUD PDC of the test before
+# holds uet0's one general PDC.)
+pools() {
+	local e rc=0
+	A uetctl dev set uet0 pdc-pool 1 pdc-reserved 0 || return 1
+	e=$(counter uet0 pdc_pool_exhausted)
+	xfer count=2 size=100 && xfer count=1 size=100 mode=rod expect=-105 &&
+	expect_delta uet0 pdc_pool_exhausted "$e" 1 || rc=1
+	A uetctl dev set uet0 pdc-reserved 1 || rc=1
+	xfer count=2 size=100 mode=rod || rc=1
+	A uetctl dev set uet0 pdc-pool 4096 pdc-reserved 256 || rc=1
+	return $rc
+}
+
 counters_sane() {
 	rdma statistic show link uet0/1 | sed 's/^/# /'
 	rdma statistic show link uet1/1 | sed 's/^/# /'
@@ -154,7 +170,7 @@ counters_sane() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 18
+ktap_set_plan 19
 ktap_test_result "setup" setup
 ktap_test_result "1 B to 16 MiB, lossless, no retransmit" sizes_lossless
 ktap_test_result "empty and odd-sized messages" odd_sizes
@@ -176,6 +192,7 @@ ktap_test_result "no receive buffer: error at the sender" no_recv_buffer
 ktap_test_result "message too long: error, no overrun" too_long
 ktap_test_result "no such endpoint: error at the sender" no_endpoint
 ktap_test_result "idle PDCs closed and reclaimed" idle_close
+ktap_test_result "PDC pools: exhaustion refused and counted, reserved pool" pools
 ktap_test_result "counters" counters_sane
 ktap_test_result "teardown" teardown
 ktap_finished
