@@ -107,6 +107,23 @@ static u8 req_type(const struct uet_pds_pdc *pdc)
 					      UET_PDS_TYPE_RUD_REQ;
 }
 
+/* A packet of nothing but the PDS header @h, @len bytes; %NULL if none. */
+static struct sk_buff *pds_hdr_skb(const struct uet_pds_hdr_info *h,
+				   unsigned int len)
+{
+	struct sk_buff *skb;
+
+	skb = alloc_skb(UET_PDS_HEADROOM + len, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, UET_PDS_HEADROOM);
+	if (WARN_ON_ONCE(uet_pds_build(skb_put(skb, len), len, h) < 0)) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	return skb;
+}
+
 /*
  * Finish the request in @slot: the SES layer learns its fate.  A read
  * request acknowledged without its data (the ACK that carried it was lost,
@@ -399,15 +416,9 @@ static void pdc_send_ctl(struct uet_pds_pdc *pdc, u8 type)
 	};
 	struct sk_buff *skb;
 
-	skb = alloc_skb(UET_PDS_HEADROOM + sizeof(struct uet_pds_ctl), GFP_ATOMIC);
+	skb = pds_hdr_skb(&h, sizeof(struct uet_pds_ctl));
 	if (!skb)
 		return;
-	skb_reserve(skb, UET_PDS_HEADROOM);
-	if (WARN_ON_ONCE(uet_pds_build(skb_put(skb, sizeof(struct uet_pds_ctl)),
-				       sizeof(struct uet_pds_ctl), &h) < 0)) {
-		kfree_skb(skb);
-		return;
-	}
 	uet_xmit(pdc->udev, skb, &pdc->key.raddr, pdc->entropy);
 }
 
@@ -641,15 +652,9 @@ static void pdc_send_nack(struct uet_pds_pdc *pdc, u32 psn, u8 code)
 	h.nack.dpdcid = pdc->rpdcid;
 	h.nack.payload = pdc->core.rx.cack + 1;
 
-	skb = alloc_skb(UET_PDS_HEADROOM + sizeof(struct uet_pds_nack), GFP_ATOMIC);
+	skb = pds_hdr_skb(&h, sizeof(struct uet_pds_nack));
 	if (!skb)
 		return;
-	skb_reserve(skb, UET_PDS_HEADROOM);
-	if (WARN_ON_ONCE(uet_pds_build(skb_put(skb, sizeof(struct uet_pds_nack)),
-				       sizeof(struct uet_pds_nack), &h) < 0)) {
-		kfree_skb(skb);
-		return;
-	}
 	uet_count(pdc->udev, UET_CNT_NACKS_SENT, 1);
 	uet_xmit(pdc->udev, skb, &pdc->key.raddr, pdc->entropy);
 }
@@ -889,15 +894,9 @@ static void ack_unknown_close(struct uet_dev *udev, const struct uet_pds_hdr_inf
 	};
 	struct sk_buff *skb;
 
-	skb = alloc_skb(UET_PDS_HEADROOM + sizeof(struct uet_pds_ack), GFP_ATOMIC);
+	skb = pds_hdr_skb(&a, sizeof(struct uet_pds_ack));
 	if (!skb)
 		return;
-	skb_reserve(skb, UET_PDS_HEADROOM);
-	if (WARN_ON_ONCE(uet_pds_build(skb_put(skb, sizeof(struct uet_pds_ack)),
-				       sizeof(struct uet_pds_ack), &a) < 0)) {
-		kfree_skb(skb);
-		return;
-	}
 	uet_xmit(udev, skb, saddr, get_random_u16());
 }
 
