@@ -301,6 +301,9 @@ pdcs_after_traffic() {
 # output, all of which must succeed.
 session() {
 	local c
+	# traffic first, so that there are PDCs to show
+	modprobe uet_test_engine src=uet0 dst=uet1 addr="$UET_NET4.2" count=4 size=4096 &&
+	rmmod uet_test_engine || return 1
 	while read -r c; do
 		echo "# \$ $c"
 		A bash -c "$c" 2>&1 | sed 's/^/#   /'
