@@ -260,6 +260,9 @@ wait_pdcs() {
 pdcs_after_traffic() {
 	local created closed j lp tp
 	[ "$(A uetctl -j pdc show | jq length)" -eq 0 ] || return 1
+	# idle PDCs stay open: a slow (debug) kernel takes seconds per step
+	A uetctl dev set uet0 pdc-idle-ms 0 && B uetctl dev set uet1 pdc-idle-ms 0 ||
+		return 1
 	created=$(counter uet0 pdcs_created)
 	modprobe uet_test_engine src=uet0 dst=uet1 addr="$UET_NET4.2" count=4 size=4096 ||
 		return 1
@@ -270,6 +273,7 @@ pdcs_after_traffic() {
 	jq -e '.[0] | .role == "initiator" and .peer == "198.18.0.2" and
 		.mode == "rud" and .state == "established" and .rpdcid > 0 and
 		.tx_nxt == .tx_una and .in_flight == 0' <<<"$j" >/dev/null &&
+	B uetctl pdc show | sed 's/^/# /'
 	[ "$(B uetctl -j pdc show | jq '[.[] | select(.role == "target")] | length')" -eq 1 ] &&
 	[ "$(json_get '.[0].pdcs' A uetctl -j dev show uet0)" -eq 1 ] &&
 	expect_delta uet0 pdcs_created "$created" 1 || return 1
@@ -294,13 +298,18 @@ pdcs_after_traffic() {
 	tp=$(B uetctl -j pdc show dev uet1 | jq '.[0].lpdcid') &&
 	[ "$tp" != null ] &&
 	B uetctl pdc close dev uet1 id "$tp" &&
-	wait_pdcs A uet0 'length == 0' && wait_pdcs B uet1 'length == 0'
+	wait_pdcs A uet0 'length == 0' && wait_pdcs B uet1 'length == 0' &&
+	A uetctl dev set uet0 pdc-idle-ms 10000 && B uetctl dev set uet1 pdc-idle-ms 10000
 }
 
 # A session as Documentation/netlink.rst shows it: each command and its
 # output, all of which must succeed.
 session() {
 	local c
+	# traffic first, so that there are PDCs to show, kept while idle
+	A uetctl dev set uet0 pdc-idle-ms 0 || return 1
+	modprobe uet_test_engine src=uet0 dst=uet1 addr="$UET_NET4.2" count=4 size=4096 &&
+	rmmod uet_test_engine || return 1
 	while read -r c; do
 		echo "# \$ $c"
 		A bash -c "$c" 2>&1 | sed 's/^/#   /'

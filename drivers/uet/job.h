@@ -88,26 +88,32 @@ bool uet_job_allows_pid(const struct uet_job *job, u32 pid);
 u64 uet_job_counter_read(const struct uet_job *job, enum uet_job_counter idx);
 const char *uet_job_counter_name(enum uet_job_counter idx);
 
-/* The engine's accounting: safe in any context, softirq included. */
+/*
+ * The engine's accounting, in any context, softirq included: each CPU
+ * has its own counters, and preemption is off while one is updated.
+ */
 static inline void uet_job_count_tx(struct uet_job *job, u32 bytes)
 {
-	struct uet_job_counters *c = this_cpu_ptr(job->counters);
+	struct uet_job_counters *c = get_cpu_ptr(job->counters);
 
 	local64_inc(&c->c[UET_JOB_CNT_TX_PACKETS]);
 	local64_add(bytes, &c->c[UET_JOB_CNT_TX_BYTES]);
+	put_cpu_ptr(job->counters);
 }
 
 static inline void uet_job_count_rx(struct uet_job *job, u32 bytes)
 {
-	struct uet_job_counters *c = this_cpu_ptr(job->counters);
+	struct uet_job_counters *c = get_cpu_ptr(job->counters);
 
 	local64_inc(&c->c[UET_JOB_CNT_RX_PACKETS]);
 	local64_add(bytes, &c->c[UET_JOB_CNT_RX_BYTES]);
+	put_cpu_ptr(job->counters);
 }
 
 static inline void uet_job_count_error(struct uet_job *job)
 {
-	local64_inc(&this_cpu_ptr(job->counters)->c[UET_JOB_CNT_ERRORS]);
+	local64_inc(&get_cpu_ptr(job->counters)->c[UET_JOB_CNT_ERRORS]);
+	put_cpu_ptr(job->counters);
 }
 
 #endif /* _UET_JOB_H */
