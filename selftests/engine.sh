@@ -15,8 +15,8 @@ sizes_lossless() {
 	rtx=$(counter uet0 retransmits)
 	xfer count=16 size=1 && xfer count=64 size=4096 &&
 	xfer count="$(scaled 16 4)" size=65536 &&
-	xfer count="$(scaled 8 2)" size=1048576 &&
-	xfer count="$(scaled 2 1)" size="$(scaled 16777216 4194304)" || return 1
+	xfer count="$(scaled 8 2)" size="$(scaled 1048576 262144)" &&
+	xfer count="$(scaled 2 1)" size="$(scaled 16777216 2097152)" || return 1
 	expect_delta uet0 retransmits "$rtx" 0
 }
 
@@ -53,7 +53,7 @@ lossy() {
 	netem "$@" || return 1
 	for mode in rud rod; do
 		rtx=$(counter uet0 retransmits)
-		xfer count="$n" size=1048576 mode=$mode || rc=1
+		xfer count="$n" size="$(scaled 1048576 262144)" mode=$mode || rc=1
 		echo "# $mode retransmits: $(( $(counter uet0 retransmits) - rtx ))"
 	done
 	netem_off
@@ -89,8 +89,8 @@ trimmed() {
 	t=$(counter uet1 trimmed)
 	n=$(counter uet0 nacks_received)
 	r=$(counter uet0 retransmits)
-	xfer count="$(scaled 8 2)" size=1048576 || rc=1
-	xfer count="$(scaled 8 2)" size=1048576 mode=rod || rc=1
+	xfer count="$(scaled 8 2)" size="$(scaled 1048576 262144)" || rc=1
+	xfer count="$(scaled 8 2)" size="$(scaled 1048576 262144)" mode=rod || rc=1
 	A tc qdisc del dev veth0 clsact
 	t=$(( $(counter uet1 trimmed) - t ))
 	n=$(( $(counter uet0 nacks_received) - n ))

@@ -14,7 +14,7 @@
 
 write() {
 	xfer op=write count=16 size=4096 &&
-	xfer op=write count="$(scaled 8 2)" size=1048576 pages=1 nsge=3 &&
+	xfer op=write count="$(scaled 8 2)" size="$(scaled 1048576 262144)" pages=1 nsge=3 &&
 	xfer op=write count=4 size=0
 }
 
@@ -25,7 +25,7 @@ writeimm() {
 
 read_() {
 	xfer op=read count=16 size=4096 &&
-	xfer op=read count="$(scaled 8 2)" size=1048576 pages=1 nsge=5 &&
+	xfer op=read count="$(scaled 8 2)" size="$(scaled 1048576 262144)" pages=1 nsge=5 &&
 	xfer op=read count=4 size=1 mode=rod
 }
 
@@ -58,9 +58,9 @@ lossy_rma() {
 	netem loss 1% || return 1
 	rtx=$(counter uet0 retransmits)
 	reissued=$(counter uet0 reads_reissued)
-	xfer op=write count="$(scaled 8 2)" size=1048576 || rc=1
-	xfer op=read count="$(scaled 8 2)" size=1048576 || rc=1
-	xfer op=tsend count="$(scaled 8 2)" size=1048576 || rc=1
+	xfer op=write count="$(scaled 8 2)" size="$(scaled 1048576 262144)" || rc=1
+	xfer op=read count="$(scaled 8 2)" size="$(scaled 1048576 262144)" || rc=1
+	xfer op=tsend count="$(scaled 8 2)" size="$(scaled 1048576 262144)" || rc=1
 	echo "# retransmits: $(( $(counter uet0 retransmits) - rtx )), reads reissued: $(( $(counter uet0 reads_reissued) - reissued ))"
 	netem_off
 	return $rc

@@ -4,22 +4,28 @@
 # Build what a VM run needs and boot it: uet.ko for the guest kernel, the
 # selftests, the initramfs; then selftests/vm/run-vm.sh.
 #
-# Usage: run-suite.sh SUITE [--debug] [run-vm.sh options]
+# Usage: run-suite.sh SUITE [--debug] [--groups "T1 T2;T3 ..."]
+#                     [run-vm.sh options]
 #   SUITE    selftests | pair | demo | planted (--debug only)
 #   --debug  boot the debug kernel (KASAN, lockdep, kmemleak...) built by
 #            selftests/debug/build-kernel.sh instead of Debian's 6.12, with
 #            the planted-bug module (selftests/debug/planted) beside uet.ko
+#   --groups split the suite's tests into groups (";" between groups), each
+#            run in a VM of its own, all at once: the one-vCPU debug VMs
+#            then use every core.  The result counts every group.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 suite=$1
 shift
-debug=0 args=()
-for a in "$@"; do
-	case $a in
+debug=0 args=() groups=''
+while [ $# -gt 0 ]; do
+	case $1 in
 	--debug) debug=1 ;;
-	*) args+=("$a") ;;
+	--groups) groups=$2; shift ;;
+	*) args+=("$1") ;;
 	esac
+	shift
 done
 [ "$suite" = pair ] && args+=(--pair)
 
@@ -60,5 +66,29 @@ done
 initrd=$top/build/vm/initrd-$name.gz
 "$top/selftests/vm/mkinitramfs.sh" "$initrd" "$kos" "$top/build/selftests-install" "$modules"
 
-exec "$top/selftests/vm/run-vm.sh" --kernel "$kernel" --initrd "$initrd" \
-	--suite "$suite" --logdir "$top/build/vm-logs" "${args[@]}"
+vm=("$top/selftests/vm/run-vm.sh" --kernel "$kernel" --initrd "$initrd"
+    --suite "$suite" --logdir "$top/build/vm-logs" "${args[@]}")
+[ -z "$groups" ] && exec "${vm[@]}"
+
+IFS=';' read -ra glist <<<"$groups"
+outs=() pids=()
+for i in "${!glist[@]}"; do
+	outs+=("$top/build/vm/group-$name-$i.log")
+	"${vm[@]}" --append "UET_TESTS=\"${glist[$i]}\"" >"${outs[$i]}" 2>&1 &
+	pids+=($!)
+done
+rc=0 pass=0 fail=0
+for i in "${!glist[@]}"; do
+	wait "${pids[$i]}" || rc=1
+	sed "s/^/[group $i] /" "${outs[$i]}"
+	line=$(grep -E '^vm\(.*\): [0-9]+ passed, [0-9]+ failed' "${outs[$i]}" | tail -n 1)
+	if [ -n "$line" ]; then
+		pass=$((pass + $(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<<"$line")))
+		fail=$((fail + $(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")))
+	else
+		fail=$((fail + 1))
+	fi
+done
+[ "$fail" -gt 0 ] && rc=1
+echo "vm($suite): $pass passed, $fail failed"
+exit $rc
