@@ -32,16 +32,21 @@ rod() {
 	xfer count=16 size=65536 mode=rod
 }
 
-# UUD: one packet per message, best effort; under 20% loss what arrives
-# is whole and never twice, and a message longer than a packet is refused
+# UUD: one packet per message, best effort; through loss, reordering and
+# corruption what arrives is whole and never twice, and a message longer
+# than a packet is refused
 uud() {
 	xfer count=64 size=1000 mode=uud &&
 	xfer count=16 size=1360 mode=uud op=tsend &&
 	xfer count=1 size=1361 mode=uud expect=-90 || return 1
-	netem loss 20% || return 1
-	xfer count=64 size=1000 mode=uud lossy=1
-	local rc=$?
-	netem_off
+	local imp rc=0
+	# not duplication: UUD does not suppress duplicates
+	for imp in "loss 20%" "delay 2ms reorder 25% 50%" "corrupt 5%"; do
+		# shellcheck disable=SC2086
+		netem $imp || return 1
+		xfer count=64 size=1000 mode=uud lossy=1 || rc=1
+		netem_off
+	done
 	return $rc
 }
 
@@ -131,14 +136,17 @@ idle_close() {
 	local ca cb
 	sleep 11		# what earlier tests opened closes
 	[ "$(pdcs uet0 ini)" -eq 0 ] && [ "$(pdcs uet1 tgt)" -eq 0 ] || return 1
+	[ "$(counter uet0 pdcs_active)" -eq 0 ] || return 1
 	xfer count=1 size=100 || return 1
-	[ "$(pdcs uet0 ini)" -eq 1 ] && [ "$(pdcs uet1 tgt)" -eq 1 ] || return 1
+	[ "$(pdcs uet0 ini)" -eq 1 ] && [ "$(pdcs uet1 tgt)" -eq 1 ] &&
+	[ "$(counter uet0 pdcs_active)" -eq 1 ] || return 1
 	ca=$(counter uet0 pdcs_closed)
 	cb=$(counter uet1 pdcs_closed)
 	sleep 11
 	expect_delta uet0 pdcs_closed "$ca" 1 &&
 	expect_delta uet1 pdcs_closed "$cb" 1 &&
 	[ "$(pdcs uet0 ini)" -eq 0 ] && [ "$(pdcs uet1 tgt)" -eq 0 ] &&
+	[ "$(counter uet0 pdcs_active)" -eq 0 ] &&
 	xfer count=4 size=65536
 }
 

@@ -35,20 +35,25 @@ tsend() {
 }
 
 # RUDI: writes and reads without a PDC, each packet answered by a RUDI
-# response; under 5% loss, resent until answered
+# response; through loss, reordering, duplication and corruption, resent
+# until answered, every byte checked
 rudi() {
-	local rtx pdcs rc=0
+	local pdcs imp rtx rc=0
 	pdcs=$(counter uet0 pdcs_created)
 	xfer op=write mode=rudi count=16 size=4096 &&
 	xfer op=read mode=rudi count=4 size=65536 pages=1 nsge=3 &&
 	xfer op=write mode=rudi fault=rkey count=2 size=2000 || return 1
 	expect_delta uet0 pdcs_created "$pdcs" 0 || return 1
-	netem loss 5% || return 1
-	rtx=$(counter uet0 retransmits)
-	xfer op=write mode=rudi count="$(scaled 8 2)" size=262144 || rc=1
-	xfer op=read mode=rudi count="$(scaled 8 2)" size=262144 || rc=1
-	echo "# RUDI at 5% loss: $(( $(counter uet0 retransmits) - rtx )) retransmits"
-	netem_off
+	for imp in "loss 1%" "loss 5%" "delay 2ms reorder 25% 50%" \
+		   "duplicate 5%" "corrupt 2%"; do
+		# shellcheck disable=SC2086
+		netem $imp || return 1
+		rtx=$(counter uet0 retransmits)
+		xfer op=write mode=rudi count=4 size="$(scaled 262144 65536)" || rc=1
+		xfer op=read mode=rudi count=4 size="$(scaled 262144 65536)" || rc=1
+		echo "# RUDI, $imp: $(( $(counter uet0 retransmits) - rtx )) retransmits"
+		netem_off
+	done
 	return $rc
 }
 
@@ -102,7 +107,7 @@ ktap_test_result "RMA write with immediate data" writeimm
 ktap_test_result "RMA read" read_
 ktap_test_result "tagged send, buffers matched by tag" tsend
 ktap_test_result "RMA and tagged send under 1% loss" lossy_rma
-ktap_test_result "RUDI writes and reads, 5% loss" rudi
+ktap_test_result "RUDI writes and reads: loss, reordering, duplication, corruption" rudi
 ktap_test_result "RI table refusals: code, no access, counted" faults
 ktap_test_result "teardown" teardown
 ktap_finished

@@ -41,6 +41,7 @@ static const struct rdma_stat_desc uet_counter_descs[] = {
 	[UET_CNT_READS_REISSUED].name = "reads_reissued",
 	[UET_CNT_TRIMMED].name = "trimmed",
 	[UET_CNT_RNR_RETRIES].name = "rnr_retries",
+	[UET_CNT_PDCS_ACTIVE].name = "pdcs_active",
 };
 
 int uet_counters_init(struct uet_dev *udev)
@@ -61,12 +62,17 @@ void uet_counters_free(struct uet_dev *udev)
  * @udev: the device
  * @idx: which counter
  *
- * Return: the counter's value.
+ * Return: the counter's value; for the gauge %UET_CNT_PDCS_ACTIVE, the
+ * PDCs created and not yet closed.
  */
 u64 uet_counter_read(struct uet_dev *udev, enum uet_counter idx)
 {
 	u64 sum = 0;
 	int cpu;
+
+	if (idx == UET_CNT_PDCS_ACTIVE)
+		return uet_counter_read(udev, UET_CNT_PDCS_CREATED) -
+		       uet_counter_read(udev, UET_CNT_PDCS_CLOSED);
 
 	for_each_possible_cpu(cpu)
 		sum += local64_read(&per_cpu_ptr(udev->counters, cpu)->c[idx]);
