@@ -38,6 +38,44 @@ objects() {
 	A ./verbs_objects uet0
 }
 
+data() {
+	local tx
+	tx=$(counter uet0 tx_packets)
+	A ./verbs_data &&
+	[ "$(counter uet0 tx_packets)" -gt "$tx" ] &&
+	[ "$(counter uet0 rnr_retries)" -gt 0 ]
+}
+
+# perftest under 1% loss in both directions: it completes, and the PDCs
+# retransmitted.
+lossy() {
+	local re rc=0
+	re=$(counter uet0 retransmits)
+	A tc qdisc add dev veth0 root netem loss 1% &&
+	B tc qdisc add dev veth0 root netem loss 1% || return 1
+	perf "$@" || rc=1
+	A tc qdisc del dev veth0 root
+	B tc qdisc del dev veth0 root
+	echo "# uet0 retransmits +$(($(counter uet0 retransmits) - re))"
+	[ $rc = 0 ] && [ "$(counter uet0 retransmits)" -gt "$re" ]
+}
+
+# The device goes away under traffic: the programs see errors or the
+# device's removal, nothing hangs, no kernel warning (the harness checks).
+link_del_under_traffic() {
+	local ga gb
+	ga=$(gid_index uet0 1) && gb=$(gid_index uet1 2) || return 1
+	B timeout 60 ib_write_bw -d uet1 -x "$gb" -F -n 100000 >/dev/null 2>&1 &
+	sleep 1
+	A timeout 60 ib_write_bw -d uet0 -x "$ga" -F -n 100000 "$UET_NET4.2" \
+		>/dev/null 2>&1 &
+	sleep 3
+	run A rdma link del uet0 || return 1
+	wait
+	! [ -e /sys/class/infiniband/uet0 ] &&
+	A rdma link add uet0 type uet netdev veth0
+}
+
 # pingpong PROGRAM [ARGS]: server on uet1 in uet-b, client on uet0 in
 # uet-a; both must report success, and the client's device must have sent
 # UET packets for it.
@@ -110,7 +148,7 @@ teardown() {
 }
 
 ktap_print_header
-ktap_set_plan 14
+ktap_set_plan 19
 setup || ktap_exit_fail_msg "cannot set up the fabric"
 ktap_test_result "CQ, MR, SRQ, AH, QP objects and states" objects
 ktap_test_result "ibv_rc_pingpong 4 KiB x 200" rc_pingpong
@@ -124,6 +162,11 @@ ktap_test_result "ib_read_bw 4 KiB" perf ib_read_bw -n 200 -s 4096
 ktap_test_result "ib_send_bw 4 KiB" perf ib_send_bw -n 200 -s 4096
 ktap_test_result "ib_write_lat 8 B" perf ib_write_lat -n 200 -s 8
 ktap_test_result "ib_send_lat 8 B" perf ib_send_lat -n 200 -s 8
+ktap_test_result "data integrity and error paths (verbs_data)" data
+ktap_test_result "ib_write_bw 64 KiB under 1% loss" lossy ib_write_bw -n 200 -s 65536
+ktap_test_result "ib_send_bw 4 KiB under 1% loss" lossy ib_send_bw -n 500 -s 4096
+ktap_test_result "ib_read_bw 64 KiB under 1% loss" lossy ib_read_bw -n 100 -s 65536
+ktap_test_result "rdma link del under traffic" link_del_under_traffic
 ktap_test_result "devices removed, module unloaded" teardown
 fabric_down
 ktap_test_result "no device left" wait_no_uet_devs

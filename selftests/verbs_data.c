@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Data integrity and error paths of the verbs data path between two uet
+ * devices, in one process: uet0 (198.18.0.1) and uet1 (198.18.0.2), in
+ * two namespaces joined by veth (verbs.sh).  Patterned data crosses
+ * several QPs and MRs by send, send with immediate, RDMA write (with
+ * immediate) and RDMA read, and every byte is checked; bad keys, bounds
+ * and permissions fail with the IB status a requester expects.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <infiniband/verbs.h>
+
+#include "kselftest_harness.h"
+
+#define PORT		1
+#define NQP		4	/* QP pairs */
+#define NMR		3	/* MRs per side */
+#define MR_LEN		(1 << 20)
+#define CQ_LEN		1024
+#define TIMEOUT_MS	20000
+#define ACCESS_ALL	(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
+			 IBV_ACCESS_REMOTE_READ)
+
+struct side {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp[NQP];
+	struct ibv_mr *mr[NMR];
+	unsigned char *buf[NMR];
+	int gid;
+};
+
+FIXTURE(pair) {
+	struct ibv_device **list;
+	struct side s[2];
+};
+
+static int gid_of(struct ibv_context *ctx, int host)
+{
+	union ibv_gid want = {}, gid;
+	int i;
+
+	want.raw[10] = 0xff;
+	want.raw[11] = 0xff;
+	want.raw[12] = 198;
+	want.raw[13] = 18;
+	want.raw[15] = host;
+	for (i = 0; i < 16; i++)
+		if (!ibv_query_gid(ctx, PORT, i, &gid) &&
+		    !memcmp(&gid, &want, sizeof(gid)))
+			return i;
+	return -1;
+}
+
+static struct ibv_qp *make_qp(struct side *s, enum ibv_qp_type type)
+{
+	struct ibv_qp_init_attr init = {
+		.send_cq = s->cq, .recv_cq = s->cq, .qp_type = type,
+		.cap = { .max_send_wr = 64, .max_recv_wr = 64,
+			 .max_send_sge = 4, .max_recv_sge = 4,
+			 .max_inline_data = 64 },
+	};
+
+	return ibv_create_qp(s->pd, &init);
+}
+
+static int to_rts(struct ibv_qp *qp, int sgid, int dhost, uint32_t dqpn)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT, .port_num = PORT,
+		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
+				   IBV_ACCESS_REMOTE_READ,
+		.qkey = 0x1234,
+	};
+	int ud = qp->qp_type == IBV_QPT_UD;
+
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			  IBV_QP_PORT | (ud ? IBV_QP_QKEY : IBV_QP_ACCESS_FLAGS)))
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	if (!ud) {
+		a.path_mtu = IBV_MTU_1024;
+		a.dest_qp_num = dqpn;
+		a.max_dest_rd_atomic = 1;
+		a.min_rnr_timer = 12;
+		a.ah_attr.is_global = 1;
+		a.ah_attr.port_num = PORT;
+		a.ah_attr.grh.sgid_index = sgid;
+		a.ah_attr.grh.hop_limit = 1;
+		a.ah_attr.grh.dgid.raw[10] = a.ah_attr.grh.dgid.raw[11] = 0xff;
+		a.ah_attr.grh.dgid.raw[12] = 198;
+		a.ah_attr.grh.dgid.raw[13] = 18;
+		a.ah_attr.grh.dgid.raw[15] = dhost;
+	}
+	if (ibv_modify_qp(qp, &a, ud ? IBV_QP_STATE :
+			  IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+		return -2;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.max_rd_atomic = 1;
+	if (ibv_modify_qp(qp, &a, ud ? IBV_QP_STATE | IBV_QP_SQ_PSN :
+			  IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
+			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			  IBV_QP_MAX_QP_RD_ATOMIC))
+		return -3;
+	return 0;
+}
+
+static struct ibv_context *open_dev(struct ibv_device **list, const char *name)
+{
+	for (; *list; list++)
+		if (!strcmp(ibv_get_device_name(*list), name))
+			return ibv_open_device(*list);
+	return NULL;
+}
+
+FIXTURE_SETUP(pair)
+{
+	int i, j;
+
+	memset(self->s, 0, sizeof(self->s));
+	self->list = ibv_get_device_list(NULL);
+	ASSERT_NE(NULL, self->list);
+	for (i = 0; i < 2; i++) {
+		struct side *s = &self->s[i];
+
+		s->ctx = open_dev(self->list, i ? "uet1" : "uet0");
+		ASSERT_NE(NULL, s->ctx);
+		s->gid = gid_of(s->ctx, i + 1);
+		ASSERT_LE(0, s->gid);
+		s->pd = ibv_alloc_pd(s->ctx);
+		ASSERT_NE(NULL, s->pd);
+		s->cq = ibv_create_cq(s->ctx, CQ_LEN, NULL, NULL, 0);
+		ASSERT_NE(NULL, s->cq);
+		for (j = 0; j < NMR; j++) {
+			s->buf[j] = aligned_alloc(4096, MR_LEN);
+			ASSERT_NE(NULL, s->buf[j]);
+			memset(s->buf[j], 0, MR_LEN);
+			s->mr[j] = ibv_reg_mr(s->pd, s->buf[j], MR_LEN,
+					      ACCESS_ALL);
+			ASSERT_NE(NULL, s->mr[j]);
+		}
+		for (j = 0; j < NQP; j++) {
+			s->qp[j] = make_qp(s, IBV_QPT_RC);
+			ASSERT_NE(NULL, s->qp[j]);
+		}
+	}
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < NQP; j++)
+			ASSERT_EQ(0, to_rts(self->s[i].qp[j], self->s[i].gid,
+					    2 - i, self->s[!i].qp[j]->qp_num));
+}
+
+FIXTURE_TEARDOWN(pair)
+{
+	int i, j;
+
+	for (i = 0; i < 2; i++) {
+		struct side *s = &self->s[i];
+
+		for (j = 0; j < NQP; j++)
+			if (s->qp[j])
+				ibv_destroy_qp(s->qp[j]);
+		for (j = 0; j < NMR; j++) {
+			if (s->mr[j])
+				ibv_dereg_mr(s->mr[j]);
+			free(s->buf[j]);
+		}
+		if (s->cq)
+			ibv_destroy_cq(s->cq);
+		if (s->pd)
+			ibv_dealloc_pd(s->pd);
+		if (s->ctx)
+			ibv_close_device(s->ctx);
+	}
+	ibv_free_device_list(self->list);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Wait for one completion on @cq. */
+static int wait_wc(struct ibv_cq *cq, struct ibv_wc *wc)
+{
+	long end = now_ms() + TIMEOUT_MS;
+	int n;
+
+	do {
+		n = ibv_poll_cq(cq, 1, wc);
+		if (n)
+			return n < 0 ? -1 : 0;
+		usleep(100);
+	} while (now_ms() < end);
+	return -ETIMEDOUT;
+}
+
+static void pattern(unsigned char *p, size_t len, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (unsigned char)(seed * 131 + i * 7 + (i >> 8));
+}
+
+static int post(struct ibv_qp *qp, enum ibv_wr_opcode op, struct ibv_sge *sge,
+		int nsge, uint64_t raddr, uint32_t rkey, uint32_t imm,
+		uint64_t wr_id)
+{
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id, .sg_list = sge, .num_sge = nsge, .opcode = op,
+		.send_flags = IBV_SEND_SIGNALED, .imm_data = htonl(imm),
+	}, *bad;
+
+	wr.wr.rdma.remote_addr = raddr;
+	wr.wr.rdma.rkey = rkey;
+	return ibv_post_send(qp, &wr, &bad);
+}
+
+static int post_recv(struct ibv_qp *qp, struct ibv_sge *sge, int nsge,
+		     uint64_t wr_id)
+{
+	struct ibv_recv_wr wr = { .wr_id = wr_id, .sg_list = sge,
+				  .num_sge = nsge }, *bad;
+
+	return ibv_post_recv(qp, &wr, &bad);
+}
+
+/* RDMA write A -> B, read back B -> A, every QP and MR, several sizes. */
+TEST_F(pair, write_read_every_byte)
+{
+	static const size_t sizes[] = { 1, 63, 4095, 65536 + 13, 300000 };
+	struct side *a = &self->s[0], *b = &self->s[1];
+	unsigned int q, m, k, seed = 1;
+	struct ibv_wc wc;
+
+	for (q = 0; q < NQP; q++)
+		for (m = 0; m < NMR; m++)
+			for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+				size_t len = sizes[k], off = 4096 * k + q;
+				unsigned char *src = a->buf[m] + off;
+				unsigned char *back = a->buf[(m + 1) % NMR] +
+						      MR_LEN / 2 + off;
+				struct ibv_sge sge = {
+					(uintptr_t)src, len, a->mr[m]->lkey };
+				uint64_t raddr = (uintptr_t)b->buf[m] + off;
+
+				pattern(src, len, seed++);
+				ASSERT_EQ(0, post(a->qp[q], IBV_WR_RDMA_WRITE,
+						  &sge, 1, raddr,
+						  b->mr[m]->rkey, 0, 1));
+				ASSERT_EQ(0, wait_wc(a->cq, &wc));
+				ASSERT_EQ(IBV_WC_SUCCESS, wc.status);
+				ASSERT_EQ(IBV_WC_RDMA_WRITE, wc.opcode);
+				ASSERT_EQ(0, memcmp(src, b->buf[m] + off, len));
+
+				sge.addr = (uintptr_t)back;
+				sge.lkey = a->mr[(m + 1) % NMR]->lkey;
+				memset(back, 0, len);
+				ASSERT_EQ(0, post(a->qp[q], IBV_WR_RDMA_READ,
+						  &sge, 1, raddr,
+						  b->mr[m]->rkey, 0, 2));
+				ASSERT_EQ(0, wait_wc(a->cq, &wc));
+				ASSERT_EQ(IBV_WC_SUCCESS, wc.status);
+				ASSERT_EQ(IBV_WC_RDMA_READ, wc.opcode);
+				ASSERT_EQ(0, memcmp(src, back, len));
+			}
+}
+
+/* Sends with and without immediate data, gathered and scattered. */
+TEST_F(pair, send_imm_sgl_every_byte)
+{
+	struct side *a = &self->s[0], *b = &self->s[1];
+	unsigned int q, i, n = 20;
+	struct ibv_wc wc;
+
+	for (q = 0; q < NQP; q++) {
+		for (i = 0; i < n; i++) {
+			/* three pieces in three MRs on each side */
+			size_t len = 1000 + 997 * i;
+			struct ibv_sge rs[3], ss[3];
+			int k;
+
+			for (k = 0; k < 3; k++) {
+				rs[k] = (struct ibv_sge){
+					(uintptr_t)b->buf[k] + 8192 * i, len,
+					b->mr[k]->lkey };
+				ss[k] = (struct ibv_sge){
+					(uintptr_t)a->buf[k] + 8192 * i + k, len,
+					a->mr[k]->lkey };
+				pattern(a->buf[k] + 8192 * i + k, len, i * 3 + k);
+			}
+			ASSERT_EQ(0, post_recv(b->qp[q], rs, 3, 100 + i));
+			ASSERT_EQ(0, post(a->qp[q], i & 1 ? IBV_WR_SEND_WITH_IMM :
+					  IBV_WR_SEND, ss, 3, 0, 0, 0xabc000 + i,
+					  200 + i));
+			ASSERT_EQ(0, wait_wc(a->cq, &wc));
+			ASSERT_EQ(IBV_WC_SUCCESS, wc.status);
+			ASSERT_EQ(200 + i, wc.wr_id);
+			ASSERT_EQ(0, wait_wc(b->cq, &wc));
+			ASSERT_EQ(IBV_WC_SUCCESS, wc.status);
+			ASSERT_EQ(100 + i, wc.wr_id);
+			ASSERT_EQ(IBV_WC_RECV, wc.opcode);
+			ASSERT_EQ(3 * len, wc.byte_len);
+			ASSERT_EQ(b->qp[q]->qp_num, wc.qp_num);
+			if (i & 1) {
+				ASSERT_TRUE(wc.wc_flags & IBV_WC_WITH_IMM);
+				ASSERT_EQ(0xabc000 + i, ntohl(wc.imm_data));
+			} else {
+				ASSERT_FALSE(wc.wc_flags & IBV_WC_WITH_IMM);
+			}
+			for (k = 0; k < 3; k++)
+				ASSERT_EQ(0, memcmp(a->buf[k] + 8192 * i + k,
+						    b->buf[k] + 8192 * i, len));
+		}
+	}
+}
+
+/* Write with immediate data: the data lands in the MR, a receive reports it. */
+TEST_F(pair, write_imm)
+{
+	struct side *a = &self->s[0], *b = &self->s[1];
+	struct ibv_sge sge = { (uintptr_t)a->buf[0], 5000, a->mr[0]->lkey };
+	struct ibv_sge rs = { (uintptr_t)b->buf[2], 16, b->mr[2]->lkey };
+	struct ibv_wc wc;
+
+	pattern(a->buf[0], 5000, 77);
+	ASSERT_EQ(0, post_recv(b->qp[1], &rs, 1, 7));
+	ASSERT_EQ(0, post(a->qp[1], IBV_WR_RDMA_WRITE_WITH_IMM, &sge, 1,
+			  (uintptr_t)b->buf[1] + 100, b->mr[1]->rkey, 0x5eed, 8));
+	ASSERT_EQ(0, wait_wc(a->cq, &wc));
+	ASSERT_EQ(IBV_WC_SUCCESS, wc.status);
+	ASSERT_EQ(0, wait_wc(b->cq, &wc));
+	ASSERT_EQ(IBV_WC_SUCCESS, wc.status);
+	ASSERT_EQ(IBV_WC_RECV_RDMA_WITH_IMM, wc.opcode);
+	ASSERT_EQ(0x5eed, ntohl(wc.imm_data));
+	ASSERT_EQ(5000, wc.byte_len);
+	ASSERT_EQ(0, memcmp(a->buf[0], b->buf[1] + 100, 5000));
+}
+
+/*
+ * Wait for the failing WQE's completion, then check that the QP went to
+ * the error state: a WQE posted afterwards is flushed.
+ */
+static void expect_failure(struct __test_metadata *_metadata, struct side *a,
+			   int q, enum ibv_wc_status want)
+{
+	struct ibv_sge sge = { (uintptr_t)a->buf[0], 8, a->mr[0]->lkey };
+	struct ibv_wc wc;
+
+	ASSERT_EQ(0, wait_wc(a->cq, &wc));
+	EXPECT_EQ(want, wc.status) TH_LOG("status %s",
+					   ibv_wc_status_str(wc.status));
+	ASSERT_EQ(0, post(a->qp[q], IBV_WR_SEND, &sge, 1, 0, 0, 0, 9));
+	ASSERT_EQ(0, wait_wc(a->cq, &wc));
+	EXPECT_EQ(IBV_WC_WR_FLUSH_ERR, wc.status);
+	EXPECT_EQ(9, wc.wr_id);
+}
+
+TEST_F(pair, bad_rkey)
+{
+	struct side *a = &self->s[0], *b = &self->s[1];
+	struct ibv_sge sge = { (uintptr_t)a->buf[0], 100, a->mr[0]->lkey };
+
+	/* same index, another generation */
+	ASSERT_EQ(0, post(a->qp[0], IBV_WR_RDMA_WRITE, &sge, 1,
+			  (uintptr_t)b->buf[0], b->mr[0]->rkey ^ 0x5a, 0, 1));
+	expect_failure(_metadata, a, 0, IBV_WC_REM_ACCESS_ERR);
+}
+
+TEST_F(pair, out_of_bounds)
+{
+	struct side *a = &self->s[0], *b = &self->s[1];
+	struct ibv_sge sge = { (uintptr_t)a->buf[0], 100, a->mr[0]->lkey };
+
+	ASSERT_EQ(0, post(a->qp[1], IBV_WR_RDMA_READ, &sge, 1,
+			  (uintptr_t)b->buf[0] + MR_LEN - 50, b->mr[0]->rkey,
+			  0, 1));
+	expect_failure(_metadata, a, 1, IBV_WC_REM_ACCESS_ERR);
+}
+
+TEST_F(pair, no_remote_write_permission)
+{
+	struct side *a = &self->s[0], *b = &self->s[1];
+	struct ibv_sge sge = { (uintptr_t)a->buf[0], 100, a->mr[0]->lkey };
+	struct ibv_mr *ro;
+
+	ro = ibv_reg_mr(b->pd, b->buf[2], 4096, IBV_ACCESS_REMOTE_READ);
+	ASSERT_NE(NULL, ro);
+	ASSERT_EQ(0, post(a->qp[2], IBV_WR_RDMA_WRITE, &sge, 1,
+			  (uintptr_t)b->buf[2], ro->rkey, 0, 1));
+	expect_failure(_metadata, a, 2, IBV_WC_REM_ACCESS_ERR);
+	EXPECT_EQ(0, ibv_dereg_mr(ro));
+}
+
+TEST_F(pair, bad_lkey)
+{
+	struct side *a = &self->s[0], *b = &self->s[1];
+	struct ibv_sge sge = { (uintptr_t)a->buf[0], 100,
+			       a->mr[0]->lkey + 0x100 * 77 };
+
+	ASSERT_EQ(0, post(a->qp[3], IBV_WR_RDMA_WRITE, &sge, 1,
+			  (uintptr_t)b->buf[0], b->mr[0]->rkey, 0, 1));
+	expect_failure(_metadata, a, 3, IBV_WC_LOC_PROT_ERR);
+}
+
+/* A read into memory registered without local write. */
+TEST_F(pair, read_into_read_only)
+{
+	struct side *a = &self->s[0], *b = &self->s[1];
+	struct ibv_mr *ro = ibv_reg_mr(a->pd, a->buf[1], 4096, 0);
+	struct ibv_sge sge = { (uintptr_t)a->buf[1], 100, 0 };
+
+	ASSERT_NE(NULL, ro);
+	sge.lkey = ro->lkey;
+	ASSERT_EQ(0, post(a->qp[0], IBV_WR_RDMA_READ, &sge, 1,
+			  (uintptr_t)b->buf[0], b->mr[0]->rkey, 0, 1));
+	expect_failure(_metadata, a, 0, IBV_WC_LOC_PROT_ERR);
+	EXPECT_EQ(0, ibv_dereg_mr(ro));
+}
+
+/* No completion on @cq for @ms milliseconds. */
+static int quiet_for(struct ibv_cq *cq, long ms)
+{
+	long end = now_ms() + ms;
+	struct ibv_wc wc;
+	int n;
+
+	while (now_ms() < end) {
+		n = ibv_poll_cq(cq, 1, &wc);
+		if (n)
+			return n;
+		usleep(1000);
+	}
+	return 0;
+}
+
+/*
+ * A send that finds no receive buffer is retried (rnr_retry 7: without
+ * limit) and completes once the receiver posts one.
+ */
+TEST_F(pair, receiver_not_ready)
+{
+	struct side *a = &self->s[0], *b = &self->s[1];
+	struct ibv_sge sge = { (uintptr_t)a->buf[0], 100, a->mr[0]->lkey };
+	struct ibv_sge rs = { (uintptr_t)b->buf[0], 100, b->mr[0]->lkey };
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr attr;
+	struct ibv_wc wc;
+
+	ASSERT_EQ(0, ibv_query_qp(a->qp[2], &attr, IBV_QP_RNR_RETRY, &init));
+	EXPECT_EQ(7, attr.rnr_retry);
+	pattern(a->buf[0], 100, 3);
+	ASSERT_EQ(0, post(a->qp[2], IBV_WR_SEND, &sge, 1, 0, 0, 0, 1));
+	EXPECT_EQ(0, quiet_for(a->cq, 300));
+	EXPECT_EQ(0, quiet_for(b->cq, 1));
+	ASSERT_EQ(0, post_recv(b->qp[2], &rs, 1, 5));
+	ASSERT_EQ(0, wait_wc(a->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	ASSERT_EQ(0, wait_wc(b->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	EXPECT_EQ(0, memcmp(a->buf[0], b->buf[0], 100));
+}
+
+/* UD: one-packet messages with the GRH and the sender's QPN. */
+TEST_F(pair, ud_grh_src_qp)
+{
+	struct side *a = &self->s[0], *b = &self->s[1];
+	struct ibv_ah_attr ah_attr = { .is_global = 1, .port_num = PORT };
+	struct ibv_qp *ua, *ub;
+	struct ibv_ah *ah;
+	struct ibv_wc wc;
+	int i;
+
+	ua = make_qp(a, IBV_QPT_UD);
+	ub = make_qp(b, IBV_QPT_UD);
+	ASSERT_NE(NULL, ua);
+	ASSERT_NE(NULL, ub);
+	ASSERT_EQ(0, to_rts(ua, a->gid, 2, 0));
+	ASSERT_EQ(0, to_rts(ub, b->gid, 1, 0));
+	ah_attr.grh.sgid_index = a->gid;
+	ah_attr.grh.hop_limit = 1;
+	ah_attr.grh.dgid.raw[10] = ah_attr.grh.dgid.raw[11] = 0xff;
+	ah_attr.grh.dgid.raw[12] = 198;
+	ah_attr.grh.dgid.raw[13] = 18;
+	ah_attr.grh.dgid.raw[15] = 2;
+	ah = ibv_create_ah(a->pd, &ah_attr);
+	ASSERT_NE(NULL, ah);
+	for (i = 0; i < 10; i++) {
+		struct ibv_sge rs = { (uintptr_t)b->buf[0] + 2048 * i, 40 + 1000,
+				      b->mr[0]->lkey };
+		struct ibv_sge ss = { (uintptr_t)a->buf[0] + 2048 * i, 1000,
+				      a->mr[0]->lkey };
+		struct ibv_send_wr wr = {
+			.wr_id = i, .sg_list = &ss, .num_sge = 1,
+			.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+		}, *bad;
+
+		pattern(a->buf[0] + 2048 * i, 1000, i);
+		ASSERT_EQ(0, post_recv(ub, &rs, 1, i));
+		/*
+		 * A receive posted without a system call reaches the endpoint
+		 * at the QP's next look at its queue, within 100 ms when idle;
+		 * UD does not retry a message that finds no buffer.
+		 */
+		usleep(150000);
+		wr.wr.ud.ah = ah;
+		wr.wr.ud.remote_qpn = ub->qp_num;
+		wr.wr.ud.remote_qkey = 0x1234;
+		ASSERT_EQ(0, ibv_post_send(ua, &wr, &bad));
+		ASSERT_EQ(0, wait_wc(a->cq, &wc));
+		ASSERT_EQ(IBV_WC_SUCCESS, wc.status);
+		ASSERT_EQ(0, wait_wc(b->cq, &wc));
+		ASSERT_EQ(IBV_WC_SUCCESS, wc.status);
+		ASSERT_EQ(1040, wc.byte_len);
+		ASSERT_TRUE(wc.wc_flags & IBV_WC_GRH);
+		ASSERT_EQ(ua->qp_num, wc.src_qp);
+		/* the GRH's source GID is the sender's address */
+		ASSERT_EQ(0, memcmp(b->buf[0] + 2048 * i + 8 + 12,
+				    (unsigned char[]){ 198, 18, 0, 1 }, 4));
+		ASSERT_EQ(0, memcmp(a->buf[0] + 2048 * i,
+				    b->buf[0] + 2048 * i + 40, 1000));
+	}
+	ibv_destroy_ah(ah);
+	ibv_destroy_qp(ua);
+	ibv_destroy_qp(ub);
+}
+
+TEST_HARNESS_MAIN
