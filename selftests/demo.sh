@@ -38,6 +38,34 @@ run modprobe uet_test_engine src=uet0 dst=uet1 addr="$UET_NET4.2" count=8 size=1
 	dmesg | grep 'uet_test_engine: PASS' | tail -n 1
 rmmod uet_test_engine 2>/dev/null
 
+# GID index of 198.18.0.HOST on DEV.
+gid_index() {
+	local f want
+	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
+		198 18 0 "$2")
+	for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
+		[ "$(cat "$f")" = "$want" ] && { basename "$f"; return; }
+	done
+}
+
+step "verbs: ibv_rc_pingpong and perftest with rdma-core's stock rxe provider"
+echo "(the provider speaks the soft-RoCE user ABI; the packets are UET on UDP 4793)"
+ga=$(gid_index uet0 1) gb=$(gid_index uet1 2)
+tx0=$(counter uet0 tx_packets)
+A timeout 20 tcpdump -Z root -i veth0 -nn -c 6 udp >/tmp/demo-tcpdump.log 2>&1 &
+sleep 1
+B timeout 60 ibv_rc_pingpong -d uet1 -g "$gb" -n 100 -s 4096 >/dev/null 2>&1 &
+sleep 1
+run A timeout 60 ibv_rc_pingpong -d uet0 -g "$ga" -n 100 -s 4096 "$UET_NET4.2"
+wait
+echo "first packets on the wire (UDP destination port 4793):"
+sed 's/^/  /' /tmp/demo-tcpdump.log
+B timeout 120 ib_write_bw -d uet1 -x "$gb" -F -n 200 -s 65536 >/dev/null 2>&1 &
+sleep 1
+run A timeout 120 ib_write_bw -d uet0 -x "$ga" -F -n 200 -s 65536 "$UET_NET4.2"
+wait
+echo "uet0 sent $(($(counter uet0 tx_packets) - tx0)) UET packets for them"
+
 step "what went over UDP port 4793, as the devices count it"
 run rdma statistic show link uet0/1
 run rdma statistic show link uet1/1

@@ -98,27 +98,27 @@ pingpong() {
 }
 
 rc_pingpong() {
-	pingpong ibv_rc_pingpong -n 200 -s 4096
+	pingpong ibv_rc_pingpong -n "$(scaled 200 20)" -s 4096
 }
 
 rc_pingpong_events() {
-	pingpong ibv_rc_pingpong -n 100 -s 100 -e
+	pingpong ibv_rc_pingpong -n "$(scaled 100 10)" -s 100 -e
 }
 
 rc_pingpong_large() {
-	pingpong ibv_rc_pingpong -n 20 -s 1000000 -m 1024
+	pingpong ibv_rc_pingpong -n "$(scaled 20 2)" -s 1000000 -m 1024
 }
 
 uc_pingpong() {
-	pingpong ibv_uc_pingpong -n 100 -s 1024
+	pingpong ibv_uc_pingpong -n "$(scaled 100 10)" -s 1024
 }
 
 ud_pingpong() {
-	pingpong ibv_ud_pingpong -n 100 -s 1024
+	pingpong ibv_ud_pingpong -n "$(scaled 100 10)" -s 1024
 }
 
 srq_pingpong() {
-	pingpong ibv_srq_pingpong -n 100 -s 1024 -q 4
+	pingpong ibv_srq_pingpong -n "$(scaled 100 10)" -s 1024 -q 4
 }
 
 # perf PROGRAM [ARGS]: a perftest program, server on uet1, client on uet0.
@@ -157,15 +157,15 @@ ktap_test_result "ibv_rc_pingpong 1 MB messages" rc_pingpong_large
 ktap_test_result "ibv_uc_pingpong" uc_pingpong
 ktap_test_result "ibv_ud_pingpong" ud_pingpong
 ktap_test_result "ibv_srq_pingpong, 4 QPs on one SRQ" srq_pingpong
-ktap_test_result "ib_write_bw -a, sizes 2 B to 8 MiB" perf ib_write_bw -a -n 20
-ktap_test_result "ib_read_bw 4 KiB" perf ib_read_bw -n 200 -s 4096
-ktap_test_result "ib_send_bw 4 KiB" perf ib_send_bw -n 200 -s 4096
-ktap_test_result "ib_write_lat 8 B" perf ib_write_lat -n 200 -s 8
-ktap_test_result "ib_send_lat 8 B" perf ib_send_lat -n 200 -s 8
+ktap_test_result "ib_write_bw -a, sizes 2 B to 8 MiB" perf ib_write_bw -a -n "$(scaled 20 5)"
+ktap_test_result "ib_read_bw 4 KiB" perf ib_read_bw -n "$(scaled 200 20)" -s 4096
+ktap_test_result "ib_send_bw 4 KiB" perf ib_send_bw -n "$(scaled 200 20)" -s 4096
+ktap_test_result "ib_write_lat 8 B" perf ib_write_lat -n "$(scaled 200 20)" -s 8
+ktap_test_result "ib_send_lat 8 B" perf ib_send_lat -n "$(scaled 200 20)" -s 8
 ktap_test_result "data integrity and error paths (verbs_data)" data
-ktap_test_result "ib_write_bw 64 KiB under 1% loss" lossy ib_write_bw -n 200 -s 65536
-ktap_test_result "ib_send_bw 4 KiB under 1% loss" lossy ib_send_bw -n 500 -s 4096
-ktap_test_result "ib_read_bw 64 KiB under 1% loss" lossy ib_read_bw -n 100 -s 65536
+ktap_test_result "ib_write_bw 64 KiB under 1% loss" lossy ib_write_bw -n "$(scaled 200 20)" -s 65536
+ktap_test_result "ib_send_bw 4 KiB under 1% loss" lossy ib_send_bw -n "$(scaled 500 50)" -s 4096
+ktap_test_result "ib_read_bw 64 KiB under 1% loss" lossy ib_read_bw -n "$(scaled 100 10)" -s 65536
 ktap_test_result "rdma link del under traffic" link_del_under_traffic
 ktap_test_result "devices removed, module unloaded" teardown
 fabric_down
