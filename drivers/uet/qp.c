@@ -24,9 +24,6 @@
 #include "verbs.h"
 #include "xfer.h"
 
-/* Most RDMA reads and atomics in flight a QP accepts (IB: 8 bits). */
-#define UET_MAX_RD_ATOMIC	16
-
 /* Largest value of the 3-bit retry counters (IB spec 9.7.5.2.8). */
 #define UET_MAX_RETRY		7
 

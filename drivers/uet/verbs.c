@@ -55,6 +55,9 @@ static int uet_query_device(struct ib_device *ibdev, struct ib_device_attr *attr
 	attr->max_srq_sge = UET_MAX_SGE;
 	attr->max_fast_reg_page_list_len = UET_MAX_FMR_PAGES;
 	attr->max_pkeys = 1;
+	attr->max_qp_rd_atom = UET_MAX_RD_ATOMIC;
+	attr->max_qp_init_rd_atom = UET_MAX_RD_ATOMIC;
+	attr->max_res_rd_atom = UET_MAX_RD_ATOMIC * attr->max_qp;
 	attr->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN |
 				 IB_DEVICE_SRQ_RESIZE |
 				 IB_DEVICE_MEM_MGT_EXTENSIONS |

@@ -43,6 +43,8 @@
 #define UET_MAX_MR		0x100000
 #define UET_MAX_AH		0x10000
 #define UET_MAX_SRQ		0x10000
+/* RDMA reads in flight per QP, as initiator and as target (IB: 8 bits). */
+#define UET_MAX_RD_ATOMIC	16
 
 /* A memory key: table index above, 8-bit generation below. */
 #define UET_KEY_GEN_BITS	8
