@@ -6,6 +6,7 @@
 #   make check        everything, then the whole test suite (README)
 #   make check-debug  only the debug-kernel part of it (KASAN, lockdep, ...)
 #   make demo         boot a VM, create uet devices, show them (README)
+#   make bench        two VMs: perftest over uet and rxe, iperf3 (slow)
 #   make deps         install the Debian packages all of this needs
 #   make netlink-gen  regenerate the netlink code from its YNL spec
 #   make install      module (to /lib/modules/KVER/updates), uetctl, libuet
@@ -57,6 +58,10 @@ check-debug:
 demo:
 	@scripts/deps.sh
 	@selftests/vm/run-suite.sh demo
+
+bench:
+	@scripts/deps.sh
+	@selftests/bench/run.sh
 
 install: module userspace
 	$(MAKE) -C $(KDIR) M=$(KMOD_OUT) INSTALL_MOD_DIR=updates modules_install

@@ -17,6 +17,9 @@
 # Usage: run-vm.sh --kernel BZIMAGE --initrd CPIO [--pair] [--suite NAME]
 #                  [--timeout SEC] [--logdir DIR] [--accel tcg|kvm]
 #                  [--mem MIB] [--smp N] [--append "KERNEL ARGS"]
+#
+# UET_NIC_OPTS (environment): extra virtio-net-pci properties of the pair
+# topology's NICs, e.g. ",mrg_rxbuf=off" for linear receive buffers.
 set -uo pipefail
 
 kernel='' initrd='' pair=0 suite=selftests timeout=900 accel=tcg
@@ -87,7 +90,7 @@ else
 	port=$(free_port)
 	logs=("$logdir/$run_id-a.log" "$logdir/$run_id-b.log")
 	boot a -netdev "socket,id=n0,listen=127.0.0.1:$port" \
-		-device virtio-net-pci,netdev=n0,mac=52:54:00:75:65:0a \
+		-device "virtio-net-pci,netdev=n0,mac=52:54:00:75:65:0a${UET_NIC_OPTS:-}" \
 		2>&1 | sed -u 's/\r//g' >"${logs[0]}" &
 	pid_a=$!
 	for _ in $(seq 100); do
@@ -95,7 +98,7 @@ else
 		sleep 0.1
 	done
 	boot b -netdev "socket,id=n0,connect=127.0.0.1:$port" \
-		-device virtio-net-pci,netdev=n0,mac=52:54:00:75:65:0b \
+		-device "virtio-net-pci,netdev=n0,mac=52:54:00:75:65:0b${UET_NIC_OPTS:-}" \
 		2>&1 | sed -u 's/\r//g' | tee "${logs[1]}" | sed -u 's/^/[b] /'
 	wait "$pid_a"
 	sed 's/^/[a] /' "${logs[0]}"
