@@ -157,7 +157,10 @@ ktap_test_result "ibv_rc_pingpong 1 MB messages" rc_pingpong_large
 ktap_test_result "ibv_uc_pingpong" uc_pingpong
 ktap_test_result "ibv_ud_pingpong" ud_pingpong
 ktap_test_result "ibv_srq_pingpong, 4 QPs on one SRQ" srq_pingpong
-ktap_test_result "ib_write_bw -a, sizes 2 B to 8 MiB" perf ib_write_bw -a -n "$(scaled 20 5)"
+# the debug kernel moves some 300 KB/s: one size there, not the sweep
+# shellcheck disable=SC2046
+ktap_test_result "ib_write_bw -a, sizes 2 B to 8 MiB" \
+	perf ib_write_bw $(scaled -a "-s 65536") -n "$(scaled 20 5)"
 ktap_test_result "ib_read_bw 4 KiB" perf ib_read_bw -n "$(scaled 200 20)" -s 4096
 ktap_test_result "ib_send_bw 4 KiB" perf ib_send_bw -n "$(scaled 200 20)" -s 4096
 ktap_test_result "ib_write_lat 8 B" perf ib_write_lat -n "$(scaled 200 20)" -s 8
