@@ -166,6 +166,36 @@ pools() {
 	return $rc
 }
 
+# jobval DEV JOB NAME: one of a job's counters, from uetctl
+jobval() {
+	ip netns exec "$(ns_of "$1")" uetctl -j stats show dev "$1" job "$2" |
+		jq -r ".$3"
+}
+ns_of() { [ "$1" = uet0 ] && echo "$NS_A" || echo "$NS_B"; }
+
+# A job the control plane knows counts its endpoints' traffic: 4 x 4 KiB
+# is 16 packets (1360 payload bytes at most each) and 16384 bytes each
+# way; and its endpoints must use PIDonFEPs of its range.
+job_counters() {
+	local tp tb rp rb rc=0
+	A uetctl job add dev uet0 id 1 &&
+	ip netns exec "$NS_B" uetctl job add dev uet1 id 1 || return 1
+	tp=$(jobval uet0 1 tx_packets) tb=$(jobval uet0 1 tx_bytes)
+	rp=$(jobval uet1 1 rx_packets) rb=$(jobval uet1 1 rx_bytes)
+	xfer count=4 size=4096 || rc=1
+	echo "# job 1: uet0 tx $tp -> $(jobval uet0 1 tx_packets) packets, uet1 rx $rp -> $(jobval uet1 1 rx_packets)"
+	[ "$(jobval uet0 1 tx_packets)" -eq $((tp + 16)) ] &&
+	[ "$(jobval uet0 1 tx_bytes)" -eq $((tb + 16384)) ] &&
+	[ "$(jobval uet1 1 rx_packets)" -eq $((rp + 16)) ] &&
+	[ "$(jobval uet1 1 rx_bytes)" -eq $((rb + 16384)) ] || rc=1
+	# PIDonFEPs 1 and 2 lie outside job 2's range: no endpoint opens
+	A uetctl job add dev uet0 id 2 pid 100-199 || rc=1
+	xfer job=2 count=1 size=10 2>/dev/null && rc=1
+	A uetctl job del dev uet0 id 2 && A uetctl job del dev uet0 id 1 &&
+	ip netns exec "$NS_B" uetctl job del dev uet1 id 1 || rc=1
+	return $rc
+}
+
 counters_sane() {
 	rdma statistic show link uet0/1 | sed 's/^/# /'
 	rdma statistic show link uet1/1 | sed 's/^/# /'
@@ -178,7 +208,7 @@ counters_sane() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 19
+ktap_set_plan 20
 ktap_test_result "setup" setup
 ktap_test_result "1 B to 16 MiB, lossless, no retransmit" sizes_lossless
 ktap_test_result "empty and odd-sized messages" odd_sizes
@@ -201,6 +231,7 @@ ktap_test_result "message too long: error, no overrun" too_long
 ktap_test_result "no such endpoint: error at the sender" no_endpoint
 ktap_test_result "idle PDCs closed and reclaimed" idle_close
 ktap_test_result "PDC pools: exhaustion refused and counted, reserved pool" pools
+ktap_test_result "job counters, PIDonFEP range" job_counters
 ktap_test_result "counters" counters_sane
 ktap_test_result "teardown" teardown
 ktap_finished

@@ -37,6 +37,7 @@
 #include <uapi/linux/uet.h>
 
 #include "counters.h"
+#include "job.h"
 #include "mem.h"
 #include "pds.h"
 #include "ri.h"
@@ -54,6 +55,9 @@
  * struct uet_ep - an endpoint: {job, PIDonFEP} on a device
  * @udev: the device; its ib_device is referenced while the endpoint is open.
  * @job: job identifier, 24 bits.
+ * @jobp: the job's object, referenced, when the control plane knows the
+ *	job (the default job always): its counters count the endpoint's
+ *	traffic; %NULL otherwise.
  * @pid: PIDonFEP, 12 bits.
  * @comp: completion callback, and ...
  * @priv: ... its argument.
@@ -70,6 +74,7 @@
 struct uet_ep {
 	struct uet_dev *udev;
 	u32 job;
+	struct uet_job *jobp;
 	u16 pid;
 	uet_comp_fn comp;
 	void *priv;
@@ -391,6 +396,8 @@ static int ep_cut_msg(struct uet_ep *ep, struct uet_tx_msg *m,
 		}
 		__skb_queue_tail(pkts, skb);
 		m->pkts_left++;
+		if (ep->jobp)
+			uet_job_count_tx(ep->jobp, read ? 0 : n);
 		off += n;
 	} while (off < len);
 	return 0;
@@ -830,6 +837,17 @@ out:
 	return rc;
 }
 
+/* A request for @ep arrived: its job counts it, delivered or refused. */
+static void ep_count_rx(struct uet_ep *ep, u8 rc, u32 len)
+{
+	if (!ep->jobp)
+		return;
+	if (rc == UET_SES_RC_OK)
+		uet_job_count_rx(ep->jobp, len);
+	else
+		uet_job_count_error(ep->jobp);
+}
+
 /* The SES header at the start of @skb; a counted drop if malformed. */
 static int ses_parse(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 		     struct uet_ses_hdr_info *h)
@@ -852,6 +870,7 @@ static void ep_rcv_uud(struct uet_ep *ep, const struct uet_ses_req_info *req,
 		       const struct in6_addr *saddr)
 {
 	bool tagged = req->opcode == UET_SES_TAGGED_SEND;
+	u8 rc = UET_SES_RC_NO_MATCH;
 	u32 len = skb->len - hlen;
 	struct uet_rbuf *rb;
 	struct uet_comp c = {
@@ -881,8 +900,10 @@ static void ep_rcv_uud(struct uet_ep *ep, const struct uet_ses_req_info *req,
 	c.cookie = rb->cookie;
 	ep_complete(ep, &c);
 	kfree(rb);
+	rc = c.status ? UET_SES_RC_TOO_LONG : UET_SES_RC_OK;
 out:
 	spin_unlock(&ep->lock);
+	ep_count_rx(ep, rc, len);
 }
 
 /**
@@ -971,6 +992,7 @@ u8 uet_ses_rcv_rudi(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 		    const struct in6_addr *saddr, struct uet_ses_answer *ans)
 {
 	struct uet_ses_hdr_info h;
+	struct uet_ep *ep;
 	int hlen;
 	u8 rc;
 
@@ -987,7 +1009,8 @@ u8 uet_ses_rcv_rudi(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 		return UET_SES_RC_UNSUPPORTED_OP;
 	}
 	rcu_read_lock();
-	if (!xa_load(&udev->eps, ep_index(h.req.job_id, h.req.pid_on_fep))) {
+	ep = xa_load(&udev->eps, ep_index(h.req.job_id, h.req.pid_on_fep));
+	if (!ep) {
 		uet_count(udev, UET_CNT_DROP_NO_ENDPOINT, 1);
 		rc = UET_SES_RC_BAD_PID;
 	} else if (h.req.opcode == UET_SES_READ) {
@@ -995,6 +1018,8 @@ u8 uet_ses_rcv_rudi(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 	} else {
 		rc = rx_write(udev, &h.req, skb, hlen, skb->len - hlen);
 	}
+	if (ep)
+		ep_count_rx(ep, rc, skb->len - hlen);
 	rcu_read_unlock();
 	return rc;
 }
@@ -1075,6 +1100,7 @@ u8 uet_ses_rcv(struct uet_pds_pdc *pdc, struct sk_buff *skb, u8 next_hdr,
 	ep = xa_load(&udev->eps, ep_index(h.req.job_id, h.req.pid_on_fep));
 	if (ep) {
 		rc = ep_rcv(ep, pdc, &h.req, skb, hlen, ans);
+		ep_count_rx(ep, rc, skb->len - hlen);
 	} else {
 		uet_count(udev, UET_CNT_DROP_NO_ENDPOINT, 1);
 		rc = UET_SES_RC_BAD_PID;
@@ -1132,7 +1158,9 @@ EXPORT_SYMBOL_NS_GPL(uet_ep_post_recv, UET_ENGINE);
  * @comp: completion callback (see uet_comp_fn)
  * @priv: its argument
  *
- * The device cannot go away while the endpoint is open.
+ * The device cannot go away while the endpoint is open.  If the control
+ * plane knows @job, @pid must lie in the job's PIDonFEP range, and the
+ * job's counters count the endpoint's traffic.
  *
  * Return: the endpoint, or ERR_PTR(-EINVAL, -ENODEV, -EADDRINUSE, -ENOMEM).
  */
@@ -1156,6 +1184,11 @@ struct uet_ep *uet_ep_open(struct ib_device *ibdev, u32 job, u16 pid,
 	}
 	ep->udev = udev;
 	ep->job = job;
+	ep->jobp = uet_job_get(udev, job);
+	if (ep->jobp && !uet_job_allows_pid(ep->jobp, pid)) {
+		err = -EINVAL;
+		goto err_free;
+	}
 	ep->pid = pid;
 	ep->comp = comp;
 	ep->priv = priv;
@@ -1174,6 +1207,8 @@ struct uet_ep *uet_ep_open(struct ib_device *ibdev, u32 job, u16 pid,
 	return ep;
 
 err_free:
+	if (ep->jobp)
+		uet_job_put(ep->jobp);
 	kfree(ep);
 err_put:
 	ib_device_put(ibdev);
@@ -1265,6 +1300,8 @@ void uet_ep_close(struct uet_ep *ep)
 	ep_cancel_recvq(ep, &ep->recvq);
 	ep_cancel_recvq(ep, &ep->trecvq);
 	ep_free_flows(ep);
+	if (ep->jobp)
+		uet_job_put(ep->jobp);
 	ib_device_put(&udev->ibdev);
 	kfree_rcu(ep, rcu);
 }
