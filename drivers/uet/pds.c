@@ -964,7 +964,8 @@ void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
 
 	p = skb_header_pointer(skb, 0, len, buf);
 	hlen = p ? uet_pds_parse(p, len, &h) : -EMSGSIZE;
-	if (hlen < 0) {
+	/* the header into the linear part: a NIC may hand over paged skbs */
+	if (hlen < 0 || !pskb_may_pull(skb, hlen)) {
 		uet_count(udev, UET_CNT_DROP_MALFORMED, 1);
 		return;
 	}
