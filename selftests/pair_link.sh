@@ -11,7 +11,7 @@
 #
 # It proves the topology the rxe comparisons need: the link carries
 # traffic, uet and rxe devices sit side by side on the same netdev, and an
-# rxe RC ping-pong crosses between the VMs.
+# rxe and a uet RC ping-pong cross between the VMs.
 . "$(dirname "$0")/lib.sh"
 
 case ${UET_ROLE:-} in
@@ -56,14 +56,16 @@ gid_index() {
 	return 1
 }
 
-rxe_pingpong() {
-	local g i
-	g=$(gid_index rxe0) || return 1
+# pingpong DEV ARGS...: an RC ping-pong on DEV between the VMs, a serving
+pingpong() {
+	local dev=$1 g i
+	shift
+	g=$(gid_index "$dev") || return 1
 	if [ "$me" = 1 ]; then
-		run timeout 120 ibv_rc_pingpong -d rxe0 -g "$g" -n 100
+		run timeout 120 ibv_rc_pingpong -d "$dev" -g "$g" "$@"
 	else
 		for i in $(seq 30); do
-			timeout 60 ibv_rc_pingpong -d rxe0 -g "$g" -n 100 "$UET_NET4.$peer" &&
+			timeout 60 ibv_rc_pingpong -d "$dev" -g "$g" "$@" "$UET_NET4.$peer" &&
 				return 0
 			sleep 1
 		done
@@ -71,14 +73,26 @@ rxe_pingpong() {
 	fi
 }
 
+rxe_pingpong() { pingpong rxe0 -n 100; }
+
+# uet across a real NIC: 64 KiB messages arrive in the paged skbs
+# virtio-net builds from its mergeable receive buffers
+uet_pingpong() {
+	local rx
+	rx=$(counter uet0 rx_packets)
+	pingpong uet0 -n 50 -s 65536 -m 1024 &&
+	[ "$(counter uet0 rx_packets)" -gt "$rx" ]
+}
+
 teardown() {
 	rdma link del uet0 && rdma link del rxe0 && modprobe -r uet
 }
 
 ktap_print_header
-ktap_set_plan 4
+ktap_set_plan 5
 ktap_test_result "socket link carries traffic" link_up
 ktap_test_result "uet and rxe side by side on eth0" side_by_side
 ktap_test_result "rxe RC ping-pong between the VMs" rxe_pingpong
+ktap_test_result "uet RC ping-pong between the VMs, 64 KiB" uet_pingpong
 ktap_test_result "devices removed, module unloaded" teardown
 ktap_finished
