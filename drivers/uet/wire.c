@@ -1031,3 +1031,69 @@ int uet_ses_build(u8 *buf, size_t len, const struct uet_ses_hdr_info *info)
 	err = fmt->build(buf, info);
 	return err ?: fmt->len;
 }
+
+static bool amo_is_cas(u8 opcode)
+{
+	return opcode >= UET_AMO_CSWAP && opcode <= UET_AMO_CSWAP_GT;
+}
+
+/**
+ * uet_ses_amo_parse() - parse an atomic extension header
+ * @buf: the header's first byte, just after the standard request.
+ * @len: bytes available at @buf.
+ * @info: filled in on success; unspecified on error.
+ *
+ * The operation code says which of the two headers it is: the 36-byte one
+ * of the compare-and-swap operations, else the 4-byte one.
+ *
+ * Return: the header length, -EMSGSIZE when truncated, -EINVAL when its
+ * reserved byte is set.
+ */
+int uet_ses_amo_parse(const u8 *buf, size_t len, struct uet_ses_amo_info *info)
+{
+	const struct uet_ses_amo_cas *cas = (const void *)buf;
+	const struct uet_ses_amo *amo = (const void *)buf;
+
+	memset(info, 0, sizeof(*info));
+	if (len < sizeof(*amo))
+		return -EMSGSIZE;
+	if (amo->rsvd)
+		return -EINVAL;
+	info->opcode = amo->opcode;
+	info->datatype = amo->datatype;
+	info->ctrl = amo->ctrl;
+	if (!amo_is_cas(amo->opcode))
+		return sizeof(*amo);
+	if (len < sizeof(*cas))
+		return -EMSGSIZE;
+	memcpy(info->compare, cas->compare, sizeof(info->compare));
+	memcpy(info->swap, cas->swap, sizeof(info->swap));
+	return sizeof(*cas);
+}
+
+/**
+ * uet_ses_amo_build() - write an atomic extension header
+ * @buf: where the header goes.
+ * @len: bytes available at @buf.
+ * @info: the header's values; the operands only for compare-and-swap.
+ *
+ * Return: the header length, or -EMSGSIZE.
+ */
+int uet_ses_amo_build(u8 *buf, size_t len, const struct uet_ses_amo_info *info)
+{
+	struct uet_ses_amo_cas *cas = (void *)buf;
+	size_t hlen = amo_is_cas(info->opcode) ? sizeof(*cas) :
+						 sizeof(struct uet_ses_amo);
+
+	if (len < hlen)
+		return -EMSGSIZE;
+	memset(buf, 0, hlen);
+	cas->amo.opcode = info->opcode;
+	cas->amo.datatype = info->datatype;
+	cas->amo.ctrl = info->ctrl;
+	if (hlen == sizeof(*cas)) {
+		memcpy(cas->compare, info->compare, sizeof(cas->compare));
+		memcpy(cas->swap, info->swap, sizeof(cas->swap));
+	}
+	return hlen;
+}

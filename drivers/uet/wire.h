@@ -365,6 +365,71 @@ struct uet_ses_small {
 	__be64 buffer_offset;
 } __packed;
 
+/*
+ * Atomic operations (AMO), the first byte of the atomic extension headers:
+ * packet-uet.c UET_AMO_*, XDP2's enum uet_ses_amo (the same values).
+ */
+enum uet_amo {
+	UET_AMO_MIN,
+	UET_AMO_MAX,
+	UET_AMO_SUM,
+	UET_AMO_DIFF,
+	UET_AMO_PROD,
+	UET_AMO_LOR,
+	UET_AMO_LAND,
+	UET_AMO_BOR,
+	UET_AMO_BAND,
+	UET_AMO_LXOR,
+	UET_AMO_BXOR,
+	UET_AMO_READ,
+	UET_AMO_WRITE,
+	UET_AMO_CSWAP,
+	UET_AMO_CSWAP_NE,
+	UET_AMO_CSWAP_LE,
+	UET_AMO_CSWAP_LT,
+	UET_AMO_CSWAP_GE,
+	UET_AMO_CSWAP_GT,
+	UET_AMO_MSWAP,
+	UET_AMO_INVAL,
+};
+
+/* Atomic datatypes, the second byte: XDP2's enum uet_ses_amo_datatype. */
+enum uet_amo_dt {
+	UET_AMO_DT_INT8,
+	UET_AMO_DT_UINT8,
+	UET_AMO_DT_INT16,
+	UET_AMO_DT_UINT16,
+	UET_AMO_DT_INT32,
+	UET_AMO_DT_UINT32,
+	UET_AMO_DT_INT64,
+	UET_AMO_DT_UINT64,
+};
+
+/* Operand bytes of the compare-and-swap extension header, each value. */
+#define UET_AMO_OPERAND_LEN	16
+
+/*
+ * Atomic operation extension header, 4 B, after the standard request of
+ * ATOMIC and FETCHING_ATOMIC: dissect_ses_atomic_op_ext_hdr().  The
+ * operand is the request's payload.
+ */
+struct uet_ses_amo {
+	u8 opcode;
+	u8 datatype;
+	u8 ctrl;		/* semantic control */
+	u8 rsvd;
+} __packed;
+
+/*
+ * The compare-and-swap operations (UET_AMO_CSWAP*) carry both operands in
+ * a 36 B extension header instead: dissect_ses_comp_swap_atomic_ext_hdr().
+ */
+struct uet_ses_amo_cas {
+	struct uet_ses_amo amo;
+	u8 compare[UET_AMO_OPERAND_LEN];
+	u8 swap[UET_AMO_OPERAND_LEN];
+} __packed;
+
 /* Response opcodes: UET_SES_RSP_*. */
 enum uet_ses_rsp_opcode {
 	UET_SES_RSP_DEFAULT,
@@ -447,6 +512,8 @@ static_assert(sizeof(struct uet_ses_medium) == 32);
 static_assert(sizeof(struct uet_ses_small) == 20);
 static_assert(sizeof(struct uet_ses_rsp) == 12);
 static_assert(sizeof(struct uet_ses_rsp_data) == 20);
+static_assert(sizeof(struct uet_ses_amo) == 4);
+static_assert(sizeof(struct uet_ses_amo_cas) == 36);
 
 /**
  * struct uet_tss_hdr_info - a TSS header in host order
@@ -668,6 +735,23 @@ struct uet_ses_hdr_info {
 	};
 };
 
+/**
+ * struct uet_ses_amo_info - an atomic extension header
+ * @opcode: enum uet_amo.
+ * @datatype: enum uet_amo_dt.
+ * @ctrl: semantic control, as on the wire.
+ * @compare: compare-and-swap operations only: the value compared ...
+ * @swap: ... and the value stored when the comparison holds; byte images
+ *	of the operand type, in its first bytes.
+ */
+struct uet_ses_amo_info {
+	u8 opcode;
+	u8 datatype;
+	u8 ctrl;
+	u8 compare[UET_AMO_OPERAND_LEN];
+	u8 swap[UET_AMO_OPERAND_LEN];
+};
+
 /* wire.c */
 int uet_tss_parse(const u8 *buf, size_t len, struct uet_tss_hdr_info *info);
 int uet_tss_build(u8 *buf, size_t len, const struct uet_tss_hdr_info *info);
@@ -676,6 +760,8 @@ int uet_pds_build(u8 *buf, size_t len, const struct uet_pds_hdr_info *info);
 int uet_ses_parse(const u8 *buf, size_t len, u8 next_hdr,
 		  struct uet_ses_hdr_info *info);
 int uet_ses_build(u8 *buf, size_t len, const struct uet_ses_hdr_info *info);
+int uet_ses_amo_parse(const u8 *buf, size_t len, struct uet_ses_amo_info *info);
+int uet_ses_amo_build(u8 *buf, size_t len, const struct uet_ses_amo_info *info);
 const char *uet_pds_type_name(unsigned int type);
 const char *uet_pds_ctl_name(unsigned int type);
 const char *uet_pds_nack_name(unsigned int code);

@@ -3,7 +3,8 @@
  * libFuzzer target for the UET wire-format parsers (drivers/uet/wire.c).
  *
  * The first byte picks the parser: 0 TSS, 1 PDS followed by the SES header
- * its next-header field names, 2 + n SES with next header n.  Whatever
+ * its next-header field names, 2 + n SES with next header n, and the last
+ * selector the atomic extension header.  Whatever
  * parses must build back to the very same bytes and parse again to the
  * same values; anything else aborts.
  */
@@ -14,7 +15,8 @@
 
 #define MAX_HDR		64
 #define SEL_SES		2	/* first selector of the SES parsers */
-#define SEL_COUNT	(SEL_SES + UET_SES_NH_COUNT + 1)
+#define SEL_AMO		(SEL_SES + UET_SES_NH_COUNT + 1)
+#define SEL_COUNT	(SEL_AMO + 1)
 
 #define CHECK(cond)		\
 	do {			\
@@ -50,6 +52,20 @@ static void fuzz_ses(const u8 *data, size_t size, u8 next_hdr)
 	CHECK(!memcmp(&a, &b, sizeof(a)));
 }
 
+static void fuzz_amo(const u8 *data, size_t size)
+{
+	struct uet_ses_amo_info a, b;
+	u8 out[MAX_HDR];
+	int len = uet_ses_amo_parse(data, size, &a);
+
+	if (len < 0)
+		return;
+	CHECK(uet_ses_amo_build(out, sizeof(out), &a) == len);
+	CHECK(!memcmp(out, data, len));
+	CHECK(uet_ses_amo_parse(out, len, &b) == len);
+	CHECK(!memcmp(&a, &b, sizeof(a)));
+}
+
 static void fuzz_pds(const u8 *data, size_t size)
 {
 	struct uet_pds_hdr_info a, b;
@@ -76,6 +92,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		fuzz_tss(data + 1, size - 1);
 	else if (sel == 1)
 		fuzz_pds(data + 1, size - 1);
+	else if (sel == SEL_AMO)
+		fuzz_amo(data + 1, size - 1);
 	else
 		fuzz_ses(data + 1, size - 1, sel - SEL_SES);
 	return 0;

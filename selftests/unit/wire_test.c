@@ -177,6 +177,52 @@ TEST(ses_std_vectors)
 	EXPECT_EQ(0, memcmp(out, std_mid_bytes, sizeof(std_mid_bytes)));
 }
 
+/* A fetch-and-add of a 64-bit unsigned integer: 4 bytes, operand apart. */
+static const u8 amo_sum_bytes[] = { 0x02, 0x07, 0x00, 0x00 };
+
+/* A 64-bit compare-and-swap: compare 1, swap 2, little-endian images. */
+static const u8 amo_cas_bytes[] = {
+	0x0d, 0x07, 0x00, 0x00,
+	0x01, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+TEST(ses_amo_vectors)
+{
+	struct uet_ses_amo_info info;
+	u8 out[MAX_HDR];
+
+	ASSERT_EQ(4, uet_ses_amo_parse(amo_sum_bytes, sizeof(amo_sum_bytes),
+				       &info));
+	EXPECT_EQ(UET_AMO_SUM, info.opcode);
+	EXPECT_EQ(UET_AMO_DT_UINT64, info.datatype);
+	ASSERT_EQ(4, uet_ses_amo_build(out, sizeof(out), &info));
+	EXPECT_EQ(0, memcmp(out, amo_sum_bytes, sizeof(amo_sum_bytes)));
+
+	ASSERT_EQ(36, uet_ses_amo_parse(amo_cas_bytes, sizeof(amo_cas_bytes),
+					&info));
+	EXPECT_EQ(UET_AMO_CSWAP, info.opcode);
+	EXPECT_EQ(1, info.compare[0]);
+	EXPECT_EQ(2, info.swap[0]);
+	ASSERT_EQ(36, uet_ses_amo_build(out, sizeof(out), &info));
+	EXPECT_EQ(0, memcmp(out, amo_cas_bytes, sizeof(amo_cas_bytes)));
+}
+
+TEST(ses_amo_bad)
+{
+	struct uet_ses_amo_info info;
+	u8 pkt[sizeof(amo_cas_bytes)];
+
+	EXPECT_EQ(-EMSGSIZE, uet_ses_amo_parse(amo_sum_bytes, 3, &info));
+	/* a compare-and-swap needs its operands */
+	EXPECT_EQ(-EMSGSIZE, uet_ses_amo_parse(amo_cas_bytes, 35, &info));
+	EXPECT_EQ(-EMSGSIZE, uet_ses_amo_build(pkt, 35, &(struct uet_ses_amo_info) {
+		.opcode = UET_AMO_CSWAP_GT }));
+	memcpy(pkt, amo_cas_bytes, sizeof(pkt));
+	pkt[3] = 1;
+	EXPECT_EQ(-EINVAL, uet_ses_amo_parse(pkt, sizeof(pkt), &info));
+}
+
 TEST(ses_rsp_vector)
 {
 	struct uet_ses_hdr_info info;
