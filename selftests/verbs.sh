@@ -46,18 +46,31 @@ data() {
 	[ "$(counter uet0 rnr_retries)" -gt 0 ]
 }
 
-# perftest under 1% loss in both directions: it completes, and the PDCs
-# retransmitted.
-lossy() {
-	local re rc=0
+# impaired NETEM CMD...: CMD with netem NETEM on both ends of the veth;
+# it must succeed, and the PDCs must have retransmitted.
+impaired() {
+	local netem=$1 re rc=0
+	shift
 	re=$(counter uet0 retransmits)
-	A tc qdisc add dev veth0 root netem loss 1% &&
-	B tc qdisc add dev veth0 root netem loss 1% || return 1
-	perf "$@" || rc=1
+	# shellcheck disable=SC2086
+	A tc qdisc add dev veth0 root netem $netem &&
+	B tc qdisc add dev veth0 root netem $netem || return 1
+	"$@" || rc=1
 	A tc qdisc del dev veth0 root
 	B tc qdisc del dev veth0 root
 	echo "# uet0 retransmits +$(($(counter uet0 retransmits) - re))"
 	[ $rc = 0 ] && [ "$(counter uet0 retransmits)" -gt "$re" ]
+}
+
+# perftest under 1% loss in both directions.
+lossy() {
+	impaired "loss 1%" perf "$@"
+}
+
+# Atomics that lose their requests or their answers, or arrive twice, act
+# once all the same: verbs_data checks every value the fetch-and-adds saw.
+atomics_lossy() {
+	impaired "loss 5% duplicate 5%" A ./verbs_data -t fetch_add_every_value
 }
 
 # The device goes away under traffic: the programs see errors or the
@@ -148,7 +161,7 @@ teardown() {
 }
 
 ktap_print_header
-ktap_set_plan 19
+ktap_set_plan 23
 setup || ktap_exit_fail_msg "cannot set up the fabric"
 ktap_test_result "CQ, MR, SRQ, AH, QP objects and states" objects
 ktap_test_result "ibv_rc_pingpong 4 KiB x 200" rc_pingpong
@@ -165,10 +178,15 @@ ktap_test_result "ib_read_bw 4 KiB" perf ib_read_bw -n "$(scaled 200 20)" -s 409
 ktap_test_result "ib_send_bw 4 KiB" perf ib_send_bw -n "$(scaled 200 20)" -s 4096
 ktap_test_result "ib_write_lat 8 B" perf ib_write_lat -n "$(scaled 200 20)" -s 8
 ktap_test_result "ib_send_lat 8 B" perf ib_send_lat -n "$(scaled 200 20)" -s 8
+ktap_test_result "ib_atomic_bw fetch-and-add" perf ib_atomic_bw -n "$(scaled 200 20)"
+ktap_test_result "ib_atomic_lat compare-and-swap" \
+	perf ib_atomic_lat -A CMP_AND_SWAP -n "$(scaled 200 20)"
 ktap_test_result "data integrity and error paths (verbs_data)" data
 ktap_test_result "ib_write_bw 64 KiB under 1% loss" lossy ib_write_bw -n "$(scaled 200 20)" -s 65536
 ktap_test_result "ib_send_bw 4 KiB under 1% loss" lossy ib_send_bw -n "$(scaled 500 50)" -s 4096
 ktap_test_result "ib_read_bw 64 KiB under 1% loss" lossy ib_read_bw -n "$(scaled 100 10)" -s 65536
+ktap_test_result "ib_atomic_bw under 1% loss" lossy ib_atomic_bw -n "$(scaled 500 50)"
+ktap_test_result "fetch-and-add exactly once under 5% loss and duplication" atomics_lossy
 ktap_test_result "rdma link del under traffic" link_del_under_traffic
 ktap_test_result "devices removed, module unloaded" teardown
 fabric_down

@@ -70,25 +70,17 @@ static int mr_add(struct uet_dev *udev, struct uet_mr *mr)
 	return 0;
 }
 
-/* The RI table's access bits for IB access flags. */
-static u32 ri_access(int access)
-{
-	return (access & IB_ACCESS_REMOTE_READ ? UET_ACCESS_REMOTE_READ : 0) |
-	       (access & IB_ACCESS_REMOTE_WRITE ? UET_ACCESS_REMOTE_WRITE : 0) |
-	       (access & IB_ACCESS_REMOTE_ATOMIC ? UET_ACCESS_REMOTE_ATOMIC : 0);
-}
-
 /* Offer @mr to peers when its access says so; its rkey comes from there. */
 static int mr_ri_add(struct ib_device *ibdev, struct uet_mr *mr)
 {
 	int err;
 
-	if (!ri_access(mr->access)) {
+	if (!uet_ri_access(mr->access)) {
 		mr->ibmr.rkey = mr->ibmr.lkey;
 		return 0;
 	}
 	err = uet_ri_add(ibdev, UET_JOB_DEFAULT, &mr->mem,
-			 ri_access(mr->access), &mr->ibmr.rkey);
+			 uet_ri_access(mr->access), &mr->ibmr.rkey);
 	if (err)
 		return err;
 	mr->in_ri = true;

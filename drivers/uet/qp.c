@@ -346,6 +346,8 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	qp_set_attr(qp, attr, mask, &av);
 	WRITE_ONCE(qp->state, next);
 	spin_unlock_irqrestore(&qp->attr_lock, flags);
+	if (mask & IB_QP_ACCESS_FLAGS)
+		uet_xfer_set_access(qp);
 
 	if (next == cur)
 		return 0;
@@ -415,6 +417,8 @@ static bool opcode_ok(struct uet_qp *qp, u32 opcode)
 	case IB_WR_RDMA_WRITE_WITH_IMM:
 		return qp->ibqp.qp_type != IB_QPT_UD;
 	case IB_WR_RDMA_READ:
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
 		return qp->ibqp.qp_type == IB_QPT_RC;
 	case IB_WR_LOCAL_INV:
 	case IB_WR_REG_MR:
@@ -433,6 +437,10 @@ static enum ib_wc_opcode wc_opcode(u32 opcode)
 		return IB_WC_RDMA_WRITE;
 	case IB_WR_RDMA_READ:
 		return IB_WC_RDMA_READ;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+		return IB_WC_COMP_SWAP;
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		return IB_WC_FETCH_ADD;
 	case IB_WR_LOCAL_INV:
 		return IB_WC_LOCAL_INV;
 	case IB_WR_REG_MR:
@@ -502,6 +510,26 @@ static enum ib_wc_status sq_exec(struct uet_qp *qp, struct rxe_send_wqe *wqe)
 	return IB_WC_SUCCESS;
 }
 
+/*
+ * An atomic at the head of the send queue waits while max_rd_atomic of
+ * them are in flight (at least one, at most what the endpoint allows);
+ * the completion of one runs the queue again (xfer.c).
+ */
+static bool sq_amo_stall(struct uet_qp *qp, const struct rxe_send_wqe *slot)
+{
+	u32 opcode = READ_ONCE(slot->wr.opcode);
+	unsigned long flags;
+	int max;
+
+	if (opcode != IB_WR_ATOMIC_CMP_AND_SWP &&
+	    opcode != IB_WR_ATOMIC_FETCH_AND_ADD)
+		return false;
+	spin_lock_irqsave(&qp->attr_lock, flags);
+	max = clamp_t(int, qp->attr.max_rd_atomic, 1, UET_MAX_RD_ATOMIC);
+	spin_unlock_irqrestore(&qp->attr_lock, flags);
+	return atomic_read(&qp->amo_inflight) >= max;
+}
+
 /**
  * uet_qp_sq_run() - drain the send queue into the data path
  * @qp: the QP
@@ -534,7 +562,8 @@ void uet_qp_sq_run(struct uet_qp *qp)
 	do {
 		sq->again = false;
 		while (READ_ONCE(qp->state) == IB_QPS_RTS &&
-		       (slot = uet_queue_head(&sq->queue))) {
+		       (slot = uet_queue_head(&sq->queue)) &&
+		       !sq_amo_stall(qp, slot)) {
 			memcpy(wqe, slot, BIT(sq->queue.log2_elem));
 			uet_queue_consume(&sq->queue);
 			spin_unlock_irqrestore(&sq->lock, flags);
@@ -581,6 +610,14 @@ static int send_wqe_from_wr(struct uet_qp *qp, struct rxe_send_wqe *wqe,
 			wqe->wr.wr.ud.remote_qkey = ud_wr(wr)->remote_qkey;
 			wqe->wr.wr.ud.ah_num = to_uet_ah(ud_wr(wr)->ah)->num;
 		}
+		break;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		wqe->wr.wr.atomic.remote_addr = atomic_wr(wr)->remote_addr;
+		wqe->wr.wr.atomic.compare_add = atomic_wr(wr)->compare_add;
+		wqe->wr.wr.atomic.swap = atomic_wr(wr)->swap;
+		wqe->wr.wr.atomic.rkey = atomic_wr(wr)->rkey;
+		wqe->iova = atomic_wr(wr)->remote_addr;
 		break;
 	case IB_WR_LOCAL_INV:
 		wqe->wr.ex.invalidate_rkey = wr->ex.invalidate_rkey;

@@ -156,6 +156,7 @@ u8 uet_ri_check(struct uet_dev *udev, const struct uet_ses_req_info *req,
 void uet_ri_init(struct uet_dev *udev)
 {
 	xa_init_flags(&udev->ri.entries, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
+	spin_lock_init(&udev->ri.amo_lock);
 }
 
 void uet_ri_fini(struct uet_dev *udev)

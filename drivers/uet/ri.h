@@ -7,6 +7,7 @@
 #define _UET_RI_H
 
 #include <linux/bits.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
 
@@ -38,10 +39,14 @@ struct uet_ses_req_info;
  * struct uet_ri_table - the RI table of a device
  * @entries: struct uet_ri_entry by index; its own lock, readers use RCU.
  * @next_gen: the generation the next entry gets, under @entries' lock.
+ * @amo_lock: serialises the atomic operations on the table's regions, so
+ *	that each reads and writes its integer as one step with respect to
+ *	the others (what IB calls IB_ATOMIC_HCA).
  */
 struct uet_ri_table {
 	struct xarray entries;
 	u8 next_gen;
+	spinlock_t amo_lock;	/* see above */
 };
 
 int uet_ri_add(struct ib_device *ibdev, u32 job, const struct uet_mem *mem,

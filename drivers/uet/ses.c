@@ -23,6 +23,15 @@
  * arrives, and completes when its last byte is placed.  Writes and reads
  * go to and from the regions of the RI table (ri.c), every access checked.
  *
+ * Atomics: a fetching atomic operation is one request whose ACK brings
+ * the integer's old value back, like a read's data.  It must act once
+ * only, but its request may come again: the PDC resends it when the ACK
+ * was lost, and sends it again under a new PSN when a later ACK covered
+ * it without the value.  So the target's flow remembers the results of
+ * its last UET_SES_AMO_MAX atomics by message ID and answers a repeat
+ * from there; the initiator keeps at most that many in flight per flow,
+ * so a result is never forgotten while its request may still come.
+ *
  * Locking: an endpoint's lock protects its receive queue, its flows and
  * its list of sends; it nests inside a PDC's lock (the PDS calls in with
  * it held) and is never held while calling the PDS.  Endpoints are found
@@ -61,6 +70,8 @@
  * @pid: PIDonFEP, 12 bits.
  * @comp: completion callback, and ...
  * @priv: ... its argument.
+ * @access: the remote operations it accepts (UET_ACCESS_*): read without
+ *	the lock.
  * @rcu: frees the endpoint after readers that found it in the table.
  * @send_lock: serialises posters (uet_ep_post()).
  * @lock: protects everything below.
@@ -78,6 +89,7 @@ struct uet_ep {
 	u16 pid;
 	uet_comp_fn comp;
 	void *priv;
+	u8 access;
 	struct rcu_head rcu;
 	struct mutex send_lock;	/* see above */
 
@@ -131,6 +143,13 @@ struct uet_rx_msg {
 	struct list_head node;
 };
 
+/* The result of an atomic operation, kept for a repeat of its request. */
+struct uet_amo_done {
+	u16 id;
+	bool valid;
+	u64 old;
+};
+
 /*
  * Messages from one initiator endpoint over one PDC.  Untagged sends and
  * writes with immediate data take receive buffers in message-ID order
@@ -145,6 +164,8 @@ struct uet_rx_flow {
 	u16 next_done;		/* message ID that completes next */
 	struct uet_rx_msg *msgs[UET_SES_FLOW_MSGS];	/* by ID modulo size */
 	struct list_head tagged;
+	struct uet_amo_done amo[UET_SES_AMO_MAX];	/* the newest atomics */
+	u8 amo_next;		/* the entry of @amo the next result takes */
 };
 
 /* Messages to one target endpoint: their IDs, in the two numberings. */
@@ -154,6 +175,7 @@ struct uet_tx_flow {
 	u16 dst_pid;
 	u16 next_msg_id;
 	u16 next_other_id;
+	u8 amo_inflight;	/* atomics not completed */
 };
 
 /**
@@ -165,12 +187,14 @@ struct uet_tx_flow {
  * @status: 0, or the first error.
  * @rc: the target's SES return code with -EREMOTEIO.
  * @op: enum uet_op.
- * @nsge: a read: where the data goes: entries ...
+ * @flow: an atomic: the flow that counts it in flight.
+ * @nsge: a read or an atomic: where the data goes: entries ...
  * @sge: ... of this list.
  */
 struct uet_tx_msg {
 	struct list_head node;
 	struct uet_ep *ep;
+	struct uet_tx_flow *flow;
 	u64 cookie;
 	u32 pkts_left;
 	int status;
@@ -202,6 +226,8 @@ static void ep_complete_sends(struct uet_ep *ep)
 
 		if (m->pkts_left)
 			break;
+		if (m->flow)
+			m->flow->amo_inflight--;
 		list_del(&m->node);
 		ep_complete(ep, &c);
 		kfree(m);
@@ -267,11 +293,24 @@ bool uet_ses_read_data(struct sk_buff *req, const struct sk_buff *skb,
 	struct uet_pds_cb *cb = uet_pds_cb(req);
 	struct uet_tx_msg *m = cb->ses;
 
+	__le64 v;
+	u64 old;
+	int err;
+
 	if (len != cb->rd_len || msg_off != cb->rd_off || skb->len < off + len)
 		return false;
 	if (!m)
 		return true;
-	if (uet_sgl_copy_skb(m->sge, m->nsge, msg_off, skb, off, len)) {
+	if (m->op == UET_OP_ATOMIC) {
+		err = skb_copy_bits(skb, off, &v, sizeof(v));
+		old = le64_to_cpu(v);
+		if (!err)
+			err = uet_sgl_copy(m->sge, m->nsge, 0, &old, sizeof(old),
+					   true);
+	} else {
+		err = uet_sgl_copy_skb(m->sge, m->nsge, msg_off, skb, off, len);
+	}
+	if (err) {
 		spin_lock(&m->ep->lock);
 		if (!m->status)
 			m->status = -EFAULT;
@@ -313,23 +352,53 @@ static u32 ses_max_payload(struct uet_dev *udev)
 	return max ? min(max, fit) : fit;
 }
 
+/*
+ * The atomic extension header of @wr and its operand: the 64-bit operands
+ * travel as little-endian byte images, in the compare-and-swap header's
+ * operand fields or as the payload after the other header.
+ */
+static int amo_put(struct sk_buff *skb, const struct uet_wr *wr)
+{
+	struct uet_ses_amo_info amo = {
+		.opcode = wr->amo,
+		.datatype = UET_AMO_DT_UINT64,
+	};
+	__le64 cmp = cpu_to_le64(wr->compare), v = cpu_to_le64(wr->operand);
+	int hlen;
+
+	if (wr->amo == UET_AMO_CSWAP) {
+		memcpy(amo.compare, &cmp, sizeof(cmp));
+		memcpy(amo.swap, &v, sizeof(v));
+	}
+	hlen = uet_ses_amo_build(skb_tail_pointer(skb), skb_tailroom(skb), &amo);
+	if (hlen < 0)
+		return hlen;
+	skb_put(skb, hlen);
+	if (wr->amo != UET_AMO_CSWAP)
+		skb_put_data(skb, &v, sizeof(v));
+	return 0;
+}
+
 /* A request packet of @m: SES header, then @len bytes of @wr's data at @off. */
 static struct sk_buff *ses_packet(struct uet_tx_msg *m,
 				  const struct uet_ses_req_info *req,
 				  const struct uet_wr *wr, u64 off, u32 len)
 {
 	struct uet_ses_hdr_info h = { .next_hdr = UET_SES_NH_REQ_STD, .req = *req };
+	bool amo = wr->op == UET_OP_ATOMIC;
 	struct uet_pds_cb *cb;
 	struct sk_buff *skb;
 
-	skb = alloc_skb(UET_PDS_HEADROOM + sizeof(struct uet_ses_std) + len,
-			GFP_KERNEL);
+	skb = alloc_skb(UET_PDS_HEADROOM + sizeof(struct uet_ses_std) +
+			(amo ? sizeof(struct uet_ses_amo_cas) : len), GFP_KERNEL);
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, UET_PDS_HEADROOM);
 	if (uet_ses_build(skb_put(skb, sizeof(struct uet_ses_std)),
 			  sizeof(struct uet_ses_std), &h) < 0 ||
-	    uet_sgl_copy(wr->sge, wr->nsge, off, skb_put(skb, len), len, false)) {
+	    (amo ? amo_put(skb, wr) :
+	     uet_sgl_copy(wr->sge, wr->nsge, off, skb_put(skb, len), len,
+			  false))) {
 		kfree_skb(skb);
 		return NULL;
 	}
@@ -339,7 +408,7 @@ static struct sk_buff *ses_packet(struct uet_tx_msg *m,
 	/* the last packet asks for the ACK that completes the message */
 	cb->ack_req = req->flags & UET_SES_F_EOM;
 	cb->ses = m;
-	if (wr->op == UET_OP_READ) {
+	if (wr->op == UET_OP_READ || amo) {
 		cb->read = true;
 		cb->rd_off = off;
 		cb->rd_len = req->request_length;
@@ -368,14 +437,15 @@ static void ep_queue_msg(struct uet_ep *ep, const struct uet_pds_key *key,
 /*
  * Cut @wr, @len bytes, into requests of message @req->message_id.  Sends
  * and writes carry the data; a read's requests each ask for a packet's
- * worth of it (request length), to come back in the ACK of that request.
+ * worth of it (request length), to come back in the ACK of that request;
+ * an atomic is one request whose ACK brings back the old value.
  */
 static int ep_cut_msg(struct uet_ep *ep, struct uet_tx_msg *m,
 		      struct uet_ses_req_info *req, const struct uet_wr *wr,
 		      u32 len, struct sk_buff_head *pkts)
 {
 	u32 max = ses_max_payload(ep->udev), off = 0, n;
-	bool read = wr->op == UET_OP_READ;
+	bool read = wr->op == UET_OP_READ || wr->op == UET_OP_ATOMIC;
 	struct sk_buff *skb;
 
 	if (!max)
@@ -411,17 +481,21 @@ static int wr_to_req(struct uet_ep *ep, const struct uet_wr *wr,
 		[UET_OP_SEND] = UET_WR_IMM | UET_WR_TAGGED,
 		[UET_OP_WRITE] = UET_WR_IMM,
 		[UET_OP_READ] = 0,
+		[UET_OP_ATOMIC] = 0,
 	};
 
 	if (wr->op >= ARRAY_SIZE(flags_ok) || wr->flags & ~flags_ok[wr->op] ||
 	    wr->dst_pid >> UET_PID_BITS || wr->nsge > UET_MAX_SGE ||
-	    (wr->nsge && !wr->sge))
+	    (wr->nsge && !wr->sge) ||
+	    (wr->op == UET_OP_ATOMIC &&
+	     (uet_sgl_len(wr->sge, wr->nsge) != UET_AMO_SIZE ||
+	      (wr->amo != UET_AMO_SUM && wr->amo != UET_AMO_CSWAP))))
 		return -EINVAL;
 	/* UUD: sends of a packet; RUDI: idempotent operations only */
 	if (wr->mode != UET_PDC_RUD && wr->mode != UET_PDC_ROD &&
 	    (wr->mode != UET_PDC_UUD || wr->op != UET_OP_SEND) &&
 	    (wr->mode != UET_PDC_RUDI || wr->op == UET_OP_SEND ||
-	     wr->flags & UET_WR_IMM))
+	     wr->op == UET_OP_ATOMIC || wr->flags & UET_WR_IMM))
 		return -EOPNOTSUPP;
 
 	*req = (struct uet_ses_req_info) {
@@ -437,7 +511,10 @@ static int wr_to_req(struct uet_ep *ep, const struct uet_wr *wr,
 		break;
 	case UET_OP_WRITE:
 	case UET_OP_READ:
-		req->opcode = wr->op == UET_OP_WRITE ? UET_SES_WRITE : UET_SES_READ;
+	case UET_OP_ATOMIC:
+		req->opcode = wr->op == UET_OP_WRITE ? UET_SES_WRITE :
+			      wr->op == UET_OP_READ ? UET_SES_READ :
+						      UET_SES_FETCHING_ATOMIC;
 		req->match_bits = wr->rkey;
 		req->resource_index = FIELD_GET(UET_RI_WIRE_INDEX,
 						FIELD_GET(UET_RKEY_INDEX, wr->rkey));
@@ -469,15 +546,16 @@ static bool req_ordered(const struct uet_ses_req_info *req)
  * @wr: what to do
  *
  * A send in %UET_PDC_UUD mode is one packet, best effort: it completes
- * once handed to the network.
+ * once handed to the network.  An atomic needs %UET_PDC_RUD or
+ * %UET_PDC_ROD.
  *
  * Context: process, may sleep.
  * Return: 0 when the request was queued (its completion follows), else a
  * negative errno and no completion: -EINVAL bad request, -EOPNOTSUPP
  * delivery mode, -EMSGSIZE longer than 4 GiB - 1, no payload fits the
  * MTU, or a UUD send longer than a packet, -EFAULT data outside its
- * region, -ESHUTDOWN endpoint closing,
- * -ENOMEM.
+ * region, -EBUSY %UET_SES_AMO_MAX atomics to the target in flight already,
+ * -ESHUTDOWN endpoint closing, -ENOMEM.
  */
 int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
 {
@@ -487,8 +565,8 @@ int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
 	struct sk_buff_head pkts;
 	struct uet_tx_flow *flow;
 	struct uet_tx_msg *m;
+	bool ordered, busy, fetch;
 	unsigned int i;
-	bool ordered;
 	u64 len;
 	int err;
 
@@ -503,14 +581,14 @@ int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
 		if (!uet_mem_contains(wr->sge[i].mem, wr->sge[i].addr,
 				      wr->sge[i].len))
 			return -EFAULT;
-	m = kzalloc(struct_size(m, sge, wr->op == UET_OP_READ ? wr->nsge : 0),
-		    GFP_KERNEL);
+	fetch = wr->op == UET_OP_READ || wr->op == UET_OP_ATOMIC;
+	m = kzalloc(struct_size(m, sge, fetch ? wr->nsge : 0), GFP_KERNEL);
 	if (!m)
 		return -ENOMEM;
 	m->ep = ep;
 	m->cookie = wr->cookie;
 	m->op = wr->op;
-	if (wr->op == UET_OP_READ) {
+	if (fetch) {
 		m->nsge = wr->nsge;
 		memcpy(m->sge, wr->sge, wr->nsge * sizeof(*wr->sge));
 	}
@@ -523,9 +601,11 @@ int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
 	mutex_lock(&ep->send_lock);
 	spin_lock_bh(&ep->lock);
 	flow = ep->closing ? NULL : tx_flow(ep, &wr->dst, wr->dst_pid);
+	busy = flow && wr->op == UET_OP_ATOMIC &&
+	       flow->amo_inflight >= UET_SES_AMO_MAX;
 	spin_unlock_bh(&ep->lock);
-	err = ep->closing ? -ESHUTDOWN : -ENOMEM;
-	if (!flow)
+	err = ep->closing ? -ESHUTDOWN : busy ? -EBUSY : -ENOMEM;
+	if (!flow || busy)
 		goto err_unlock;
 	ordered = req_ordered(&req) && wr->mode != UET_PDC_UUD;
 	req.message_id = ordered ? flow->next_msg_id : flow->next_other_id;
@@ -537,6 +617,10 @@ int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
 		flow->next_msg_id++;
 	else
 		flow->next_other_id++;
+	if (wr->op == UET_OP_ATOMIC) {
+		m->flow = flow;
+		flow->amo_inflight++;
+	}
 	list_add_tail(&m->node, &ep->sends);
 	spin_unlock_bh(&ep->lock);
 	ep_queue_msg(ep, &key, m, &pkts);
@@ -675,13 +759,22 @@ static void rx_complete(struct uet_ep *ep, struct uet_pds_pdc *pdc,
 	}
 }
 
+/* May @ep's peers do @access to its regions?  A refusal is a counted drop. */
+static u8 ep_allows(struct uet_ep *ep, u32 access)
+{
+	if (READ_ONCE(ep->access) & access)
+		return UET_SES_RC_OK;
+	uet_count(ep->udev, UET_CNT_DROP_ACCESS, 1);
+	return UET_SES_RC_PERM_VIOLATION;
+}
+
 /*
  * Place a write's payload into the region its key names.  Every packet
  * checks the whole message's range (the request length is the message's,
  * the message offset says where the packet sits in it), so a write that
  * does not fit writes nothing, whichever packet arrives first.
  */
-static u8 rx_write(struct uet_dev *udev, const struct uet_ses_req_info *req,
+static u8 rx_write(struct uet_ep *ep, const struct uet_ses_req_info *req,
 		   struct sk_buff *skb, unsigned int hlen, u32 len)
 {
 	u64 start = req->buffer_offset - req->message_offset;
@@ -690,11 +783,13 @@ static u8 rx_write(struct uet_dev *udev, const struct uet_ses_req_info *req,
 
 	if (req->buffer_offset < req->message_offset ||
 	    (u64)req->message_offset + len > req->request_length) {
-		uet_count(udev, UET_CNT_DROP_BOUNDS, 1);
+		uet_count(ep->udev, UET_CNT_DROP_BOUNDS, 1);
 		return UET_SES_RC_AT_OUT_OF_RANGE;
 	}
-	rc = uet_ri_check(udev, req, UET_ACCESS_REMOTE_WRITE, start,
-			  req->request_length, &mem);
+	rc = ep_allows(ep, UET_ACCESS_REMOTE_WRITE);
+	if (rc == UET_SES_RC_OK)
+		rc = uet_ri_check(ep->udev, req, UET_ACCESS_REMOTE_WRITE, start,
+				  req->request_length, &mem);
 	if (rc == UET_SES_RC_OK &&
 	    uet_mem_copy_skb(mem, req->buffer_offset, skb, hlen, len))
 		rc = UET_SES_RC_UNCOR;
@@ -720,7 +815,7 @@ static u8 rx_place(struct uet_ep *ep, struct uet_rx_msg *m,
 		/* the receive buffer only reports it; the data goes to the region */
 		end = (u64)req->message_offset + len;
 		if (!m->status) {
-			rc = rx_write(ep->udev, req, skb, hlen, len);
+			rc = rx_write(ep, req, skb, hlen, len);
 			if (rc != UET_SES_RC_OK) {
 				m->status = -EREMOTEIO;
 				m->rc = rc;
@@ -752,41 +847,64 @@ static u8 rx_place(struct uet_ep *ep, struct uet_rx_msg *m,
 }
 
 /*
+ * The SES response with data that answers @req with @len bytes, in an skb
+ * with room for the PDS header in front; the caller appends the data.
+ */
+static struct sk_buff *rsp_data(const struct uet_ses_req_info *req, u32 len)
+{
+	struct uet_ses_hdr_info rsp = {
+		.next_hdr = UET_SES_NH_RSP_DATA,
+		.rsp = {
+			.opcode = UET_SES_RSP_WITH_DATA,
+			.rc = UET_SES_RC_OK,
+			.message_id = req->message_id,
+			.read_req_message_id = req->message_id,
+			.job_id = req->job_id,
+			.modified_length = len,
+			.payload_length = len,
+			.message_offset = req->flags & UET_SES_F_SOM ? 0 :
+					  req->message_offset,
+		},
+	};
+	struct sk_buff *skb;
+
+	skb = alloc_skb(UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN +
+			sizeof(struct uet_ses_rsp_data) + len, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN);
+	if (WARN_ON_ONCE(uet_ses_build(skb_put(skb, sizeof(struct uet_ses_rsp_data)),
+				       sizeof(struct uet_ses_rsp_data), &rsp) < 0)) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	return skb;
+}
+
+/*
  * A read: the ACK of this request carries the data back, in an SES
  * response with data built here.
  */
-static u8 rx_read(struct uet_dev *udev, const struct uet_ses_req_info *req,
+static u8 rx_read(struct uet_ep *ep, const struct uet_ses_req_info *req,
 		  struct uet_ses_answer *ans)
 {
-	struct uet_ses_hdr_info rsp = { .next_hdr = UET_SES_NH_RSP_DATA };
 	u32 len = req->request_length;
 	const struct uet_mem *mem;
 	struct sk_buff *skb;
 	u8 rc;
 
-	if (len > ses_max_payload(udev))
+	if (len > ses_max_payload(ep->udev))
 		return UET_SES_RC_UNSUPPORTED_SIZE;
-	rc = uet_ri_check(udev, req, UET_ACCESS_REMOTE_READ,
-			  req->buffer_offset, len, &mem);
+	rc = ep_allows(ep, UET_ACCESS_REMOTE_READ);
+	if (rc == UET_SES_RC_OK)
+		rc = uet_ri_check(ep->udev, req, UET_ACCESS_REMOTE_READ,
+				  req->buffer_offset, len, &mem);
 	if (rc != UET_SES_RC_OK)
 		return rc;
-	skb = alloc_skb(UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN +
-			sizeof(struct uet_ses_rsp_data) + len, GFP_ATOMIC);
+	skb = rsp_data(req, len);
 	if (!skb)
 		return UET_SES_RC_NO_MATCH;	/* try again later */
-	skb_reserve(skb, UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN);
-	rsp.rsp.opcode = UET_SES_RSP_WITH_DATA;
-	rsp.rsp.rc = UET_SES_RC_OK;
-	rsp.rsp.message_id = req->message_id;
-	rsp.rsp.read_req_message_id = req->message_id;
-	rsp.rsp.job_id = req->job_id;
-	rsp.rsp.modified_length = len;
-	rsp.rsp.payload_length = len;
-	rsp.rsp.message_offset = req->flags & UET_SES_F_SOM ? 0 :
-				 req->message_offset;
-	if (uet_ses_build(skb_put(skb, sizeof(struct uet_ses_rsp_data)),
-			  sizeof(struct uet_ses_rsp_data), &rsp) < 0 ||
-	    uet_mem_copy(mem, req->buffer_offset, skb_put(skb, len), len,
+	if (uet_mem_copy(mem, req->buffer_offset, skb_put(skb, len), len,
 			 false)) {
 		kfree_skb(skb);
 		return UET_SES_RC_UNCOR;
@@ -795,9 +913,140 @@ static u8 rx_read(struct uet_dev *udev, const struct uet_ses_req_info *req,
 	return UET_SES_RC_OK;
 }
 
+/* Check an atomic's extension header and operands; a refusal is counted. */
+static u8 amo_check(struct uet_ep *ep, const struct uet_ses_req_info *req,
+		    const struct sk_buff *skb, unsigned int hlen,
+		    struct uet_ses_amo_info *amo, u64 *compare, u64 *operand)
+{
+	u8 buf[sizeof(struct uet_ses_amo_cas)];
+	unsigned int len = skb->len - hlen;
+	const u8 *p;
+	__le64 v;
+	int alen;
+	u8 rc;
+
+	p = skb_header_pointer(skb, hlen, min_t(unsigned int, len, sizeof(buf)),
+			       buf);
+	alen = p ? uet_ses_amo_parse(p, min_t(unsigned int, len, sizeof(buf)),
+				     amo) : -EMSGSIZE;
+	if (alen < 0) {
+		uet_count(ep->udev, UET_CNT_DROP_MALFORMED, 1);
+		return UET_SES_RC_AMO_UNSUPPORTED_OP;
+	}
+	if (amo->opcode != UET_AMO_SUM && amo->opcode != UET_AMO_CSWAP)
+		rc = UET_SES_RC_AMO_UNSUPPORTED_OP;
+	else if (amo->datatype != UET_AMO_DT_UINT64 &&
+		 amo->datatype != UET_AMO_DT_INT64)
+		rc = UET_SES_RC_AMO_UNSUPPORTED_DT;
+	else if (req->request_length != UET_AMO_SIZE ||
+		 len - alen != (amo->opcode == UET_AMO_CSWAP ? 0 : UET_AMO_SIZE))
+		rc = UET_SES_RC_AMO_UNSUPPORTED_SIZE;
+	else if (!IS_ALIGNED(req->buffer_offset, UET_AMO_SIZE))
+		rc = UET_SES_RC_AMO_UNALIGNED;
+	else
+		rc = ep_allows(ep, UET_ACCESS_REMOTE_ATOMIC);
+	if (rc != UET_SES_RC_OK) {
+		if (rc != UET_SES_RC_PERM_VIOLATION)
+			uet_count(ep->udev, UET_CNT_DROP_UNSUPPORTED, 1);
+		return rc;
+	}
+	if (amo->opcode == UET_AMO_CSWAP) {
+		memcpy(&v, amo->compare, sizeof(v));
+		*compare = le64_to_cpu(v);
+		memcpy(&v, amo->swap, sizeof(v));
+	} else if (skb_copy_bits(skb, hlen + alen, &v, sizeof(v))) {
+		return UET_SES_RC_AMO_UNSUPPORTED_SIZE;
+	}
+	*operand = le64_to_cpu(v);
+	return UET_SES_RC_OK;
+}
+
+/* Carry out an atomic on the 64-bit integer at @off of @mem; the old value. */
+static u64 amo_apply(struct uet_dev *udev, const struct uet_mem *mem, u64 off,
+		     u8 op, u64 compare, u64 operand, u8 *rc)
+{
+	u64 old = 0, new;
+
+	spin_lock(&udev->ri.amo_lock);
+	if (uet_mem_copy(mem, off, &old, sizeof(old), false)) {
+		*rc = UET_SES_RC_UNCOR;
+	} else {
+		new = op == UET_AMO_SUM ? old + operand :
+		      old == compare ? operand : old;
+		if (uet_mem_copy(mem, off, &new, sizeof(new), true))
+			*rc = UET_SES_RC_UNCOR;
+	}
+	spin_unlock(&udev->ri.amo_lock);
+	return old;
+}
+
+/*
+ * A fetching atomic: carried out once, its result kept in the flow for a
+ * repeat of the request (see the top of this file); the old value goes
+ * back in the ACK, little-endian, like a read's data.  @dup: the PDC has
+ * seen this very packet before, so it must not act again.
+ */
+static u8 rx_atomic(struct uet_ep *ep, struct uet_pds_pdc *pdc,
+		    const struct uet_ses_req_info *req, struct sk_buff *skb,
+		    unsigned int hlen, bool dup, struct uet_ses_answer *ans)
+{
+	struct uet_amo_done *done = NULL;
+	struct uet_ses_amo_info amo;
+	u64 compare = 0, operand, old;
+	const struct uet_mem *mem;
+	struct uet_rx_flow *f;
+	struct sk_buff *rsp;
+	unsigned int i;
+	__le64 v;
+	u8 rc;
+
+	rc = amo_check(ep, req, skb, hlen, &amo, &compare, &operand);
+	if (rc != UET_SES_RC_OK)
+		return rc;
+	spin_lock(&ep->lock);
+	f = ep->closing ? NULL : rx_flow(ep, pdc->lpdcid, req->initiator);
+	rc = ep->closing ? UET_SES_RC_CANCELLED : UET_SES_RC_NO_MATCH;
+	if (!f)
+		goto out;
+	for (i = 0; i < UET_SES_AMO_MAX; i++)
+		if (f->amo[i].valid && f->amo[i].id == req->message_id)
+			done = &f->amo[i];
+	if (!done) {
+		rc = UET_SES_RC_UNCOR;	/* forgotten: it cannot act twice */
+		if (dup)
+			goto out;
+		rc = uet_ri_check(ep->udev, req, UET_ACCESS_REMOTE_ATOMIC,
+				  req->buffer_offset, UET_AMO_SIZE, &mem);
+		if (rc != UET_SES_RC_OK)
+			goto out;
+		old = amo_apply(ep->udev, mem, req->buffer_offset, amo.opcode,
+				compare, operand, &rc);
+		if (rc != UET_SES_RC_OK)
+			goto out;
+		done = &f->amo[f->amo_next];
+		f->amo_next = (f->amo_next + 1) % UET_SES_AMO_MAX;
+		*done = (struct uet_amo_done) {
+			.id = req->message_id, .valid = true, .old = old,
+		};
+	}
+	rc = UET_SES_RC_OK;
+	v = cpu_to_le64(done->old);
+out:
+	spin_unlock(&ep->lock);
+	if (rc != UET_SES_RC_OK)
+		return rc;
+	/* without the value, the initiator asks again and finds it kept */
+	rsp = rsp_data(req, sizeof(v));
+	if (rsp) {
+		skb_put_data(rsp, &v, sizeof(v));
+		ans->data = rsp;
+	}
+	return UET_SES_RC_OK;
+}
+
 static u8 ep_rcv(struct uet_ep *ep, struct uet_pds_pdc *pdc,
 		 const struct uet_ses_req_info *req, struct sk_buff *skb,
-		 unsigned int hlen, struct uet_ses_answer *ans)
+		 unsigned int hlen, bool dup, struct uet_ses_answer *ans)
 {
 	u32 len = skb->len - hlen;
 	struct uet_rx_flow *f;
@@ -805,9 +1054,11 @@ static u8 ep_rcv(struct uet_ep *ep, struct uet_pds_pdc *pdc,
 	u8 rc;
 
 	if (req->opcode == UET_SES_READ)
-		return rx_read(ep->udev, req, ans);
+		return rx_read(ep, req, ans);
+	if (req->opcode == UET_SES_FETCHING_ATOMIC)
+		return rx_atomic(ep, pdc, req, skb, hlen, dup, ans);
 	if (req->opcode == UET_SES_WRITE && !(req->flags & UET_SES_F_HD))
-		return rx_write(ep->udev, req, skb, hlen, len);
+		return rx_write(ep, req, skb, hlen, len);
 
 	spin_lock(&ep->lock);
 	if (ep->closing) {
@@ -1014,9 +1265,9 @@ u8 uet_ses_rcv_rudi(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 		uet_count(udev, UET_CNT_DROP_NO_ENDPOINT, 1);
 		rc = UET_SES_RC_BAD_PID;
 	} else if (h.req.opcode == UET_SES_READ) {
-		rc = rx_read(udev, &h.req, ans);
+		rc = rx_read(ep, &h.req, ans);
 	} else {
-		rc = rx_write(udev, &h.req, skb, hlen, skb->len - hlen);
+		rc = rx_write(ep, &h.req, skb, hlen, skb->len - hlen);
 	}
 	if (ep)
 		ep_count_rx(ep, rc, skb->len - hlen);
@@ -1066,8 +1317,9 @@ struct sk_buff *uet_ses_response(struct uet_dev *udev, u8 rc, u16 msg_id,
  * @pdc: its PDC, locked
  * @skb: the packet from its SES header on
  * @next_hdr: which SES header that is
- * @dup: the PDC has seen this packet before: only a read acts again (its
- *	answer was lost), anything else was placed already
+ * @dup: the PDC has seen this packet before: a read acts again (its
+ *	answer was lost), an atomic answers from what it kept, anything else
+ *	was placed already
  * @ans: filled in: the message ID for the response, and a read's data
  *
  * Return: the SES return code for the response, %UET_SES_RC_OK when the
@@ -1086,11 +1338,13 @@ u8 uet_ses_rcv(struct uet_pds_pdc *pdc, struct sk_buff *skb, u8 next_hdr,
 	if (hlen < 0)
 		return UET_SES_RC_UNSUPPORTED_OP;
 	ans->msg_id = h.req.message_id;
-	if (dup && h.req.opcode != UET_SES_READ)
+	if (dup && h.req.opcode != UET_SES_READ &&
+	    h.req.opcode != UET_SES_FETCHING_ATOMIC)
 		return UET_SES_RC_OK;
 	if (next_hdr != UET_SES_NH_REQ_STD ||
 	    (h.req.opcode != UET_SES_SEND && h.req.opcode != UET_SES_TAGGED_SEND &&
-	     h.req.opcode != UET_SES_WRITE && h.req.opcode != UET_SES_READ) ||
+	     h.req.opcode != UET_SES_WRITE && h.req.opcode != UET_SES_READ &&
+	     h.req.opcode != UET_SES_FETCHING_ATOMIC) ||
 	    (h.req.opcode == UET_SES_READ && skb->len != hlen)) {
 		uet_count(udev, UET_CNT_DROP_UNSUPPORTED, 1);
 		return UET_SES_RC_UNSUPPORTED_OP;
@@ -1099,7 +1353,7 @@ u8 uet_ses_rcv(struct uet_pds_pdc *pdc, struct sk_buff *skb, u8 next_hdr,
 	rcu_read_lock();
 	ep = xa_load(&udev->eps, ep_index(h.req.job_id, h.req.pid_on_fep));
 	if (ep) {
-		rc = ep_rcv(ep, pdc, &h.req, skb, hlen, ans);
+		rc = ep_rcv(ep, pdc, &h.req, skb, hlen, dup, ans);
 		ep_count_rx(ep, rc, skb->len - hlen);
 	} else {
 		uet_count(udev, UET_CNT_DROP_NO_ENDPOINT, 1);
@@ -1192,6 +1446,7 @@ struct uet_ep *uet_ep_open(struct ib_device *ibdev, u32 job, u16 pid,
 	ep->pid = pid;
 	ep->comp = comp;
 	ep->priv = priv;
+	ep->access = UET_ACCESS_MASK;
 	mutex_init(&ep->send_lock);
 	spin_lock_init(&ep->lock);
 	INIT_LIST_HEAD(&ep->recvq);
@@ -1215,6 +1470,23 @@ err_put:
 	return ERR_PTR(err);
 }
 EXPORT_SYMBOL_NS_GPL(uet_ep_open, UET_ENGINE);
+
+/**
+ * uet_ep_set_access() - which remote operations an endpoint accepts
+ * @ep: the endpoint
+ * @access: UET_ACCESS_* bits; an endpoint opens accepting them all
+ *
+ * Each RI table entry says what may be done to its region; this says what
+ * the endpoint's peers may do through the endpoint at all (verbs' QP
+ * access flags).  Requests it does not accept are refused with
+ * %UET_SES_RC_PERM_VIOLATION and counted as access drops.  Sends are
+ * always accepted.  Any context.
+ */
+void uet_ep_set_access(struct uet_ep *ep, u8 access)
+{
+	WRITE_ONCE(ep->access, access & UET_ACCESS_MASK);
+}
+EXPORT_SYMBOL_NS_GPL(uet_ep_set_access, UET_ENGINE);
 
 static void rx_msg_free(struct uet_rx_msg *m)
 {

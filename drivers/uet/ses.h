@@ -28,12 +28,25 @@ struct uet_pds_pdc;
  *	its next receive buffer of the same tag).
  * @UET_OP_WRITE: RMA write into a region the target registered.
  * @UET_OP_READ: RMA read from such a region.
+ * @UET_OP_ATOMIC: fetching atomic operation on a 64-bit unsigned integer
+ *	in such a region; the integer's value before the operation comes back.
  */
 enum uet_op {
 	UET_OP_SEND,
 	UET_OP_WRITE,
 	UET_OP_READ,
+	UET_OP_ATOMIC,
 };
+
+/* Bytes an atomic operation acts on: a 64-bit integer, aligned to its size. */
+#define UET_AMO_SIZE	sizeof(u64)
+
+/*
+ * Atomic operations of one endpoint to one target endpoint in flight at
+ * once: the target remembers the results of this many, to answer a
+ * request again without acting twice.  uet_ep_post() refuses more.
+ */
+#define UET_SES_AMO_MAX	16
 
 #define UET_WR_IMM	BIT(0)	/* send, write: 32-bit immediate data */
 #define UET_WR_TAGGED	BIT(1)	/* send: exact-match tag */
@@ -50,10 +63,15 @@ enum uet_op {
  * @flags: UET_WR_*.
  * @imm: with %UET_WR_IMM.
  * @tag: with %UET_WR_TAGGED.
- * @rkey: write, read: the target's region ...
+ * @rkey: write, read, atomic: the target's region ...
  * @raddr: ... and the address in it.
+ * @amo: atomic: enum uet_amo: %UET_AMO_SUM adds @operand, %UET_AMO_CSWAP
+ *	stores @operand if the integer equals @compare.
+ * @compare: see @amo.
+ * @operand: see @amo.
  * @sge: send, write: the data, copied before uet_ep_post() returns; read:
- *	where the data goes, used until the completion.
+ *	where the data goes, atomic: where the old value goes (%UET_AMO_SIZE
+ *	bytes), used until the completion.
  * @nsge: entries of @sge, at most %UET_MAX_SGE.
  */
 struct uet_wr {
@@ -67,6 +85,9 @@ struct uet_wr {
 	u64 tag;
 	u32 rkey;
 	u64 raddr;
+	u8 amo;
+	u64 compare;
+	u64 operand;
 	const struct uet_sge *sge;
 	unsigned int nsge;
 };
@@ -134,6 +155,7 @@ typedef void (*uet_comp_fn)(struct uet_ep *ep, const struct uet_comp *comp,
 struct uet_ep *uet_ep_open(struct ib_device *ibdev, u32 job, u16 pid,
 			   uet_comp_fn comp, void *priv);
 void uet_ep_close(struct uet_ep *ep);
+void uet_ep_set_access(struct uet_ep *ep, u8 access);
 int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr);
 int uet_ep_post_recv(struct uet_ep *ep, const struct uet_recv *rv);
 
@@ -141,7 +163,7 @@ int uet_ep_post_recv(struct uet_ep *ep, const struct uet_recv *rv);
  * struct uet_ses_answer - how the SES layer answers a request packet
  * @msg_id: the request's message ID, for the response.
  * @job: the request's job (RUDI responses carry it).
- * @data: a read: the SES response with data and its payload, in an skb
+ * @data: a read or an atomic: the SES response with data and its payload, in an skb
  *	with room for the PDS ACK header in front; %NULL otherwise.
  */
 struct uet_ses_answer {

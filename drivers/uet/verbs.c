@@ -58,6 +58,8 @@ static int uet_query_device(struct ib_device *ibdev, struct ib_device_attr *attr
 	attr->max_qp_rd_atom = UET_MAX_RD_ATOMIC;
 	attr->max_qp_init_rd_atom = UET_MAX_RD_ATOMIC;
 	attr->max_res_rd_atom = UET_MAX_RD_ATOMIC * attr->max_qp;
+	/* atomics are atomic among the device's own (ri.h) */
+	attr->atomic_cap = IB_ATOMIC_HCA;
 	attr->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN |
 				 IB_DEVICE_SRQ_RESIZE |
 				 IB_DEVICE_MEM_MGT_EXTENSIONS |

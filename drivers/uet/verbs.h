@@ -14,6 +14,7 @@
 #include "compat.h"
 #include "mem.h"
 #include "queue.h"
+#include "ri.h"
 #include "ses.h"
 
 /*
@@ -43,8 +44,11 @@
 #define UET_MAX_MR		0x100000
 #define UET_MAX_AH		0x10000
 #define UET_MAX_SRQ		0x10000
-/* RDMA reads in flight per QP, as initiator and as target (IB: 8 bits). */
-#define UET_MAX_RD_ATOMIC	16
+/*
+ * RDMA reads and atomics in flight per QP, as initiator and as target
+ * (IB: 8 bits): what the endpoint allows of atomics (ses.h).
+ */
+#define UET_MAX_RD_ATOMIC	UET_SES_AMO_MAX
 
 /* A memory key: table index above, 8-bit generation below. */
 #define UET_KEY_GEN_BITS	8
@@ -187,6 +191,8 @@ struct uet_wq {
  * @ep_flushed: @ep was emptied since the QP entered the error state.
  * @rnr: sends the target refused for want of a receive buffer, waiting to
  *	be posted again (struct uet_xfer), oldest first.
+ * @amo_inflight: atomics handed to @ep and not completed: the send queue
+ *	stalls at max_rd_atomic of them (xfer.c).
  * @poll: how long @work waits before looking at the receive queue again
  *	(jiffies): it backs off while the process posts nothing.
  * @work: process-context work of the data path: dropping references,
@@ -216,9 +222,18 @@ struct uet_qp {
 	bool closing;
 	bool ep_flushed;
 	struct list_head rnr;
+	atomic_t amo_inflight;
 	unsigned long poll;
 	struct delayed_work work;
 };
+
+/* The RI table's access bits (ri.h) for IB access flags. */
+static inline u32 uet_ri_access(int access)
+{
+	return (access & IB_ACCESS_REMOTE_READ ? UET_ACCESS_REMOTE_READ : 0) |
+	       (access & IB_ACCESS_REMOTE_WRITE ? UET_ACCESS_REMOTE_WRITE : 0) |
+	       (access & IB_ACCESS_REMOTE_ATOMIC ? UET_ACCESS_REMOTE_ATOMIC : 0);
+}
 
 /**
  * enum uet_mr_kind - how a memory region finds its bytes

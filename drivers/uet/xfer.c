@@ -8,8 +8,9 @@
  * QPs use the device's RC delivery mode (cfg.rc_mode: RUD unless set
  * otherwise), UD QPs UUD (one packet per message, best effort), UC QPs
  * RUD (UET has no unreliable multi-packet mode).  Sends, sends with
- * immediate data, RDMA writes (with immediate data) and RDMA reads map to
- * the endpoint's operations one to one; scatter/gather entries are the
+ * immediate data, RDMA writes (with immediate data), RDMA reads and the
+ * atomics compare-and-swap and fetch-and-add map to the endpoint's
+ * operations one to one; scatter/gather entries are the
  * MRs' struct uet_mem pieces, so data moves between packets and the
  * registered pages without intermediate copies.
  *
@@ -30,6 +31,9 @@
  * retried message is a new message to the endpoint: messages posted after
  * it may overtake it.  (Holding the flow at the target until a buffer
  * comes would keep the order; the endpoint API does not offer that.)
+ *
+ * The QP's access flags become the endpoint's: the remote writes, reads
+ * and atomics it accepts.
  *
  * References: work handed to the endpoint keeps references on the MRs it
  * names until its completion; the completion callback (softirq) queues it
@@ -141,6 +145,10 @@ static enum ib_wc_status comp_status(const struct uet_comp *c, bool recv)
 		case UET_SES_RC_TOO_LONG:
 		case UET_SES_RC_UNSUPPORTED_OP:
 		case UET_SES_RC_UNSUPPORTED_SIZE:
+		case UET_SES_RC_AMO_UNSUPPORTED_OP:
+		case UET_SES_RC_AMO_UNSUPPORTED_DT:
+		case UET_SES_RC_AMO_UNSUPPORTED_SIZE:
+		case UET_SES_RC_AMO_UNALIGNED:
 			return IB_WC_REM_INV_REQ_ERR;
 		case UET_SES_RC_UNCOR:
 		case UET_SES_RC_UNCOR_TRNSNT:
@@ -175,10 +183,20 @@ static bool xfer_rnr(struct uet_qp *qp, struct uet_xfer *x)
 	return true;
 }
 
+static bool opcode_amo(u32 opcode)
+{
+	return opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
+	       opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
+}
+
 static void xfer_send_done(struct uet_qp *qp, const struct uet_comp *c)
 {
 	struct uet_xfer *x = (void *)(uintptr_t)c->cookie;
 	enum ib_wc_status status = comp_status(c, false);
+
+	/* xfer_retire() runs the send queue, which may wait for this */
+	if (opcode_amo(x->opcode))
+		atomic_dec(&qp->amo_inflight);
 
 	if (status == IB_WC_RNR_RETRY_EXC_ERR && xfer_rnr(qp, x))
 		return;
@@ -307,7 +325,7 @@ static int xfer_post(struct uet_qp *qp, struct uet_xfer *x)
 	if (err)
 		return err;
 	if ((wqe->wr.send_flags & IB_SEND_INLINE) &&
-	    opcode != IB_WR_RDMA_READ) {
+	    opcode != IB_WR_RDMA_READ && !opcode_amo(opcode)) {
 		/* the copy of the WQE is kernel memory */
 		inl = (struct uet_mem) {
 			.iova = (uintptr_t)wqe->dma.inline_data,
@@ -347,16 +365,32 @@ static int xfer_post(struct uet_qp *qp, struct uet_xfer *x)
 	case IB_WR_RDMA_READ:
 		wr.op = UET_OP_READ;
 		break;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+		wr.amo = UET_AMO_CSWAP;
+		wr.compare = wqe->wr.wr.atomic.compare_add;
+		wr.operand = wqe->wr.wr.atomic.swap;
+		break;
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		wr.amo = UET_AMO_SUM;
+		wr.operand = wqe->wr.wr.atomic.compare_add;
+		break;
 	default:
 		return -EINVAL;
 	}
-	if (wr.op != UET_OP_SEND) {
+	if (opcode_amo(opcode)) {
+		wr.op = UET_OP_ATOMIC;
+		wr.rkey = wqe->wr.wr.atomic.rkey;
+		wr.raddr = wqe->wr.wr.atomic.remote_addr;
+		atomic_inc(&qp->amo_inflight);
+	} else if (wr.op != UET_OP_SEND) {
 		wr.rkey = wqe->wr.wr.rdma.rkey;
 		wr.raddr = wqe->wr.wr.rdma.remote_addr;
 	}
 	mutex_lock(&qp->ep_lock);
 	err = qp->ep ? uet_ep_post(qp->ep, &wr) : -ENOTCONN;
 	mutex_unlock(&qp->ep_lock);
+	if (err && opcode_amo(opcode))
+		atomic_dec(&qp->amo_inflight);
 	return err;
 }
 
@@ -373,7 +407,7 @@ static enum ib_wc_status post_status(int err)
 }
 
 /**
- * uet_xfer_send() - start a send WQE: send, write or read
+ * uet_xfer_send() - start a send WQE: send, write, read or atomic
  * @qp: the QP, in RTS
  * @wqe: a private copy of the WQE
  *
@@ -405,10 +439,12 @@ enum ib_wc_status uet_xfer_send(struct uet_qp *qp, struct rxe_send_wqe *wqe)
 	spin_lock_irqsave(&qp->attr_lock, flags);
 	x->rnr_left = qp->attr.rnr_retry;
 	spin_unlock_irqrestore(&qp->attr_lock, flags);
-	if (!(wqe->wr.send_flags & IB_SEND_INLINE) || opcode == IB_WR_RDMA_READ) {
+	if (!(wqe->wr.send_flags & IB_SEND_INLINE) ||
+	    opcode == IB_WR_RDMA_READ || opcode_amo(opcode)) {
+		/* reads and atomics write what comes back */
 		n = wqe_sgl(qp, wqe->dma.sge, nsge,
-			    opcode == IB_WR_RDMA_READ ? IB_ACCESS_LOCAL_WRITE : 0,
-			    sge, x);
+			    opcode == IB_WR_RDMA_READ || opcode_amo(opcode) ?
+			    IB_ACCESS_LOCAL_WRITE : 0, sge, x);
 		if (n < 0) {
 			xfer_free(x);
 			return -n;
@@ -553,22 +589,41 @@ static bool recv_fill(struct uet_qp *qp)
 	return found;
 }
 
-/* Close and reopen the endpoint: what it held completes as flushed. */
-static int ep_flush(struct uet_qp *qp)
+/* The remote operations the QP's access flags let peers do. */
+static u8 qp_access(struct uet_qp *qp)
+{
+	unsigned long flags;
+	int access;
+
+	spin_lock_irqsave(&qp->attr_lock, flags);
+	access = qp->attr.qp_access_flags;
+	spin_unlock_irqrestore(&qp->attr_lock, flags);
+	return uet_ri_access(access);
+}
+
+/* Open the QP's endpoint, accepting what the QP's access flags allow. */
+static int ep_open(struct uet_qp *qp)
 {
 	struct uet_ep *ep;
 
-	lockdep_assert_held(&qp->ep_lock);
-	if (qp->ep)
-		uet_ep_close(qp->ep);
 	ep = uet_ep_open(&qp->udev->ibdev, UET_JOB_DEFAULT, qp->ibqp.qp_num,
 			 xfer_comp, qp);
 	if (IS_ERR(ep)) {
 		qp->ep = NULL;
 		return PTR_ERR(ep);
 	}
+	uet_ep_set_access(ep, qp_access(qp));
 	qp->ep = ep;
 	return 0;
+}
+
+/* Close and reopen the endpoint: what it held completes as flushed. */
+static int ep_flush(struct uet_qp *qp)
+{
+	lockdep_assert_held(&qp->ep_lock);
+	if (qp->ep)
+		uet_ep_close(qp->ep);
+	return ep_open(qp);
 }
 
 static void drop_done(struct uet_qp *qp)
@@ -654,8 +709,6 @@ void uet_xfer_recv_fill(struct uet_qp *qp)
  */
 int uet_xfer_open(struct uet_qp *qp)
 {
-	struct uet_ep *ep;
-
 	mutex_init(&qp->ep_lock);
 	spin_lock_init(&qp->xfer_lock);
 	INIT_LIST_HEAD(&qp->recvs);
@@ -663,12 +716,21 @@ int uet_xfer_open(struct uet_qp *qp)
 	INIT_LIST_HEAD(&qp->rnr);
 	qp->poll = UET_XFER_POLL_MIN;
 	INIT_DELAYED_WORK(&qp->work, xfer_work);
-	ep = uet_ep_open(&qp->udev->ibdev, UET_JOB_DEFAULT, qp->ibqp.qp_num,
-			 xfer_comp, qp);
-	if (IS_ERR(ep))
-		return PTR_ERR(ep);
-	qp->ep = ep;
-	return 0;
+	return ep_open(qp);
+}
+
+/**
+ * uet_xfer_set_access() - the QP's access flags changed
+ * @qp: the QP
+ *
+ * Context: process.
+ */
+void uet_xfer_set_access(struct uet_qp *qp)
+{
+	mutex_lock(&qp->ep_lock);
+	if (qp->ep)
+		uet_ep_set_access(qp->ep, qp_access(qp));
+	mutex_unlock(&qp->ep_lock);
 }
 
 /**
