@@ -8,6 +8,13 @@
  * there.  A region without remote access has no rkey of its own (it
  * reports its lkey, which names nothing in the RI table).
  *
+ * A fast MR holds its RI entry from allocation to deregistration, without
+ * access while it is invalid: its rkey keeps the entry's index, and each
+ * REG_MR sets only its low byte, the key the consumer chose with
+ * ib_update_fast_reg_key(), as IB keys do.  So a kernel user knows the
+ * rkey of a registration before posting it, and may send it to a peer
+ * along with the REG_MR.
+ *
  * Lookups from the data path run under RCU and take a reference, held as
  * long as the engine may use the memory (a posted receive, an RDMA read);
  * deregistration removes the region from both tables and drops the
@@ -80,9 +87,10 @@ static int mr_ri_add(struct ib_device *ibdev, struct uet_mr *mr)
 		return 0;
 	}
 	err = uet_ri_add(ibdev, UET_JOB_DEFAULT, &mr->mem,
-			 uet_ri_access(mr->access), &mr->ibmr.rkey);
+			 uet_ri_access(mr->access), &mr->ri_key);
 	if (err)
 		return err;
+	mr->ibmr.rkey = mr->ri_key;
 	mr->in_ri = true;
 	return 0;
 }
@@ -90,7 +98,7 @@ static int mr_ri_add(struct ib_device *ibdev, struct uet_mr *mr)
 static void mr_ri_del(struct ib_device *ibdev, struct uet_mr *mr)
 {
 	if (mr->in_ri)
-		uet_ri_del(ibdev, mr->ibmr.rkey);
+		uet_ri_del(ibdev, mr->ri_key);
 	mr->in_ri = false;
 }
 
@@ -221,8 +229,19 @@ struct ib_mr *uet_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
 	err = mr_add(to_uet_dev(ibpd->device), mr);
 	if (err)
 		goto err_free;
+	/* its RI entry, no access until a REG_MR (mr->mem is empty) */
+	err = uet_ri_add(ibpd->device, UET_JOB_DEFAULT, &mr->mem, 0,
+			 &mr->ri_key);
+	if (err)
+		goto err_del;
+	mr->ibmr.rkey = mr->ri_key;
+	mr->in_ri = true;
 	return &mr->ibmr;
 
+err_del:
+	xa_erase_bh(&to_uet_dev(ibpd->device)->vdev.mrs,
+		    mr->ibmr.lkey >> UET_KEY_GEN_BITS);
+	synchronize_rcu();	/* a lookup may have seen it */
 err_free:
 	kvfree(mr->pages);
 	kfree(mr);
@@ -287,7 +306,7 @@ static struct uet_mr *mr_find_rkey(struct uet_dev *udev, u32 rkey)
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "MR lookup outside RCU");
 	xa_for_each(&udev->vdev.mrs, i, mr)
 		if (mr->kind == UET_MR_FAST && READ_ONCE(mr->in_ri) &&
-		    mr->ibmr.rkey == rkey)
+		    mr->ri_key == rkey)
 			return mr;
 	return NULL;
 }
@@ -343,25 +362,29 @@ void uet_mr_put(struct uet_mr *mr)
  * uet_mr_reg() - the REG_MR work request: make a fast MR valid
  * @qp: the QP it was posted on
  * @ibmr: the region, mapped by uet_map_mr_sg()
- * @key: its new key (same index, the generation chosen by the caller)
+ * @key: its new rkey: the current one with the low byte chosen by the
+ *	caller, the new low byte of the lkey too
  * @access: IB_ACCESS_* to grant
  *
- * The rkey of a region with remote access is the RI table's, written into
- * the MR before this returns.
- *
  * Context: process.
- * Return: 0, or -EINVAL, or an error of uet_ri_add().
+ * Return: 0, or -EINVAL, or an error of uet_ri_update().
  */
 int uet_mr_reg(struct uet_qp *qp, struct ib_mr *ibmr, u32 key, int access)
 {
 	struct uet_mr *mr = to_uet_mr(ibmr);
+	u32 gen_mask = BIT(UET_KEY_GEN_BITS) - 1;
+	int err;
 
 	if (mr->kind != UET_MR_FAST || ibmr->pd != qp->ibqp.pd ||
-	    key >> UET_KEY_GEN_BITS != ibmr->lkey >> UET_KEY_GEN_BITS ||
+	    (key & ~gen_mask) != (mr->ri_key & ~gen_mask) ||
 	    mr_check_access(&access))
 		return -EINVAL;
 	WRITE_ONCE(mr->valid, false);
-	mr_ri_del(ibmr->device, mr);
+	/* no request uses the old pages once this returns */
+	err = uet_ri_update(ibmr->device, &mr->ri_key, mr->ri_key & gen_mask,
+			    &mr->mem, 0);
+	if (err)
+		return err;
 	mr->access = access;
 	mr->mem = (struct uet_mem) {
 		.iova = ibmr->iova,
@@ -370,9 +393,12 @@ int uet_mr_reg(struct uet_qp *qp, struct ib_mr *ibmr, u32 key, int access)
 		.offset = mr->offset,
 		.npages = mr->npages,
 	};
-	ibmr->lkey = key;
+	ibmr->lkey = (ibmr->lkey & ~gen_mask) | (key & gen_mask);
 	WRITE_ONCE(mr->valid, true);
-	return mr_ri_add(ibmr->device, mr);
+	err = uet_ri_update(ibmr->device, &mr->ri_key, key & gen_mask,
+			    &mr->mem, uet_ri_access(access));
+	ibmr->rkey = mr->ri_key;
+	return err;
 }
 
 /**
@@ -381,15 +407,16 @@ int uet_mr_reg(struct uet_qp *qp, struct ib_mr *ibmr, u32 key, int access)
  * @key: the key of a fast MR of the QP's protection domain
  *
  * Context: process.
- * Return: 0, or -EINVAL.
+ * Return: 0, or -EINVAL, or -ENOMEM.
  */
 int uet_mr_invalidate(struct uet_qp *qp, u32 key)
 {
 	struct uet_mr *mr;
+	int err;
 
 	rcu_read_lock();
 	mr = mr_find(qp->udev, key);
-	if (!mr)
+	if (!mr || mr->kind != UET_MR_FAST)	/* an lkey, or else an rkey */
 		mr = mr_find_rkey(qp->udev, key);
 	if (mr && (mr->kind != UET_MR_FAST || mr->ibmr.pd != qp->ibqp.pd ||
 		   !refcount_inc_not_zero(&mr->ref)))
@@ -398,7 +425,9 @@ int uet_mr_invalidate(struct uet_qp *qp, u32 key)
 	if (!mr)
 		return -EINVAL;
 	WRITE_ONCE(mr->valid, false);
-	mr_ri_del(mr->ibmr.device, mr);
+	err = uet_ri_update(mr->ibmr.device, &mr->ri_key,
+			    mr->ri_key & (BIT(UET_KEY_GEN_BITS) - 1),
+			    &mr->mem, 0);
 	uet_mr_put(mr);
-	return 0;
+	return err;
 }

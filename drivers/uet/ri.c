@@ -102,6 +102,58 @@ void uet_ri_del(struct ib_device *ibdev, u32 rkey)
 EXPORT_SYMBOL_NS_GPL(uet_ri_del, UET_ENGINE);
 
 /**
+ * uet_ri_update() - give a registration a new generation, region and access
+ * @ibdev: its device
+ * @rkey: its key; set to the new one (same index, generation @gen)
+ * @gen: the new generation
+ * @mem: the region now registered, kept as for uet_ri_add() ...
+ * @access: ... and what peers may do to it, UET_ACCESS_* bits (0: nothing)
+ *
+ * The index stays the entry's: a fast-registered MR keeps its rkey's index
+ * from one registration to the next, so its owner knows the next rkey
+ * before the registration happens.  Returns once no request uses the
+ * entry's former region.
+ *
+ * Context: process, may sleep.
+ * Return: 0, -EINVAL when @rkey names no entry, -ENOMEM.
+ */
+int uet_ri_update(struct ib_device *ibdev, u32 *rkey, u8 gen,
+		  const struct uet_mem *mem, u32 access)
+{
+	struct uet_ri_table *t = &to_uet_dev(ibdev)->ri;
+	u32 index = FIELD_GET(UET_RKEY_INDEX, *rkey);
+	struct uet_ri_entry *e, *old;
+
+	if (access & ~UET_ACCESS_MASK)
+		return -EINVAL;
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return -ENOMEM;
+	e->mem = mem;
+	e->access = access;
+	e->gen = gen;
+
+	xa_lock_bh(&t->entries);
+	old = xa_load(&t->entries, index);
+	if (old && old->gen == FIELD_GET(UET_RKEY_GEN, *rkey)) {
+		e->job = old->job;
+		/* replaces an entry in place: allocates nothing, cannot fail */
+		__xa_store(&t->entries, index, e, GFP_ATOMIC);
+	} else {
+		old = NULL;
+	}
+	xa_unlock_bh(&t->entries);
+	if (!old) {
+		kfree(e);
+		return -EINVAL;
+	}
+	synchronize_rcu();
+	kfree(old);
+	*rkey = FIELD_PREP(UET_RKEY_INDEX, index) | FIELD_PREP(UET_RKEY_GEN, gen);
+	return 0;
+}
+
+/**
  * uet_ri_check() - may a request access [@addr, @addr + @len)?
  * @udev: the target device
  * @req: the request's SES header: memory key, resource index, generation,

@@ -52,6 +52,8 @@ struct uet_ri_table {
 int uet_ri_add(struct ib_device *ibdev, u32 job, const struct uet_mem *mem,
 	       u32 access, u32 *rkey);
 void uet_ri_del(struct ib_device *ibdev, u32 rkey);
+int uet_ri_update(struct ib_device *ibdev, u32 *rkey, u8 gen,
+		  const struct uet_mem *mem, u32 access);
 
 /* For the SES layer, under rcu_read_lock(). */
 u8 uet_ri_check(struct uet_dev *udev, const struct uet_ses_req_info *req,

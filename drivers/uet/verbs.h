@@ -261,7 +261,10 @@ enum uet_mr_kind {
  * @max_pages: ... and allocated.
  * @offset: byte 0's offset in @pages[0].
  * @mem: the region as the engine knows it (@pages, @offset...).
- * @in_ri: entered in the device's RI table, under ibmr.rkey.
+ * @in_ri: entered in the device's RI table (a fast MR from allocation
+ *	on, without access while invalid) ...
+ * @ri_key: ... under this key: ibmr.rkey, but for the low byte a
+ *	consumer may change (ib_update_fast_reg_key()) before its REG_MR.
  * @ref: one for the MR table, one per posted work that names the region;
  *	the last one frees it.  Puts happen in process context only (the
  *	data path drops its references from its work items).
@@ -279,6 +282,7 @@ struct uet_mr {
 	unsigned int offset;
 	struct uet_mem mem;
 	bool in_ri;
+	u32 ri_key;
 	refcount_t ref;
 	struct rcu_head rcu;
 };
