@@ -683,9 +683,11 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 			const struct in6_addr *saddr)
 {
 	struct uet_ses_answer ans = {};
+	struct uet_ses_hdr_info ses;
 	enum uet_pdc_rx_verdict v;
 	struct uet_pds_pdc *pdc;
 	u32 flags = 0;
+	int hlen;
 	u8 rc;
 
 	pdc = pdc_get_target(udev, h, saddr);
@@ -693,6 +695,8 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 		uet_count(udev, UET_CNT_DROP_UNKNOWN_PDC, 1);
 		return;
 	}
+	/* a malformed SES header still takes its PSN: the SES layer refuses it */
+	hlen = uet_ses_parse_skb(udev, skb, h->next_hdr, &ses);
 	if (h->flags & UET_PDS_F_AR)
 		flags |= UET_PDC_RX_AR;
 	if (h->flags & UET_PDS_F_SYN)
@@ -702,7 +706,7 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	if (pdc->dead)
 		goto out;
 	pdc->last_active = jiffies;
-	if (uet_ses_trimmed(skb, h->next_hdr)) {
+	if (uet_ses_trimmed(skb, hlen, &ses)) {
 		/* nothing to deliver: the sender resends it at once */
 		uet_count(udev, UET_CNT_TRIMMED, 1);
 		pdc_send_nack(pdc, h->req.psn, UET_PDS_NACK_TRIMMED);
@@ -717,7 +721,7 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	case UET_PDC_RX_DELIVER_OOO:
 	case UET_PDC_RX_REPLAY:
 	case UET_PDC_RX_DUPLICATE:
-		rc = uet_ses_rcv(pdc, skb, h->next_hdr,
+		rc = uet_ses_rcv(pdc, skb, hlen, &ses,
 				 v == UET_PDC_RX_DUPLICATE, &ans);
 		if (ans.data) {
 			/* a read's data goes back at once, in this ACK */

@@ -1099,9 +1099,18 @@ static void ep_count_rx(struct uet_ep *ep, u8 rc, u32 len)
 		uet_job_count_error(ep->jobp);
 }
 
-/* The SES header at the start of @skb; a counted drop if malformed. */
-static int ses_parse(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
-		     struct uet_ses_hdr_info *h)
+/**
+ * uet_ses_parse_skb() - parse the SES header at the start of a packet
+ * @udev: the device it arrived on
+ * @skb: the packet from its SES header on
+ * @next_hdr: which SES header that is
+ * @h: filled in
+ *
+ * Return: the header's length, or a negative errno when it is malformed,
+ * a counted drop.
+ */
+int uet_ses_parse_skb(struct uet_dev *udev, const struct sk_buff *skb,
+		      u8 next_hdr, struct uet_ses_hdr_info *h)
 {
 	unsigned int len = min_t(unsigned int, skb->len, sizeof(struct uet_ses_std));
 	u8 buf[sizeof(struct uet_ses_std)];
@@ -1113,6 +1122,18 @@ static int ses_parse(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 	if (hlen < 0)
 		uet_count(udev, UET_CNT_DROP_MALFORMED, 1);
 	return hlen;
+}
+
+/* The endpoint a request names, under rcu_read_lock(); a counted drop if none. */
+static struct uet_ep *ep_find(struct uet_dev *udev,
+			      const struct uet_ses_req_info *req)
+{
+	struct uet_ep *ep;
+
+	ep = xa_load(&udev->eps, ep_index(req->job_id, req->pid_on_fep));
+	if (!ep)
+		uet_count(udev, UET_CNT_DROP_NO_ENDPOINT, 1);
+	return ep;
 }
 
 /* A UUD send: the oldest matching buffer takes it, complete or not at all. */
@@ -1173,7 +1194,7 @@ void uet_ses_rcv_uud(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 	struct uet_ep *ep;
 	int hlen;
 
-	hlen = ses_parse(udev, skb, next_hdr, &h);
+	hlen = uet_ses_parse_skb(udev, skb, next_hdr, &h);
 	if (hlen < 0)
 		return;
 	if (next_hdr != UET_SES_NH_REQ_STD ||
@@ -1184,18 +1205,17 @@ void uet_ses_rcv_uud(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 		return;
 	}
 	rcu_read_lock();
-	ep = xa_load(&udev->eps, ep_index(h.req.job_id, h.req.pid_on_fep));
+	ep = ep_find(udev, &h.req);
 	if (ep)
 		ep_rcv_uud(ep, &h.req, skb, hlen, saddr);
-	else
-		uet_count(udev, UET_CNT_DROP_NO_ENDPOINT, 1);
 	rcu_read_unlock();
 }
 
 /**
  * uet_ses_trimmed() - whether a request lost its payload on the way
  * @skb: the request from its SES header on
- * @next_hdr: which SES header that is
+ * @hlen: what uet_ses_parse_skb() returned for it ...
+ * @h: ... and the header it parsed
  *
  * A switch that trims a packet keeps its headers and cuts the payload.
  * A request that carries data says how much: a packet after the first of
@@ -1205,25 +1225,18 @@ void uet_ses_rcv_uud(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
  *
  * Return: true if fewer payload bytes arrived than the header promises.
  */
-bool uet_ses_trimmed(const struct sk_buff *skb, u8 next_hdr)
+bool uet_ses_trimmed(const struct sk_buff *skb, int hlen,
+		     const struct uet_ses_hdr_info *h)
 {
-	unsigned int len = min_t(unsigned int, skb->len, sizeof(struct uet_ses_std));
-	u8 buf[sizeof(struct uet_ses_std)];
-	struct uet_ses_hdr_info h;
-	const u8 *p;
 	u32 payload;
-	int hlen;
 
-	if (next_hdr != UET_SES_NH_REQ_STD)
-		return false;
-	p = skb_header_pointer(skb, 0, len, buf);
-	hlen = p ? uet_ses_parse(p, len, next_hdr, &h) : -EMSGSIZE;
-	if (hlen < 0 || h.req.opcode == UET_SES_READ)
+	if (hlen < 0 || h->next_hdr != UET_SES_NH_REQ_STD ||
+	    h->req.opcode == UET_SES_READ)
 		return false;
 	payload = skb->len - hlen;
-	if (h.req.flags & UET_SES_F_SOM)
-		return !payload && h.req.request_length;
-	return payload < h.req.payload_length;
+	if (h->req.flags & UET_SES_F_SOM)
+		return !payload && h->req.request_length;
+	return payload < h->req.payload_length;
 }
 
 /**
@@ -1247,7 +1260,7 @@ u8 uet_ses_rcv_rudi(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 	int hlen;
 	u8 rc;
 
-	hlen = ses_parse(udev, skb, next_hdr, &h);
+	hlen = uet_ses_parse_skb(udev, skb, next_hdr, &h);
 	if (hlen < 0)
 		return UET_SES_RC_UNSUPPORTED_OP;
 	ans->msg_id = h.req.message_id;
@@ -1260,15 +1273,13 @@ u8 uet_ses_rcv_rudi(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 		return UET_SES_RC_UNSUPPORTED_OP;
 	}
 	rcu_read_lock();
-	ep = xa_load(&udev->eps, ep_index(h.req.job_id, h.req.pid_on_fep));
-	if (!ep) {
-		uet_count(udev, UET_CNT_DROP_NO_ENDPOINT, 1);
+	ep = ep_find(udev, &h.req);
+	if (!ep)
 		rc = UET_SES_RC_BAD_PID;
-	} else if (h.req.opcode == UET_SES_READ) {
+	else if (h.req.opcode == UET_SES_READ)
 		rc = rx_read(ep, &h.req, ans);
-	} else {
+	else
 		rc = rx_write(ep, &h.req, skb, hlen, skb->len - hlen);
-	}
 	if (ep)
 		ep_count_rx(ep, rc, skb->len - hlen);
 	rcu_read_unlock();
@@ -1316,7 +1327,8 @@ struct sk_buff *uet_ses_response(struct uet_dev *udev, u8 rc, u16 msg_id,
  * uet_ses_rcv() - a request packet the PDS delivers, in softirq
  * @pdc: its PDC, locked
  * @skb: the packet from its SES header on
- * @next_hdr: which SES header that is
+ * @hlen: what uet_ses_parse_skb() returned for it ...
+ * @h: ... and the header it parsed
  * @dup: the PDC has seen this packet before: a read acts again (its
  *	answer was lost), an atomic answers from what it kept, anything else
  *	was placed already
@@ -1325,38 +1337,36 @@ struct sk_buff *uet_ses_response(struct uet_dev *udev, u8 rc, u16 msg_id,
  * Return: the SES return code for the response, %UET_SES_RC_OK when the
  * request was carried out.
  */
-u8 uet_ses_rcv(struct uet_pds_pdc *pdc, struct sk_buff *skb, u8 next_hdr,
-	       bool dup, struct uet_ses_answer *ans)
+u8 uet_ses_rcv(struct uet_pds_pdc *pdc, struct sk_buff *skb, int hlen,
+	       const struct uet_ses_hdr_info *h, bool dup,
+	       struct uet_ses_answer *ans)
 {
+	const struct uet_ses_req_info *req = &h->req;
 	struct uet_dev *udev = pdc->udev;
-	struct uet_ses_hdr_info h;
 	struct uet_ep *ep;
-	int hlen;
 	u8 rc;
 
-	hlen = ses_parse(udev, skb, next_hdr, &h);
 	if (hlen < 0)
 		return UET_SES_RC_UNSUPPORTED_OP;
-	ans->msg_id = h.req.message_id;
-	if (dup && h.req.opcode != UET_SES_READ &&
-	    h.req.opcode != UET_SES_FETCHING_ATOMIC)
+	ans->msg_id = req->message_id;
+	if (dup && req->opcode != UET_SES_READ &&
+	    req->opcode != UET_SES_FETCHING_ATOMIC)
 		return UET_SES_RC_OK;
-	if (next_hdr != UET_SES_NH_REQ_STD ||
-	    (h.req.opcode != UET_SES_SEND && h.req.opcode != UET_SES_TAGGED_SEND &&
-	     h.req.opcode != UET_SES_WRITE && h.req.opcode != UET_SES_READ &&
-	     h.req.opcode != UET_SES_FETCHING_ATOMIC) ||
-	    (h.req.opcode == UET_SES_READ && skb->len != hlen)) {
+	if (h->next_hdr != UET_SES_NH_REQ_STD ||
+	    (req->opcode != UET_SES_SEND && req->opcode != UET_SES_TAGGED_SEND &&
+	     req->opcode != UET_SES_WRITE && req->opcode != UET_SES_READ &&
+	     req->opcode != UET_SES_FETCHING_ATOMIC) ||
+	    (req->opcode == UET_SES_READ && skb->len != hlen)) {
 		uet_count(udev, UET_CNT_DROP_UNSUPPORTED, 1);
 		return UET_SES_RC_UNSUPPORTED_OP;
 	}
 
 	rcu_read_lock();
-	ep = xa_load(&udev->eps, ep_index(h.req.job_id, h.req.pid_on_fep));
+	ep = ep_find(udev, req);
 	if (ep) {
-		rc = ep_rcv(ep, pdc, &h.req, skb, hlen, dup, ans);
+		rc = ep_rcv(ep, pdc, req, skb, hlen, dup, ans);
 		ep_count_rx(ep, rc, skb->len - hlen);
 	} else {
-		uet_count(udev, UET_CNT_DROP_NO_ENDPOINT, 1);
 		rc = UET_SES_RC_BAD_PID;
 	}
 	rcu_read_unlock();

@@ -173,13 +173,18 @@ struct uet_ses_answer {
 };
 
 struct uet_dev;
+struct uet_ses_hdr_info;
 
 /* For the PDS (pds.c). */
-u8 uet_ses_rcv(struct uet_pds_pdc *pdc, struct sk_buff *skb, u8 next_hdr,
-	       bool dup, struct uet_ses_answer *ans);
+int uet_ses_parse_skb(struct uet_dev *udev, const struct sk_buff *skb,
+		      u8 next_hdr, struct uet_ses_hdr_info *h);
+u8 uet_ses_rcv(struct uet_pds_pdc *pdc, struct sk_buff *skb, int hlen,
+	       const struct uet_ses_hdr_info *h, bool dup,
+	       struct uet_ses_answer *ans);
 void uet_ses_rcv_uud(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 		     const struct in6_addr *saddr);
-bool uet_ses_trimmed(const struct sk_buff *skb, u8 next_hdr);
+bool uet_ses_trimmed(const struct sk_buff *skb, int hlen,
+		     const struct uet_ses_hdr_info *h);
 u8 uet_ses_rcv_rudi(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 		    const struct in6_addr *saddr, struct uet_ses_answer *ans);
 struct sk_buff *uet_ses_response(struct uet_dev *udev, u8 rc, u16 msg_id,
