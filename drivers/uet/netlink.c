@@ -73,6 +73,27 @@ static void nl_dev_put(struct uet_dev *udev)
 	ib_device_put(&udev->ibdev);
 }
 
+/* An attribute filled from a counter. */
+struct counter_attr {
+	u16 attr;
+	u16 counter;
+};
+
+static const struct counter_attr dev_counter_attrs[] = {
+	{ UET_A_DEV_TX_PACKETS, UET_CNT_TX_PACKETS },
+	{ UET_A_DEV_TX_BYTES, UET_CNT_TX_BYTES },
+	{ UET_A_DEV_RX_PACKETS, UET_CNT_RX_PACKETS },
+	{ UET_A_DEV_RX_BYTES, UET_CNT_RX_BYTES },
+};
+
+static const struct counter_attr job_counter_attrs[] = {
+	{ UET_A_JOB_TX_PACKETS, UET_JOB_CNT_TX_PACKETS },
+	{ UET_A_JOB_TX_BYTES, UET_JOB_CNT_TX_BYTES },
+	{ UET_A_JOB_RX_PACKETS, UET_JOB_CNT_RX_PACKETS },
+	{ UET_A_JOB_RX_BYTES, UET_JOB_CNT_RX_BYTES },
+	{ UET_A_JOB_ERRORS, UET_JOB_CNT_ERRORS },
+};
+
 static int put_u64(struct sk_buff *skb, int attr, u64 v, int pad)
 {
 	return nla_put_u64_64bit(skb, attr, v, pad);
@@ -110,6 +131,7 @@ static int dev_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 {
 	struct uet_dev *udev = obj;
 	const struct uet_dev_cfg *cfg = &udev->cfg;
+	unsigned int i;
 	void *hdr;
 
 	hdr = genlmsg_put(skb, portid, seq, &uet_nl_family, flags,
@@ -130,20 +152,19 @@ static int dev_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 	    nla_put_u32(skb, UET_A_DEV_PDC_IDLE_MS, READ_ONCE(cfg->pdc_idle_ms)) ||
 	    nla_put_u8(skb, UET_A_DEV_PROFILE, READ_ONCE(cfg->profile)) ||
 	    nla_put_u32(skb, UET_A_DEV_JOBS, uet_jobs_count(udev)) ||
-	    nla_put_u32(skb, UET_A_DEV_PDCS, uet_pds_count(udev)) ||
-	    put_u64(skb, UET_A_DEV_TX_PACKETS,
-		    uet_counter_read(udev, UET_CNT_TX_PACKETS), UET_A_DEV_PAD) ||
-	    put_u64(skb, UET_A_DEV_TX_BYTES,
-		    uet_counter_read(udev, UET_CNT_TX_BYTES), UET_A_DEV_PAD) ||
-	    put_u64(skb, UET_A_DEV_RX_PACKETS,
-		    uet_counter_read(udev, UET_CNT_RX_PACKETS), UET_A_DEV_PAD) ||
-	    put_u64(skb, UET_A_DEV_RX_BYTES,
-		    uet_counter_read(udev, UET_CNT_RX_BYTES), UET_A_DEV_PAD)) {
-		genlmsg_cancel(skb, hdr);
-		return -EMSGSIZE;
-	}
+	    nla_put_u32(skb, UET_A_DEV_PDCS, uet_pds_count(udev)))
+		goto cancel;
+	for (i = 0; i < ARRAY_SIZE(dev_counter_attrs); i++)
+		if (put_u64(skb, dev_counter_attrs[i].attr,
+			    uet_counter_read(udev, dev_counter_attrs[i].counter),
+			    UET_A_DEV_PAD))
+			goto cancel;
 	genlmsg_end(skb, hdr);
 	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
 }
 
 int uet_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -305,6 +326,7 @@ static int job_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 {
 	const struct job_msg *m = obj;
 	const struct uet_job *job = m->job;
+	unsigned int i;
 	void *hdr;
 
 	hdr = genlmsg_put(skb, portid, seq, &uet_nl_family, flags,
@@ -317,22 +339,19 @@ static int job_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 	    nla_put_u16(skb, UET_A_JOB_PID_LO, job->cfg.pid_lo) ||
 	    nla_put_u16(skb, UET_A_JOB_PID_HI, job->cfg.pid_hi) ||
 	    nla_put_u8(skb, UET_A_JOB_TC, job->cfg.tc) ||
-	    nla_put_u8(skb, UET_A_JOB_DELIVERY_MODE, job->cfg.mode) ||
-	    put_u64(skb, UET_A_JOB_TX_PACKETS,
-		    uet_job_counter_read(job, UET_JOB_CNT_TX_PACKETS), UET_A_JOB_PAD) ||
-	    put_u64(skb, UET_A_JOB_TX_BYTES,
-		    uet_job_counter_read(job, UET_JOB_CNT_TX_BYTES), UET_A_JOB_PAD) ||
-	    put_u64(skb, UET_A_JOB_RX_PACKETS,
-		    uet_job_counter_read(job, UET_JOB_CNT_RX_PACKETS), UET_A_JOB_PAD) ||
-	    put_u64(skb, UET_A_JOB_RX_BYTES,
-		    uet_job_counter_read(job, UET_JOB_CNT_RX_BYTES), UET_A_JOB_PAD) ||
-	    put_u64(skb, UET_A_JOB_ERRORS,
-		    uet_job_counter_read(job, UET_JOB_CNT_ERRORS), UET_A_JOB_PAD)) {
-		genlmsg_cancel(skb, hdr);
-		return -EMSGSIZE;
-	}
+	    nla_put_u8(skb, UET_A_JOB_DELIVERY_MODE, job->cfg.mode))
+		goto cancel;
+	for (i = 0; i < ARRAY_SIZE(job_counter_attrs); i++)
+		if (put_u64(skb, job_counter_attrs[i].attr,
+			    uet_job_counter_read(job, job_counter_attrs[i].counter),
+			    UET_A_JOB_PAD))
+			goto cancel;
 	genlmsg_end(skb, hdr);
 	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
 }
 
 /* The job @info names on @udev, referenced. */
