@@ -485,7 +485,7 @@ static enum ib_wc_status sq_exec(struct uet_qp *qp, struct rxe_send_wqe *wqe)
 
 	if (!opcode_ok(qp, opcode))
 		return IB_WC_LOC_QP_OP_ERR;
-	if (wqe->wr.send_flags & IB_SEND_INLINE) {
+	if (uet_wqe_inline(opcode, wqe->wr.send_flags)) {
 		if (wqe->dma.length > qp->sq.max_inline)
 			return IB_WC_LOC_LEN_ERR;
 	} else if (wqe->dma.num_sge > qp->sq.max_sge) {
@@ -636,7 +636,7 @@ static int send_wqe_from_wr(struct uet_qp *qp, struct rxe_send_wqe *wqe,
 		wqe->dma.sge[i].lkey = wr->sg_list[i].lkey;
 		len += wr->sg_list[i].length;
 	}
-	if (wr->send_flags & IB_SEND_INLINE) {
+	if (uet_wqe_inline(wr->opcode, wr->send_flags)) {
 		u8 *p = wqe->dma.inline_data;
 
 		if (len > qp->sq.max_inline)

@@ -227,6 +227,14 @@ struct uet_qp {
 	struct delayed_work work;
 };
 
+/* Inline data: only sends and writes carry it; other WQEs ignore the flag. */
+static inline bool uet_wqe_inline(u32 opcode, u32 send_flags)
+{
+	return send_flags & IB_SEND_INLINE &&
+	       (opcode == IB_WR_SEND || opcode == IB_WR_SEND_WITH_IMM ||
+		opcode == IB_WR_RDMA_WRITE || opcode == IB_WR_RDMA_WRITE_WITH_IMM);
+}
+
 /* The RI table's access bits (ri.h) for IB access flags. */
 static inline u32 uet_ri_access(int access)
 {

@@ -324,8 +324,7 @@ static int xfer_post(struct uet_qp *qp, struct uet_xfer *x)
 	err = send_dest(qp, wqe, &wr);
 	if (err)
 		return err;
-	if ((wqe->wr.send_flags & IB_SEND_INLINE) &&
-	    opcode != IB_WR_RDMA_READ && !opcode_amo(opcode)) {
+	if (uet_wqe_inline(opcode, wqe->wr.send_flags)) {
 		/* the copy of the WQE is kernel memory */
 		inl = (struct uet_mem) {
 			.iova = (uintptr_t)wqe->dma.inline_data,
@@ -439,8 +438,7 @@ enum ib_wc_status uet_xfer_send(struct uet_qp *qp, struct rxe_send_wqe *wqe)
 	spin_lock_irqsave(&qp->attr_lock, flags);
 	x->rnr_left = qp->attr.rnr_retry;
 	spin_unlock_irqrestore(&qp->attr_lock, flags);
-	if (!(wqe->wr.send_flags & IB_SEND_INLINE) ||
-	    opcode == IB_WR_RDMA_READ || opcode_amo(opcode)) {
+	if (!uet_wqe_inline(opcode, wqe->wr.send_flags)) {
 		/* reads and atomics write what comes back */
 		n = wqe_sgl(qp, wqe->dma.sge, nsge,
 			    opcode == IB_WR_RDMA_READ || opcode_amo(opcode) ?
