@@ -38,16 +38,6 @@ run modprobe uet_test_engine src=uet0 dst=uet1 addr="$UET_NET4.2" count=8 size=1
 	dmesg | grep 'uet_test_engine: PASS' | tail -n 1
 rmmod uet_test_engine 2>/dev/null
 
-# GID index of 198.18.0.HOST on DEV.
-gid_index() {
-	local f want
-	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
-		198 18 0 "$2")
-	for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
-		[ "$(cat "$f")" = "$want" ] && { basename "$f"; return; }
-	done
-}
-
 step "verbs: ibv_rc_pingpong and perftest with rdma-core's stock rxe provider"
 echo "(the provider speaks the soft-RoCE user ABI; the packets are UET on UDP 4793)"
 ga=$(gid_index uet0 1) gb=$(gid_index uet1 2)

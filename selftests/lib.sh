@@ -15,6 +15,25 @@ UET_NET6=2001:db8:4793
 NS_A=uet-a
 NS_B=uet-b
 
+# gid_index DEV HOST [TYPE]: the index of DEV's GID for $UET_NET4.HOST
+# (IPv4-mapped), of GID type TYPE (e.g. "RoCE v2") if given.
+gid_index() {
+	local f i want o1 o2 o3
+	IFS=. read -r o1 o2 o3 <<<"$UET_NET4"
+	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
+		"$o1" "$o2" "$o3" "$2")
+	for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
+		i=$(basename "$f")
+		[ "$(cat "$f")" = "$want" ] || continue
+		[ -z "${3:-}" ] ||
+			[ "$(cat /sys/class/infiniband/"$1"/ports/1/gid_attrs/types/"$i")" = "$3" ] ||
+			continue
+		echo "$i"
+		return 0
+	done
+	return 1
+}
+
 # scaled N SLOW: N, or SLOW on a debug kernel (UET_SLOW, set by vm/init)
 scaled() {
 	if [ -n "${UET_SLOW:-}" ]; then echo "$2"; else echo "$1"; fi

@@ -45,22 +45,11 @@ side_by_side() {
 	rdma link show rxe0/1 | grep -q 'state ACTIVE.*netdev eth0'
 }
 
-# GID index of this host's IPv4-mapped address on DEV.
-gid_index() {
-	local f want
-	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
-		198 18 0 "$me")
-	for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
-		[ "$(cat "$f")" = "$want" ] && { basename "$f"; return; }
-	done
-	return 1
-}
-
 # pingpong DEV ARGS...: an RC ping-pong on DEV between the VMs, a serving
 pingpong() {
 	local dev=$1 g i
 	shift
-	g=$(gid_index "$dev") || return 1
+	g=$(gid_index "$dev" "$me") || return 1
 	if [ "$me" = 1 ]; then
 		run timeout 120 ibv_rc_pingpong -d "$dev" -g "$g" "$@"
 	else

@@ -23,17 +23,6 @@ setup() {
 	B rdma link add uet1 type uet netdev veth0
 }
 
-# gid_index DEV HOST: GID index of 198.18.0.HOST (IPv4-mapped) on DEV.
-gid_index() {
-	local f want
-	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
-		198 18 0 "$2")
-	for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
-		[ "$(cat "$f")" = "$want" ] && { basename "$f"; return; }
-	done
-	return 1
-}
-
 objects() {
 	A ./verbs_objects uet0
 }
@@ -161,7 +150,7 @@ teardown() {
 }
 
 ktap_print_header
-ktap_set_plan 23
+ktap_set_plan 25
 setup || ktap_exit_fail_msg "cannot set up the fabric"
 ktap_test_result "CQ, MR, SRQ, AH, QP objects and states" objects
 ktap_test_result "ibv_rc_pingpong 4 KiB x 200" rc_pingpong
@@ -174,8 +163,12 @@ ktap_test_result "ibv_srq_pingpong, 4 QPs on one SRQ" srq_pingpong
 # shellcheck disable=SC2046
 ktap_test_result "ib_write_bw -a, sizes 2 B to 8 MiB" \
 	perf ib_write_bw $(scaled -a "-s 65536") -n "$(scaled 20 5)"
-ktap_test_result "ib_read_bw 4 KiB" perf ib_read_bw -n "$(scaled 200 20)" -s 4096
-ktap_test_result "ib_send_bw 4 KiB" perf ib_send_bw -n "$(scaled 200 20)" -s 4096
+# shellcheck disable=SC2046
+ktap_test_result "ib_read_bw -a, sizes 2 B to 8 MiB" \
+	perf ib_read_bw $(scaled -a "-s 4096") -n "$(scaled 20 20)"
+# shellcheck disable=SC2046
+ktap_test_result "ib_send_bw -a, sizes 2 B to 8 MiB" \
+	perf ib_send_bw $(scaled -a "-s 4096") -n "$(scaled 20 20)"
 ktap_test_result "ib_write_lat 8 B" perf ib_write_lat -n "$(scaled 200 20)" -s 8
 ktap_test_result "ib_send_lat 8 B" perf ib_send_lat -n "$(scaled 200 20)" -s 8
 ktap_test_result "ib_atomic_bw fetch-and-add" perf ib_atomic_bw -n "$(scaled 200 20)"
@@ -186,6 +179,8 @@ ktap_test_result "ib_write_bw 64 KiB under 1% loss" lossy ib_write_bw -n "$(scal
 ktap_test_result "ib_send_bw 4 KiB under 1% loss" lossy ib_send_bw -n "$(scaled 500 50)" -s 4096
 ktap_test_result "ib_read_bw 64 KiB under 1% loss" lossy ib_read_bw -n "$(scaled 100 10)" -s 65536
 ktap_test_result "ib_atomic_bw under 1% loss" lossy ib_atomic_bw -n "$(scaled 500 50)"
+ktap_test_result "ib_write_lat 8 B under 1% loss" lossy ib_write_lat -n "$(scaled 300 50)" -s 8
+ktap_test_result "ib_send_lat 4 KiB under 1% loss" lossy ib_send_lat -n "$(scaled 300 50)" -s 4096
 ktap_test_result "fetch-and-add exactly once under 5% loss and duplication" atomics_lossy
 ktap_test_result "rdma link del under traffic" link_del_under_traffic
 ktap_test_result "devices removed, module unloaded" teardown

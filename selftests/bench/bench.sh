@@ -20,15 +20,18 @@ b) me=2 peer=1 ;;
 esac
 
 # Iterations per message size: enough to average, few enough for TCG.
+# Iterations per run, a few seconds' worth each under TCG; every run is
+# repeated REPEAT times and run.sh keeps the median.
 bw_iters() {
 	case $1 in
-	64) echo 300 ;;
-	4096) echo 200 ;;
-	65536) echo 100 ;;
-	*) echo 20 ;;
+	64) echo 5000 ;;
+	4096) echo 2000 ;;
+	65536) echo 500 ;;
+	*) echo 50 ;;
 	esac
 }
-LAT_ITERS=50
+LAT_ITERS=200
+REPEAT=3
 BW_SIZES="64 4096 65536 1048576"
 LAT_SIZES="8 4096"
 DEVS="uet0 rxe0"
@@ -47,20 +50,6 @@ devices() {
 	modprobe crc32_generic && modprobe uet &&
 	rdma link add rxe0 type rxe netdev eth0 &&
 	rdma link add uet0 type uet netdev eth0
-}
-
-# RoCE v2 GID index of this host's IPv4-mapped address on DEV.
-gid_index() {
-	local f want i
-	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
-		198 18 0 "$me")
-	for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
-		i=$(basename "$f")
-		[ "$(cat "$f")" = "$want" ] &&
-		[ "$(cat /sys/class/infiniband/"$1"/ports/1/gid_attrs/types/"$i")" = "RoCE v2" ] &&
-			{ echo "$i"; return; }
-	done
-	return 1
 }
 
 # client CMD...: run a client until it connects (the server may be late).
@@ -89,7 +78,7 @@ iperf() {
 # perf DEV PROG SIZE ITERS: one perftest measurement.
 perf() {
 	local dev=$1 prog=$2 size=$3 n=$4 g out
-	g=$(gid_index "$dev") || return 1
+	g=$(gid_index "$dev" "$me" "RoCE v2") || return 1
 	if [ "$UET_ROLE" = b ]; then
 		timeout 900 "$prog" -d "$dev" -x "$g" -F -s "$size" -n "$n" >/dev/null 2>&1
 		return
@@ -106,25 +95,27 @@ perf() {
 	esac | grep UET-BENCH
 }
 
-plan=$((2 + 1 + 2 * 2 * 4 + 2 * 2 * 2 + 1))
+plan=$((2 + 1 + (2 * 2 * 4 + 2 * 2 * 2) * REPEAT + 1))
 ktap_print_header
 ktap_set_plan $plan
 ktap_test_result "socket link carries traffic" link_up
 ktap_test_result "uet0 and rxe0 on eth0" devices
 ktap_test_result "iperf3 TCP" iperf
-for prog in ib_write_bw ib_send_bw; do
-	for size in $BW_SIZES; do
-		for dev in $DEVS; do
-			ktap_test_result "$dev $prog $size B" \
-				perf "$dev" "$prog" "$size" "$(bw_iters "$size")"
-		done
-	done
-done
-for prog in ib_write_lat ib_send_lat; do
-	for size in $LAT_SIZES; do
-		for dev in $DEVS; do
-			ktap_test_result "$dev $prog $size B" \
-				perf "$dev" "$prog" "$size" "$LAT_ITERS"
+for prog in ib_write_bw ib_send_bw ib_write_lat ib_send_lat; do
+	case $prog in
+	*_bw) sizes=$BW_SIZES ;;
+	*) sizes=$LAT_SIZES ;;
+	esac
+	for size in $sizes; do
+		case $prog in
+		*_bw) n=$(bw_iters "$size") ;;
+		*) n=$LAT_ITERS ;;
+		esac
+		for rep in $(seq "$REPEAT"); do
+			for dev in $DEVS; do
+				ktap_test_result "$dev $prog $size B, run $rep" \
+					perf "$dev" "$prog" "$size" "$n"
+			done
 		done
 	done
 done
