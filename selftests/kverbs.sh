@@ -22,7 +22,8 @@ MOD=uet_test_kverbs
 # The module's cases, in its order, as it names them in the kernel log.
 CASES=("sends 1 B to 128 KiB" "send with immediate" "inline send"
        "fast registration" "RDMA writes" "RDMA write with immediate"
-       "RDMA reads" "invalidate and register again"
+       "RDMA reads" "atomics" "unaligned atomic refused, QP reset"
+       "invalidate and register again"
        "posting in atomic context" "UD datagram, completions by callback"
        "stale rkey refused")
 LOG=/tmp/kverbs-dmesg.log
@@ -45,9 +46,10 @@ passed() {
 	grep -qF "$MOD: PASS $1" "$LOG"
 }
 
-# counters TX0 TX1 BAD RTX: since then, uet0's tx_bytes and uet1's grew by
-# at least the payload the module reports each way, uet1 refused one
-# packet for its stale rkey, uet0 retransmitted nothing
+# counters TX0 TX1 BAD UNSUP RTX: since then, uet0's tx_bytes and uet1's
+# grew by at least the payload the module reports each way, uet1 refused
+# one packet for its stale rkey and one unaligned atomic, uet0
+# retransmitted nothing
 counters() {
 	local to_dst back
 	to_dst=$(sed -nE 's/.*PASS all [0-9]+ cases: ([0-9]+) bytes to .*/\1/p' "$LOG")
@@ -58,7 +60,8 @@ counters() {
 	[ "$(counter uet0 tx_bytes)" -ge $(($1 + to_dst)) ] &&
 	[ "$(counter uet1 tx_bytes)" -ge $(($2 + back)) ] &&
 	expect_delta uet1 drop_bad_rkey "$3" 1 &&
-	expect_delta uet0 retransmits "$4" 0
+	expect_delta uet1 drop_unsupported "$4" 1 &&
+	expect_delta uet0 retransmits "$5" 0
 }
 
 # RC QPs of new devices over ROD: the devices made again, the whole run
@@ -78,13 +81,14 @@ ktap_print_header
 ktap_set_plan $((${#CASES[@]} + 5))
 ktap_test_result "setup" setup
 tx0=$(counter uet0 tx_bytes) tx1=$(counter uet1 tx_bytes)
-bad=$(counter uet1 drop_bad_rkey) rtx=$(counter uet0 retransmits)
+bad=$(counter uet1 drop_bad_rkey) unsup=$(counter uet1 drop_unsupported)
+rtx=$(counter uet0 retransmits)
 ktap_test_result "kernel verbs over RUD: the module loads" kverbs
 for c in "${CASES[@]}"; do
 	ktap_test_result "$c" passed "$c"
 done
-ktap_test_result "counters: bytes crossed, stale rkey refused, no retransmit" \
-	counters "$tx0" "$tx1" "$bad" "$rtx"
+ktap_test_result "counters: bytes crossed, stale rkey and unaligned atomic refused, no retransmit" \
+	counters "$tx0" "$tx1" "$bad" "$unsup" "$rtx"
 ktap_test_result "kernel verbs over ROD" rod
 ktap_test_result "teardown" teardown
 ktap_finished

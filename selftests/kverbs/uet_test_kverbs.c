@@ -56,6 +56,10 @@
 #define ATOMIC_MSGS	8		/* posted in atomic context */
 #define ATOMIC_MSG	3000
 #define BAD_RKEY_MSG	100		/* one packet */
+#define AMO_OFF		8		/* the region's atomic integer */
+#define AMO_START	0xfffffffffffffffeULL	/* adding wraps around */
+#define AMO_ADD		3
+#define AMO_SWAP	0x0123456789abcdefULL
 #define HOP_LIMIT	1		/* of GRHs: the peer is on the link */
 /* IB QP attributes: retries without limit, 67 ms transport timeout. */
 #define RETRY_CNT	7
@@ -406,7 +410,7 @@ static int region_reg(int access)
 }
 
 #define REGION_ACCESS	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
-			 IB_ACCESS_REMOTE_READ)
+			 IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC)
 
 static int fast_reg(void)
 {
@@ -515,6 +519,98 @@ static int reads(void)
 			return err;
 	}
 	return 0;
+}
+
+/* An atomic on the region's integer at @off; the old value lands in @a's buffer. */
+static int post_atomic(enum ib_wr_opcode opcode, u64 wr_id, u32 off,
+		       u64 compare_add, u64 swap)
+{
+	struct ib_sge sge = {
+		.addr = a.dma,
+		.length = sizeof(u64),
+		.lkey = a.pd->local_dma_lkey,
+	};
+	struct ib_atomic_wr wr = {
+		.wr = {
+			.wr_id = wr_id,
+			.opcode = opcode,
+			.send_flags = IB_SEND_SIGNALED,
+			.sg_list = &sge,
+			.num_sge = 1,
+		},
+		.remote_addr = rgn.mr->iova + off,
+		.compare_add = compare_add,
+		.swap = swap,
+		.rkey = rgn.mr->rkey,
+	};
+
+	return ib_post_send(a.rc, &wr.wr, NULL);
+}
+
+/* One atomic: the value it fetched and the integer after it. */
+static int atomic_one(enum ib_wr_opcode opcode, u64 compare_add, u64 swap,
+		      u64 old, u64 after)
+{
+	enum ib_wc_opcode wc_opcode = opcode == IB_WR_ATOMIC_FETCH_AND_ADD ?
+				      IB_WC_FETCH_ADD : IB_WC_COMP_SWAP;
+	u64 *fetched = (u64 *)a.buf, *word = (u64 *)(rgn.buf + AMO_OFF);
+	u32 id = new_id();
+	struct ib_wc wc;
+	int err;
+
+	*fetched = 0;
+	to_dev(&a);
+	err = post_atomic(opcode, id, AMO_OFF, compare_add, swap) ?:
+	      expect_wc(&a, id, IB_WC_SUCCESS, wc_opcode, &wc);
+	if (err)
+		return err;
+	to_cpu(&a);
+	region_to_cpu();
+	if (*fetched != old || *word != after) {
+		pr_err("atomic %d fetched %#llx, left %#llx; want %#llx, %#llx\n",
+		       opcode, *fetched, *word, old, after);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Fetch-and-add across the wrap, compare-and-swap that swaps and that does not. */
+static int atomics(void)
+{
+	*(u64 *)(rgn.buf + AMO_OFF) = AMO_START;
+	region_to_dev();
+	return atomic_one(IB_WR_ATOMIC_FETCH_AND_ADD, AMO_ADD, 0, AMO_START,
+			  AMO_START + AMO_ADD) ?:
+	       atomic_one(IB_WR_ATOMIC_CMP_AND_SWP, AMO_START + AMO_ADD,
+			  AMO_SWAP, AMO_START + AMO_ADD, AMO_SWAP) ?:
+	       atomic_one(IB_WR_ATOMIC_CMP_AND_SWP, AMO_START, 0, AMO_SWAP,
+			  AMO_SWAP);
+}
+
+static int rc_connect(struct side *s, struct side *peer);
+
+/*
+ * An atomic on an unaligned address: the target refuses it (invalid
+ * request), the integer stays as it was, the QP goes to the error state
+ * and flushes what follows; reset and connected again, it works again.
+ */
+static int atomic_unaligned(void)
+{
+	u32 id = new_ids(2);
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_RESET };
+	struct ib_wc wc;
+	int err;
+
+	err = post_atomic(IB_WR_ATOMIC_FETCH_AND_ADD, id, AMO_OFF + 1, 1, 0) ?:
+	      expect_wc(&a, id, IB_WC_REM_INV_REQ_ERR, 0, &wc) ?:
+	      post(a.rc, IB_WR_SEND, id + 1, 0, 1, 0, 0) ?:
+	      expect_wc(&a, id + 1, IB_WC_WR_FLUSH_ERR, 0, &wc) ?:
+	      ib_modify_qp(a.rc, &attr, IB_QP_STATE) ?:
+	      rc_connect(&a, &b);
+	if (err)
+		return err;
+	return atomic_one(IB_WR_ATOMIC_FETCH_AND_ADD, 1, 0, AMO_SWAP,
+			  AMO_SWAP + 1);
 }
 
 /*
@@ -784,6 +880,8 @@ static const struct {
 	{ "RDMA writes", writes },
 	{ "RDMA write with immediate", write_imm },
 	{ "RDMA reads", reads },
+	{ "atomics", atomics },
+	{ "unaligned atomic refused, QP reset", atomic_unaligned },
 	{ "invalidate and register again", reregister },
 	{ "posting in atomic context", atomic_post },
 	{ "UD datagram, completions by callback", ud },
