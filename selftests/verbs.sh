@@ -62,6 +62,53 @@ atomics_lossy() {
 	impaired "loss 5% duplicate 5%" A ./verbs_data -t fetch_add_every_value
 }
 
+# amo_send PID ID OFFSET EXT: from uet-b, a fetching atomic request (a
+# SYN of a new PDC, SPDCID 0x40ID) for PIDonFEP PID of job 0 on uet0:
+# PDS header, SES standard header (SOM|EOM, request length 8, buffer
+# offset OFFSET), then EXT: extension header and operand, hex digits.
+amo_send() {
+	local pds ses hex
+	pds=118cfffe0001200040${2}8005
+	ses=0403000100000000$(printf '%04x0000%016x' "$1" "$3")
+	ses+=$(printf '%048x' 8)
+	hex=$pds$ses$4
+	B bash -c "printf '${hex//??/\\x&}' >/dev/udp/$UET_NET4.1/4793"
+}
+
+# Bad atomic requests at the QP of an ibv_rc_pingpong server (without
+# remote atomic access): each is a counted drop of its kind.
+amo_refused() {
+	local qpn pid c rc=0 op=0000000000000001 i=0
+	local -A before
+	A timeout 60 ibv_rc_pingpong -d uet0 >/tmp/amo-server.log 2>&1 &
+	pid=$!
+	for c in $(seq 50); do
+		qpn=$(sed -nE 's/.*local address:.*QPN (0x[0-9a-f]+).*/\1/p' \
+			/tmp/amo-server.log)
+		[ -n "$qpn" ] && break
+		sleep 0.1
+	done
+	[ -n "$qpn" ] || { kill "$pid"; return 1; }
+	# EXT OFFSET COUNTER: what each request is refused for
+	while read -r ext off c; do
+		before[$c]=$(counter uet0 "$c")
+		amo_send $((qpn)) "$(printf %02x $((i++)))" "$off" "$ext"
+		sleep 0.2
+		expect_delta uet0 "$c" "${before[$c]}" 1 || rc=1
+	done <<-EOF
+	0207 0 drop_malformed
+	02070001$op 0 drop_malformed
+	00070000$op 0 drop_unsupported
+	02050000$op 0 drop_unsupported
+	02070000 0 drop_unsupported
+	02070000$op 4 drop_unsupported
+	02070000$op 0 drop_access
+	EOF
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	return $rc
+}
+
 # The device goes away under traffic: the programs see errors or the
 # device's removal, nothing hangs, no kernel warning (the harness checks).
 link_del_under_traffic() {
@@ -150,7 +197,7 @@ teardown() {
 }
 
 ktap_print_header
-ktap_set_plan 25
+ktap_set_plan 26
 setup || ktap_exit_fail_msg "cannot set up the fabric"
 ktap_test_result "CQ, MR, SRQ, AH, QP objects and states" objects
 ktap_test_result "ibv_rc_pingpong 4 KiB x 200" rc_pingpong
@@ -182,6 +229,7 @@ ktap_test_result "ib_atomic_bw under 1% loss" lossy ib_atomic_bw -n "$(scaled 50
 ktap_test_result "ib_write_lat 8 B under 1% loss" lossy ib_write_lat -n "$(scaled 300 50)" -s 8
 ktap_test_result "ib_send_lat 4 KiB under 1% loss" lossy ib_send_lat -n "$(scaled 300 50)" -s 4096
 ktap_test_result "fetch-and-add exactly once under 5% loss and duplication" atomics_lossy
+ktap_test_result "malformed and unsupported atomics are counted drops" amo_refused
 ktap_test_result "rdma link del under traffic" link_del_under_traffic
 ktap_test_result "devices removed, module unloaded" teardown
 fabric_down
