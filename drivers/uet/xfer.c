@@ -36,9 +36,12 @@
  * and atomics it accepts.
  *
  * References: work handed to the endpoint keeps references on the MRs it
- * names until its completion; the completion callback (softirq) queues it
- * on the QP's done list and the QP's work item drops the references in
- * process context.
+ * names until its completion.  The completion callback (softirq) drops
+ * them, unless one is a region's last, which may unpin pages: such work
+ * goes on the QP's done list for its work item, in process context.  The
+ * work item also runs after every receive completion (to hand the
+ * endpoint more receive WQEs), every atomic (the send queue may wait for
+ * it) and every error (the QP flushes).
  */
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -110,11 +113,39 @@ static void xfer_free(struct uet_xfer *x)
 	kfree(x);
 }
 
-/* Completed: its references are dropped by the QP's work item. */
-static void xfer_retire(struct uet_qp *qp, struct uet_xfer *x)
+static bool opcode_amo(u32 opcode)
 {
+	return opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
+	       opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+/*
+ * Drop the MR references of completed send work, and free it, unless one
+ * is a region's last: then the work keeps the rest for drop_done().
+ */
+static bool xfer_put_refs(struct uet_xfer *x)
+{
+	while (x->nmr) {
+		if (!refcount_dec_not_one(&x->mr[x->nmr - 1]->ref))
+			return false;
+		x->nmr--;
+	}
+	kfree(x->wqe);
+	kfree(x);
+	return true;
+}
+
+/* Completed, @failed or not: see "References" above. */
+static void xfer_retire(struct uet_qp *qp, struct uet_xfer *x, bool failed)
+{
+	bool kick = x->recv || failed || opcode_amo(x->opcode);
 	unsigned long flags;
 
+	if (!x->recv && xfer_put_refs(x)) {
+		if (kick)
+			uet_xfer_kick(qp);
+		return;
+	}
 	spin_lock_irqsave(&qp->xfer_lock, flags);
 	if (x->recv) {
 		list_del(&x->node);
@@ -183,18 +214,12 @@ static bool xfer_rnr(struct uet_qp *qp, struct uet_xfer *x)
 	return true;
 }
 
-static bool opcode_amo(u32 opcode)
-{
-	return opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
-	       opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
-}
-
 static void xfer_send_done(struct uet_qp *qp, const struct uet_comp *c)
 {
 	struct uet_xfer *x = (void *)(uintptr_t)c->cookie;
 	enum ib_wc_status status = comp_status(c, false);
 
-	/* xfer_retire() runs the send queue, which may wait for this */
+	/* xfer_retire() runs the send queue again, which may wait for this */
 	if (opcode_amo(x->opcode))
 		atomic_dec(&qp->amo_inflight);
 
@@ -202,7 +227,7 @@ static void xfer_send_done(struct uet_qp *qp, const struct uet_comp *c)
 		return;
 	if (!READ_ONCE(qp->closing))
 		uet_qp_send_done(qp, x->wr_id, x->opcode, x->signaled, status);
-	xfer_retire(qp, x);
+	xfer_retire(qp, x, status != IB_WC_SUCCESS);
 }
 
 /* The GRH of a UD receive: the sender's address as source GID. */
@@ -245,7 +270,7 @@ static void xfer_recv_done(struct uet_qp *qp, const struct uet_comp *c)
 	}
 	if (!READ_ONCE(qp->closing))
 		uet_cq_post(to_uet_cq(qp->ibqp.recv_cq), &wc, false);
-	xfer_retire(qp, x);
+	xfer_retire(qp, x, wc.status != IB_WC_SUCCESS);
 }
 
 /* The endpoint's completion callback: any context, the endpoint locked. */
