@@ -54,6 +54,10 @@ B timeout 120 ib_write_bw -d uet1 -x "$gb" -F -n 200 -s 65536 >/dev/null 2>&1 &
 sleep 1
 run A timeout 120 ib_write_bw -d uet0 -x "$ga" -F -n 200 -s 65536 "$UET_NET4.2"
 wait
+B timeout 120 ib_atomic_bw -d uet1 -x "$gb" -F -n 500 >/dev/null 2>&1 &
+sleep 1
+run A timeout 120 ib_atomic_bw -d uet0 -x "$ga" -F -n 500 "$UET_NET4.2"
+wait
 echo "uet0 sent $(($(counter uet0 tx_packets) - tx0)) UET packets for them"
 
 step "what went over UDP port 4793, as the devices count it"
