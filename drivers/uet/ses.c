@@ -847,6 +847,27 @@ static u8 rx_place(struct uet_ep *ep, struct uet_rx_msg *m,
 }
 
 /*
+ * An skb holding the SES response @rsp, @hlen bytes, with room for the PDS
+ * header in front and for @data bytes after it; %NULL without memory.
+ */
+static struct sk_buff *rsp_skb(const struct uet_ses_hdr_info *rsp,
+			       unsigned int hlen, u32 data)
+{
+	struct sk_buff *skb;
+
+	skb = alloc_skb(UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN + hlen + data,
+			GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN);
+	if (WARN_ON_ONCE(uet_ses_build(skb_put(skb, hlen), hlen, rsp) < 0)) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	return skb;
+}
+
+/*
  * The SES response with data that answers @req with @len bytes, in an skb
  * with room for the PDS header in front; the caller appends the data.
  */
@@ -866,19 +887,8 @@ static struct sk_buff *rsp_data(const struct uet_ses_req_info *req, u32 len)
 					  req->message_offset,
 		},
 	};
-	struct sk_buff *skb;
 
-	skb = alloc_skb(UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN +
-			sizeof(struct uet_ses_rsp_data) + len, GFP_ATOMIC);
-	if (!skb)
-		return NULL;
-	skb_reserve(skb, UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN);
-	if (WARN_ON_ONCE(uet_ses_build(skb_put(skb, sizeof(struct uet_ses_rsp_data)),
-				       sizeof(struct uet_ses_rsp_data), &rsp) < 0)) {
-		kfree_skb(skb);
-		return NULL;
-	}
-	return skb;
+	return rsp_skb(&rsp, sizeof(struct uet_ses_rsp_data), len);
 }
 
 /*
@@ -1308,19 +1318,8 @@ struct sk_buff *uet_ses_response(struct uet_dev *udev, u8 rc, u16 msg_id,
 			.job_id = job,
 		},
 	};
-	struct sk_buff *skb;
 
-	skb = alloc_skb(UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN +
-			sizeof(struct uet_ses_rsp), GFP_ATOMIC);
-	if (!skb)
-		return NULL;
-	skb_reserve(skb, UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN);
-	if (WARN_ON_ONCE(uet_ses_build(skb_put(skb, sizeof(struct uet_ses_rsp)),
-				       sizeof(struct uet_ses_rsp), &rsp) < 0)) {
-		kfree_skb(skb);
-		return NULL;
-	}
-	return skb;
+	return rsp_skb(&rsp, sizeof(struct uet_ses_rsp), 0);
 }
 
 /**
