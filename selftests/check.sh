@@ -46,7 +46,10 @@ step() {
 	else
 		failed_steps+=("$name")
 		echo "not ok $name ($p passed, $f failed, $((SECONDS - t0)) s; log: $logs/$name.log)"
-		grep -E '^not ok|error|warning|WARNING|FAIL' "$logs/$name.log" | head -n 30 | sed 's/^/#   /'
+		# the failed tests first, then what they printed
+		{ grep -E '(^|[] #] )not ok ' "$logs/$name.log" | grep -v '# SKIP'
+		  grep -E 'error|warning|WARNING|FAIL|BUG|Call Trace' "$logs/$name.log"; } |
+			head -n 40 | sed 's/^/#   /'
 	fi
 }
 
