@@ -222,12 +222,16 @@ ktap_test_result "ib_atomic_bw fetch-and-add" perf ib_atomic_bw -n "$(scaled 200
 ktap_test_result "ib_atomic_lat compare-and-swap" \
 	perf ib_atomic_lat -A CMP_AND_SWAP -n "$(scaled 200 20)"
 ktap_test_result "data integrity and error paths (verbs_data)" data
-ktap_test_result "ib_write_bw 64 KiB under 1% loss" lossy ib_write_bw -n "$(scaled 200 20)" -s 65536
-ktap_test_result "ib_send_bw 4 KiB under 1% loss" lossy ib_send_bw -n "$(scaled 500 50)" -s 4096
-ktap_test_result "ib_read_bw 64 KiB under 1% loss" lossy ib_read_bw -n "$(scaled 100 10)" -s 65536
-ktap_test_result "ib_atomic_bw under 1% loss" lossy ib_atomic_bw -n "$(scaled 500 50)"
-ktap_test_result "ib_write_lat 8 B under 1% loss" lossy ib_write_lat -n "$(scaled 300 50)" -s 8
-ktap_test_result "ib_send_lat 4 KiB under 1% loss" lossy ib_send_lat -n "$(scaled 300 50)" -s 4096
+# Each lossy run sends at least 1500 request packets from uet0 (a 64 KiB
+# message is 49 packets, 4 KiB 4), so that the chance 1% loss spares them
+# all, and the retransmit check fails for want of a loss, is below 1e-6
+# (0.99^1500 = 2.8e-7).
+ktap_test_result "ib_write_bw 64 KiB under 1% loss" lossy ib_write_bw -n "$(scaled 200 40)" -s 65536
+ktap_test_result "ib_send_bw 4 KiB under 1% loss" lossy ib_send_bw -n "$(scaled 500 400)" -s 4096
+ktap_test_result "ib_read_bw 64 KiB under 1% loss" lossy ib_read_bw -n "$(scaled 100 32)" -s 65536
+ktap_test_result "ib_atomic_bw under 1% loss" lossy ib_atomic_bw -n 1500
+ktap_test_result "ib_write_lat 8 B under 1% loss" lossy ib_write_lat -n 1500 -s 8
+ktap_test_result "ib_send_lat 4 KiB under 1% loss" lossy ib_send_lat -n 400 -s 4096
 ktap_test_result "fetch-and-add exactly once under 5% loss and duplication" atomics_lossy
 ktap_test_result "malformed and unsupported atomics are counted drops" amo_refused
 ktap_test_result "rdma link del under traffic" link_del_under_traffic
