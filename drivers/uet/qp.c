@@ -50,6 +50,10 @@ static int qp_check_init(struct ib_qp_init_attr *init)
 	case IB_QPT_UC:
 	case IB_QPT_UD:
 		break;
+	case IB_QPT_GSI:
+		if (init->port_num != UET_PORT)
+			return -EINVAL;
+		break;
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -110,8 +114,18 @@ int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (udata && udata->outlen < sizeof(resp))
 		return -EINVAL;
 
-	qpn = ida_alloc_range(&udev->vdev.qpns, UET_QPN_FIRST, UET_QPN_LAST,
-			      GFP_KERNEL);
+	if (init->qp_type == IB_QPT_GSI) {
+		/* the MAD layer's, one per port */
+		if (udata)
+			return -EOPNOTSUPP;
+		qpn = ida_alloc_range(&udev->vdev.qpns, UET_QPN_GSI, UET_QPN_GSI,
+				      GFP_KERNEL);
+		if (qpn == -ENOSPC)
+			return -EEXIST;
+	} else {
+		qpn = ida_alloc_range(&udev->vdev.qpns, UET_QPN_FIRST,
+				      UET_QPN_LAST, GFP_KERNEL);
+	}
 	if (qpn < 0)
 		return qpn == -ENOSPC ? -ENOMEM : qpn;
 	qp->udev = udev;
@@ -415,7 +429,7 @@ static bool opcode_ok(struct uet_qp *qp, u32 opcode)
 		return true;
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_WRITE_WITH_IMM:
-		return qp->ibqp.qp_type != IB_QPT_UD;
+		return !uet_qp_datagram(qp);
 	case IB_WR_RDMA_READ:
 	case IB_WR_ATOMIC_CMP_AND_SWP:
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
@@ -423,7 +437,7 @@ static bool opcode_ok(struct uet_qp *qp, u32 opcode)
 	case IB_WR_LOCAL_INV:
 	case IB_WR_REG_MR:
 		/* local operations of kernel users */
-		return !qp->user && qp->ibqp.qp_type != IB_QPT_UD;
+		return !qp->user && !uet_qp_datagram(qp);
 	default:
 		return false;
 	}
@@ -605,7 +619,7 @@ static int send_wqe_from_wr(struct uet_qp *qp, struct rxe_send_wqe *wqe,
 		break;
 	case IB_WR_SEND:
 	case IB_WR_SEND_WITH_IMM:
-		if (qp->ibqp.qp_type == IB_QPT_UD) {
+		if (uet_qp_datagram(qp)) {
 			wqe->wr.wr.ud.remote_qpn = ud_wr(wr)->remote_qpn;
 			wqe->wr.wr.ud.remote_qkey = ud_wr(wr)->remote_qkey;
 			wqe->wr.wr.ud.ah_num = to_uet_ah(ud_wr(wr)->ah)->num;

@@ -39,6 +39,7 @@
  */
 #include <linux/bitfield.h>
 #include <linux/hashtable.h>
+#include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <net/ipv6.h>
 #include <linux/slab.h>
@@ -1166,6 +1167,10 @@ static void ep_rcv_uud(struct uet_ep *ep, const struct uet_ses_req_info *req,
 		.src_pid = req->initiator,
 	};
 
+	if (ip_hdr(skb)->version == 4)
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr, &c.dst);
+	else
+		c.dst = ipv6_hdr(skb)->daddr;
 	spin_lock(&ep->lock);
 	rb = ep->closing ? NULL :
 	     rbuf_take(tagged ? &ep->trecvq : &ep->recvq, tagged, req->match_bits);

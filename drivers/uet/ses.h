@@ -129,6 +129,8 @@ struct uet_recv {
  * @tag: receive: the tag of a tagged send.
  * @src: receive: the initiator's fabric address ...
  * @src_pid: ... and its PIDonFEP.
+ * @dst: UUD receive: the fabric address the initiator sent to (one of
+ *	this device's).
  */
 struct uet_comp {
 	u64 cookie;
@@ -142,6 +144,7 @@ struct uet_comp {
 	u64 tag;
 	struct in6_addr src;
 	u16 src_pid;
+	struct in6_addr dst;
 };
 
 /*

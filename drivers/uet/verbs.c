@@ -122,11 +122,11 @@ static int uet_get_port_immutable(struct ib_device *ibdev, u32 port,
 	/*
 	 * Ethernet link layer with IP-based GIDs: the RDMA core keeps the GID
 	 * table in step with the netdev's addresses, which is what address
-	 * resolution and perftest rely on.  The MAD and CM capabilities that
-	 * rdma_cm needs come with the QPs that carry them.
+	 * resolution and perftest rely on.  MADs: the MAD layer's GSI QP is a
+	 * datagram QP like any other, so the IB CM and rdma_cm run over it.
 	 */
-	immutable->core_cap_flags = RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP |
-				    RDMA_CORE_CAP_ETH_AH;
+	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
+	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
 	err = ib_query_port(ibdev, port, &attr);
 	if (err)
 		return err;

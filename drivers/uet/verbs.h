@@ -29,8 +29,10 @@
 
 /*
  * QPNs are the endpoints' PIDonFEP (12 bits in the SES header, ses.h);
- * QPN 0 and 1 are the special QPs of IB (SMI, GSI), never allocated.
+ * QPN 0 and 1 are the special QPs of IB (SMI, GSI): no SMI on Ethernet,
+ * and QPN 1 only for the GSI QP the MAD layer creates.
  */
+#define UET_QPN_GSI		1
 #define UET_QPN_FIRST		2
 #define UET_QPN_LAST		(BIT(UET_PID_BITS) - 1)
 
@@ -318,6 +320,12 @@ static inline struct uet_srq *to_uet_srq(struct ib_srq *ibsrq)
 static inline struct uet_qp *to_uet_qp(struct ib_qp *ibqp)
 {
 	return container_of(ibqp, struct uet_qp, ibqp);
+}
+
+/* UD and GSI QPs: datagrams addressed by an AH, over UUD. */
+static inline bool uet_qp_datagram(const struct uet_qp *qp)
+{
+	return qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI;
 }
 
 static inline struct uet_mr *to_uet_mr(struct ib_mr *ibmr)

@@ -230,7 +230,11 @@ static void xfer_send_done(struct uet_qp *qp, const struct uet_comp *c)
 	xfer_retire(qp, x, status != IB_WC_SUCCESS);
 }
 
-/* The GRH of a UD receive: the sender's address as source GID. */
+/*
+ * The GRH of a UD receive: the sender's address as source GID, the address
+ * it sent to as destination GID (ib_init_ah_attr_from_wc() finds the GID
+ * to answer from by it).
+ */
 static void recv_grh(struct uet_qp *qp, struct uet_xfer *x,
 		     const struct uet_comp *c)
 {
@@ -242,6 +246,7 @@ static void recv_grh(struct uet_qp *qp, struct uet_xfer *x,
 	};
 
 	memcpy(grh.sgid.raw, &c->src, sizeof(grh.sgid.raw));
+	memcpy(grh.dgid.raw, &c->dst, sizeof(grh.dgid.raw));
 	uet_mem_copy(x->grh.mem, x->grh.addr, &grh, sizeof(grh), true);
 }
 
@@ -263,7 +268,7 @@ static void xfer_recv_done(struct uet_qp *qp, const struct uet_comp *c)
 		wc.ex.imm_data = (__force __be32)c->imm;
 		wc.wc_flags |= IB_WC_WITH_IMM;
 	}
-	if (qp->ibqp.qp_type == IB_QPT_UD && wc.status == IB_WC_SUCCESS) {
+	if (uet_qp_datagram(qp) && wc.status == IB_WC_SUCCESS) {
 		recv_grh(qp, x, c);
 		wc.byte_len += UET_GRH_LEN;
 		wc.wc_flags |= IB_WC_GRH;
@@ -317,7 +322,7 @@ static int send_dest(struct uet_qp *qp, const struct rxe_send_wqe *wqe,
 	unsigned long flags;
 	struct uet_av av;
 
-	if (qp->ibqp.qp_type == IB_QPT_UD) {
+	if (uet_qp_datagram(qp)) {
 		if (uet_ah_lookup(qp->udev, qp->ibqp.pd, wqe->wr.wr.ud.ah_num,
 				  &av) ||
 		    wqe->wr.wr.ud.remote_qpn > UET_QPN_LAST)
@@ -528,7 +533,7 @@ static struct rxe_recv_wqe *take_recv(struct uet_qp *qp, void *copy)
 static bool recv_one(struct uet_qp *qp, void *copy)
 {
 	u32 max_sge = qp->srq ? qp->srq->max_sge : qp->rq.max_sge;
-	bool ud = qp->ibqp.qp_type == IB_QPT_UD;
+	bool ud = uet_qp_datagram(qp);
 	struct uet_comp fail = { .recv = true, .status = -EFAULT };
 	struct uet_sge sge[UET_MAX_SGE];
 	struct uet_recv rv = {};
