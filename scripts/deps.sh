@@ -17,7 +17,8 @@ pkgs=(
 	bc bison flex libelf-dev libssl-dev cpio kmod xz-utils zstd
 	# VM harness and the programs copied into the guest
 	qemu-system-x86 busybox-static iproute2 rdma-core ibverbs-utils
-	ibverbs-providers perftest iperf3 tcpdump coreutils jq util-linux
+	ibverbs-providers perftest rdmacm-utils iperf3 tcpdump coreutils jq
+	util-linux
 	# install
 	dkms
 	# netlink spec tooling

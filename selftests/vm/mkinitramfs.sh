@@ -31,7 +31,7 @@ progs=(
 	/usr/bin/ip /usr/sbin/tc /usr/bin/rdma /usr/sbin/bridge /usr/bin/ss
 	/usr/bin/ibv_devices /usr/bin/ibv_devinfo
 	/usr/bin/ibv_rc_pingpong /usr/bin/ibv_ud_pingpong /usr/bin/ibv_uc_pingpong
-	/usr/bin/ibv_srq_pingpong
+	/usr/bin/ibv_srq_pingpong /usr/bin/rping /usr/bin/ucmatose /usr/bin/udaddy
 	/usr/bin/iperf3 /usr/bin/tcpdump /usr/bin/kmod
 	/usr/bin/jq /usr/bin/setpriv
 )
@@ -73,6 +73,8 @@ for p in "${progs[@]}"; do
 	copy_with_libs "$p"
 done
 copy /usr/libexec/coreutils/libstdbuf.so
+# glibc loads it when a thread exits (rping's threads)
+copy /usr/lib/x86_64-linux-gnu/libgcc_s.so.1
 for a in modprobe insmod rmmod lsmod depmod modinfo; do
 	ln -s ../bin/kmod "$root/usr/sbin/$a"
 done
