@@ -11,7 +11,7 @@
 #   | 198.18.0.1        |          | 198.18.0.2        |
 #   +-------------------+          +-------------------+
 #
-# perftest with -R, and librdmacm's examples (rping, which checks its
+# perftest with -R (RC and UD), and librdmacm's examples (rping, which checks its
 # data, ucmatose, and udaddy for UD QPs) connect, move data and
 # disconnect; the IB CM's MAD counters must have moved by the
 # connections' REQ, REP, RTU and DREQ (SIDR REQ and REP for UD).
@@ -101,6 +101,11 @@ rc_perf() {
 	perf ib_send_lat -n 100 -s 64 && cm_moved req rep rtu dreq
 }
 
+ud_perf() {
+	cm_snap
+	perf ib_send_bw -c UD -n 1000 -s 1024 && cm_moved sidr_req sidr_rep
+}
+
 # rping: RDMA reads and writes of pings it checks byte for byte
 rping_() {
 	cm_snap
@@ -127,9 +132,10 @@ teardown() {
 
 trap 'fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 7
+ktap_set_plan 8
 ktap_test_result "setup" setup
 ktap_test_result "perftest RC over rdma_cm: write, read, send" rc_perf
+ktap_test_result "perftest UD over rdma_cm (SIDR)" ud_perf
 ktap_test_result "rping, data checked" rping_ "$UET_NET4.2"
 ktap_test_result "rping over IPv6" rping_ "$UET_NET6::2"
 ktap_test_result "ucmatose, 4 connections" ucmatose_

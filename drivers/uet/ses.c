@@ -61,6 +61,15 @@
 /* Largest message: what the 32-bit buffer offset and lengths allow. */
 #define UET_SES_MAX_MSG		U32_MAX
 
+/*
+ * UUD datagrams a device's endpoints hold for want of a receive buffer, at
+ * most (a burst of perftest's default send queue depth, 128, on each of
+ * several QPs) ...
+ */
+#define UET_SES_UUD_HELD_MAX	1024
+/* ... each for so long: the longest period of the verbs' receive poll. */
+#define UET_SES_UUD_HELD_TIME	(HZ / 10)
+
 /**
  * struct uet_ep - an endpoint: {job, PIDonFEP} on a device
  * @udev: the device; its ib_device is referenced while the endpoint is open.
@@ -71,6 +80,7 @@
  * @pid: PIDonFEP, 12 bits.
  * @comp: completion callback, and ...
  * @priv: ... its argument.
+ * @starved: called when it holds a UUD datagram (uet_ep_set_starved()).
  * @access: the remote operations it accepts (UET_ACCESS_*): read without
  *	the lock.
  * @rcu: frees the endpoint after readers that found it in the table.
@@ -80,6 +90,8 @@
  * @recvq: posted untagged receive buffers (struct uet_rbuf), oldest first.
  * @trecvq: posted tagged receive buffers, oldest first.
  * @sends: work requests in progress (struct uet_tx_msg), oldest first.
+ * @held: untagged UUD sends that found no receive buffer (struct
+ *	uet_held), oldest first.
  * @rx_flows: receive flows (struct uet_rx_flow) by PDC and initiator.
  * @tx_flows: send flows (struct uet_tx_flow) by target and its PID.
  */
@@ -90,6 +102,7 @@ struct uet_ep {
 	u16 pid;
 	uet_comp_fn comp;
 	void *priv;
+	uet_starved_fn starved;
 	u8 access;
 	struct rcu_head rcu;
 	struct mutex send_lock;	/* see above */
@@ -99,8 +112,19 @@ struct uet_ep {
 	struct list_head recvq;
 	struct list_head trecvq;
 	struct list_head sends;
+	struct list_head held;
 	DECLARE_HASHTABLE(rx_flows, 4);
 	DECLARE_HASHTABLE(tx_flows, 4);
+};
+
+/* A UUD send held until a receive buffer comes, or @expires. */
+struct uet_held {
+	struct list_head node;
+	struct sk_buff *skb;
+	struct uet_ses_req_info req;
+	unsigned int hlen;
+	struct in6_addr saddr;
+	unsigned long expires;
 };
 
 /* A posted receive buffer. */
@@ -1147,13 +1171,15 @@ static struct uet_ep *ep_find(struct uet_dev *udev,
 	return ep;
 }
 
-/* A UUD send: the oldest matching buffer takes it, complete or not at all. */
-static void ep_rcv_uud(struct uet_ep *ep, const struct uet_ses_req_info *req,
-		       struct sk_buff *skb, unsigned int hlen,
-		       const struct in6_addr *saddr)
+/*
+ * A UUD send into the oldest matching buffer, complete or not at all;
+ * false if none is posted.
+ */
+static bool uud_deliver(struct uet_ep *ep, const struct uet_ses_req_info *req,
+			struct sk_buff *skb, unsigned int hlen,
+			const struct in6_addr *saddr)
 {
 	bool tagged = req->opcode == UET_SES_TAGGED_SEND;
-	u8 rc = UET_SES_RC_NO_MATCH;
 	u32 len = skb->len - hlen;
 	struct uet_rbuf *rb;
 	struct uet_comp c = {
@@ -1167,17 +1193,14 @@ static void ep_rcv_uud(struct uet_ep *ep, const struct uet_ses_req_info *req,
 		.src_pid = req->initiator,
 	};
 
+	lockdep_assert_held(&ep->lock);
+	rb = rbuf_take(tagged ? &ep->trecvq : &ep->recvq, tagged, req->match_bits);
+	if (!rb)
+		return false;
 	if (ip_hdr(skb)->version == 4)
 		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr, &c.dst);
 	else
 		c.dst = ipv6_hdr(skb)->daddr;
-	spin_lock(&ep->lock);
-	rb = ep->closing ? NULL :
-	     rbuf_take(tagged ? &ep->trecvq : &ep->recvq, tagged, req->match_bits);
-	if (!rb) {
-		uet_count(ep->udev, UET_CNT_DROP_NO_RECV_BUFFER, 1);
-		goto out;
-	}
 	if (len > rb->len) {
 		uet_count(ep->udev, UET_CNT_DROP_BOUNDS, 1);
 		c.status = -EMSGSIZE;
@@ -1187,10 +1210,91 @@ static void ep_rcv_uud(struct uet_ep *ep, const struct uet_ses_req_info *req,
 	c.cookie = rb->cookie;
 	ep_complete(ep, &c);
 	kfree(rb);
-	rc = c.status ? UET_SES_RC_TOO_LONG : UET_SES_RC_OK;
-out:
+	ep_count_rx(ep, c.status ? UET_SES_RC_TOO_LONG : UET_SES_RC_OK, len);
+	return true;
+}
+
+static void uud_drop(struct uet_ep *ep, u32 len)
+{
+	uet_count(ep->udev, UET_CNT_DROP_NO_RECV_BUFFER, 1);
+	ep_count_rx(ep, UET_SES_RC_NO_MATCH, len);
+}
+
+/*
+ * Hold an untagged UUD send for the next receive buffer, if the owner
+ * asked for that and the device holds fewer than UET_SES_UUD_HELD_MAX.
+ */
+static bool uud_hold(struct uet_ep *ep, const struct uet_ses_req_info *req,
+		     struct sk_buff *skb, unsigned int hlen,
+		     const struct in6_addr *saddr)
+{
+	struct uet_held *h;
+
+	lockdep_assert_held(&ep->lock);
+	if (!ep->starved || ep->closing || req->opcode != UET_SES_SEND)
+		return false;
+	if (atomic_inc_return(&ep->udev->uud_held) > UET_SES_UUD_HELD_MAX)
+		goto full;
+	h = kmalloc(sizeof(*h), GFP_ATOMIC);
+	if (!h)
+		goto full;
+	h->skb = skb_get(skb);
+	h->req = *req;
+	h->hlen = hlen;
+	h->saddr = *saddr;
+	h->expires = jiffies + UET_SES_UUD_HELD_TIME;
+	list_add_tail(&h->node, &ep->held);
+	return true;
+full:
+	atomic_dec(&ep->udev->uud_held);
+	return false;
+}
+
+/*
+ * Hand the held sends to the buffers posted since, in arrival order; drop
+ * those that waited too long, and all of them when the endpoint closes.
+ */
+static void uud_flush_held(struct uet_ep *ep)
+{
+	struct uet_held *h, *tmp;
+
+	lockdep_assert_held(&ep->lock);
+	list_for_each_entry_safe(h, tmp, &ep->held, node) {
+		if (ep->closing || time_after(jiffies, h->expires))
+			uud_drop(ep, h->skb->len - h->hlen);
+		else if (!uud_deliver(ep, &h->req, h->skb, h->hlen, &h->saddr))
+			break;
+		list_del(&h->node);
+		atomic_dec(&ep->udev->uud_held);
+		consume_skb(h->skb);
+		kfree(h);
+	}
+}
+
+/*
+ * A UUD send: the oldest matching buffer takes it; with none, the endpoint
+ * holds it a while if its owner asked for that, else drops it.
+ */
+static void ep_rcv_uud(struct uet_ep *ep, const struct uet_ses_req_info *req,
+		       struct sk_buff *skb, unsigned int hlen,
+		       const struct in6_addr *saddr)
+{
+	bool tagged = req->opcode == UET_SES_TAGGED_SEND;
+	uet_starved_fn starved = NULL;
+
+	spin_lock(&ep->lock);
+	uud_flush_held(ep);
+	/* untagged sends take buffers in arrival order: none past the held */
+	if (ep->closing || (!tagged && !list_empty(&ep->held)) ||
+	    !uud_deliver(ep, req, skb, hlen, saddr)) {
+		if (uud_hold(ep, req, skb, hlen, saddr))
+			starved = ep->starved;
+		else
+			uud_drop(ep, skb->len - hlen);
+	}
 	spin_unlock(&ep->lock);
-	ep_count_rx(ep, rc, len);
+	if (starved)
+		starved(ep, ep->priv);
 }
 
 /**
@@ -1407,10 +1511,12 @@ int uet_ep_post_recv(struct uet_ep *ep, const struct uet_recv *rv)
 	memcpy(rb->sge, rv->sge, rv->nsge * sizeof(*rv->sge));
 	rb->len = uet_sgl_len(rb->sge, rb->nsge);
 	spin_lock_bh(&ep->lock);
-	if (ep->closing)
+	if (ep->closing) {
 		err = -ESHUTDOWN;
-	else
+	} else {
 		list_add_tail(&rb->node, rb->tagged ? &ep->trecvq : &ep->recvq);
+		uud_flush_held(ep);
+	}
 	spin_unlock_bh(&ep->lock);
 	if (err)
 		kfree(rb);
@@ -1466,6 +1572,7 @@ struct uet_ep *uet_ep_open(struct ib_device *ibdev, u32 job, u16 pid,
 	INIT_LIST_HEAD(&ep->recvq);
 	INIT_LIST_HEAD(&ep->trecvq);
 	INIT_LIST_HEAD(&ep->sends);
+	INIT_LIST_HEAD(&ep->held);
 	hash_init(ep->rx_flows);
 	hash_init(ep->tx_flows);
 	err = xa_insert_bh(&udev->eps, ep_index(job, pid), ep, GFP_KERNEL);
@@ -1501,6 +1608,27 @@ void uet_ep_set_access(struct uet_ep *ep, u8 access)
 	WRITE_ONCE(ep->access, access & UET_ACCESS_MASK);
 }
 EXPORT_SYMBOL_NS_GPL(uet_ep_set_access, UET_ENGINE);
+
+/**
+ * uet_ep_set_starved() - hold datagrams that find no receive buffer
+ * @ep: the endpoint
+ * @starved: called (softirq, the endpoint unlocked) each time it holds one
+ *
+ * A UUD send that finds no receive buffer is dropped, unless its endpoint
+ * has a @starved callback: then the endpoint holds it (untagged sends
+ * only, UET_SES_UUD_HELD_TIME at most, the device UET_SES_UUD_HELD_MAX of
+ * them at most) and gives it to the next buffer posted, in arrival order,
+ * while @starved tells the owner to post some.  For owners whose
+ * buffers reach the endpoint later than the user posted them (the verbs'
+ * receive queues in user memory).
+ */
+void uet_ep_set_starved(struct uet_ep *ep, uet_starved_fn starved)
+{
+	spin_lock_bh(&ep->lock);
+	ep->starved = starved;
+	spin_unlock_bh(&ep->lock);
+}
+EXPORT_SYMBOL_NS_GPL(uet_ep_set_starved, UET_ENGINE);
 
 static void rx_msg_free(struct uet_rx_msg *m)
 {
@@ -1570,6 +1698,7 @@ void uet_ep_close(struct uet_ep *ep)
 	mutex_lock(&ep->send_lock);	/* and no request is half queued */
 	spin_lock_bh(&ep->lock);
 	ep->closing = true;
+	uud_flush_held(ep);
 	spin_unlock_bh(&ep->lock);
 	mutex_unlock(&ep->send_lock);
 

@@ -159,6 +159,11 @@ struct uet_ep *uet_ep_open(struct ib_device *ibdev, u32 job, u16 pid,
 			   uet_comp_fn comp, void *priv);
 void uet_ep_close(struct uet_ep *ep);
 void uet_ep_set_access(struct uet_ep *ep, u8 access);
+
+/* Called from softirq, the endpoint unlocked: it holds a datagram. */
+typedef void (*uet_starved_fn)(struct uet_ep *ep, void *priv);
+
+void uet_ep_set_starved(struct uet_ep *ep, uet_starved_fn starved);
 int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr);
 int uet_ep_post_recv(struct uet_ep *ep, const struct uet_recv *rv);
 

@@ -629,7 +629,16 @@ static u8 qp_access(struct uet_qp *qp)
 	return uet_ri_access(access);
 }
 
-/* Open the QP's endpoint, accepting what the QP's access flags allow. */
+/* A datagram found no receive buffer: hand the queued WQEs over now. */
+static void xfer_starved(struct uet_ep *ep, void *priv)
+{
+	uet_xfer_kick(priv);
+}
+
+/*
+ * Open the QP's endpoint, accepting what the QP's access flags allow; a
+ * datagram QP's holds the datagrams that come before its receive WQEs.
+ */
 static int ep_open(struct uet_qp *qp)
 {
 	struct uet_ep *ep;
@@ -641,6 +650,8 @@ static int ep_open(struct uet_qp *qp)
 		return PTR_ERR(ep);
 	}
 	uet_ep_set_access(ep, qp_access(qp));
+	if (uet_qp_datagram(qp))
+		uet_ep_set_starved(ep, xfer_starved);
 	qp->ep = ep;
 	return 0;
 }
