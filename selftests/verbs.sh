@@ -56,6 +56,15 @@ lossy() {
 	impaired "loss 1%" perf "$@"
 }
 
+# UD datagrams that come before the receives wait for them; the one that
+# waits too long is one counted drop.
+ud_held() {
+	local d
+	d=$(counter uet1 drop_no_recv_buffer)
+	A ./verbs_data -t ud_datagrams_wait_for_receives &&
+	expect_delta uet1 drop_no_recv_buffer "$d" 1
+}
+
 # Atomics that lose their requests or their answers, or arrive twice, act
 # once all the same: verbs_data checks every value the fetch-and-adds saw.
 atomics_lossy() {
@@ -197,7 +206,7 @@ teardown() {
 }
 
 ktap_print_header
-ktap_set_plan 28
+ktap_set_plan 29
 setup || ktap_exit_fail_msg "cannot set up the fabric"
 ktap_test_result "CQ, MR, SRQ, AH, QP objects and states" objects
 ktap_test_result "ibv_rc_pingpong 4 KiB x 200" rc_pingpong
@@ -236,6 +245,7 @@ ktap_test_result "ib_read_bw 64 KiB under 1% loss" lossy ib_read_bw -n "$(scaled
 ktap_test_result "ib_atomic_bw under 1% loss" lossy ib_atomic_bw -n 1500
 ktap_test_result "ib_write_lat 8 B under 1% loss" lossy ib_write_lat -n 1500 -s 8
 ktap_test_result "ib_send_lat 4 KiB under 1% loss" lossy ib_send_lat -n 400 -s 4096
+ktap_test_result "UD datagrams wait for late receives, then a counted drop" ud_held
 ktap_test_result "fetch-and-add exactly once under 5% loss and duplication" atomics_lossy
 ktap_test_result "malformed and unsupported atomics are counted drops" amo_refused
 ktap_test_result "rdma link del under traffic" link_del_under_traffic

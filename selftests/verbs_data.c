@@ -636,68 +636,130 @@ TEST_F(pair, receiver_not_ready)
 	EXPECT_EQ(0, memcmp(a->buf[0], b->buf[0], 100));
 }
 
-/* UD: one-packet messages with the GRH and the sender's QPN. */
-TEST_F(pair, ud_grh_src_qp)
-{
-	struct side *a = &self->s[0], *b = &self->s[1];
-	struct ibv_ah_attr ah_attr = { .is_global = 1, .port_num = PORT };
-	struct ibv_qp *ua, *ub;
+/* UD QPs in RTS on both sides, and an AH from a to b. */
+struct ud {
+	struct ibv_qp *qa, *qb;
 	struct ibv_ah *ah;
-	struct ibv_wc wc;
-	int i;
+};
 
-	ua = make_qp(a, IBV_QPT_UD);
-	ub = make_qp(b, IBV_QPT_UD);
-	ASSERT_NE(NULL, ua);
-	ASSERT_NE(NULL, ub);
-	ASSERT_EQ(0, to_rts(ua, a->gid, 2, 0));
-	ASSERT_EQ(0, to_rts(ub, b->gid, 1, 0));
+static int ud_setup(struct side *a, struct side *b, struct ud *u)
+{
+	struct ibv_ah_attr ah_attr = { .is_global = 1, .port_num = PORT };
+
+	u->qa = make_qp(a, IBV_QPT_UD);
+	u->qb = make_qp(b, IBV_QPT_UD);
+	if (!u->qa || !u->qb || to_rts(u->qa, a->gid, 2, 0) ||
+	    to_rts(u->qb, b->gid, 1, 0))
+		return -1;
 	ah_attr.grh.sgid_index = a->gid;
 	ah_attr.grh.hop_limit = 1;
 	ah_attr.grh.dgid.raw[10] = ah_attr.grh.dgid.raw[11] = 0xff;
 	ah_attr.grh.dgid.raw[12] = 198;
 	ah_attr.grh.dgid.raw[13] = 18;
 	ah_attr.grh.dgid.raw[15] = 2;
-	ah = ibv_create_ah(a->pd, &ah_attr);
-	ASSERT_NE(NULL, ah);
-	for (i = 0; i < 10; i++) {
-		struct ibv_sge rs = { (uintptr_t)b->buf[0] + 2048 * i, 40 + 1000,
-				      b->mr[0]->lkey };
-		struct ibv_sge ss = { (uintptr_t)a->buf[0] + 2048 * i, 1000,
-				      a->mr[0]->lkey };
-		struct ibv_send_wr wr = {
-			.wr_id = i, .sg_list = &ss, .num_sge = 1,
-			.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
-		}, *bad;
+	u->ah = ibv_create_ah(a->pd, &ah_attr);
+	return u->ah ? 0 : -1;
+}
 
-		pattern(a->buf[0] + 2048 * i, 1000, i);
-		ASSERT_EQ(0, post_recv(ub, &rs, 1, i));
-		/*
-		 * A receive posted without a system call reaches the endpoint
-		 * at the QP's next look at its queue, within 100 ms when idle;
-		 * UD does not retry a message that finds no buffer.
-		 */
-		usleep(150000);
-		wr.wr.ud.ah = ah;
-		wr.wr.ud.remote_qpn = ub->qp_num;
-		wr.wr.ud.remote_qkey = 0x1234;
-		ASSERT_EQ(0, ibv_post_send(ua, &wr, &bad));
-		ASSERT_EQ(0, wait_wc(a->cq, &wc));
-		ASSERT_EQ(IBV_WC_SUCCESS, wc.status);
+static void ud_teardown(struct ud *u)
+{
+	if (u->ah)
+		ibv_destroy_ah(u->ah);
+	if (u->qa)
+		ibv_destroy_qp(u->qa);
+	if (u->qb)
+		ibv_destroy_qp(u->qb);
+}
+
+/* Datagram @i of 1000 bytes from a's buffer slot @i, completed. */
+static int ud_send(struct side *a, struct ud *u, int i)
+{
+	struct ibv_sge ss = { (uintptr_t)a->buf[0] + 2048 * i, 1000,
+			      a->mr[0]->lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = i, .sg_list = &ss, .num_sge = 1,
+		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+	struct ibv_wc wc;
+
+	pattern(a->buf[0] + 2048 * i, 1000, i);
+	wr.wr.ud.ah = u->ah;
+	wr.wr.ud.remote_qpn = u->qb->qp_num;
+	wr.wr.ud.remote_qkey = 0x1234;
+	if (ibv_post_send(u->qa, &wr, &bad) || wait_wc(a->cq, &wc))
+		return -1;
+	return wc.status == IBV_WC_SUCCESS ? 0 : -1;
+}
+
+/* A receive for a datagram (and its GRH) into b's buffer slot @i. */
+static int ud_recv(struct side *b, struct ud *u, int i)
+{
+	struct ibv_sge rs = { (uintptr_t)b->buf[0] + 2048 * i, 40 + 1000,
+			      b->mr[0]->lkey };
+
+	return post_recv(u->qb, &rs, 1, i);
+}
+
+/* UD: one-packet messages with the GRH and the sender's QPN. */
+TEST_F(pair, ud_grh_src_qp)
+{
+	struct side *a = &self->s[0], *b = &self->s[1];
+	struct ud u = {};
+	struct ibv_wc wc;
+	int i;
+
+	ASSERT_EQ(0, ud_setup(a, b, &u));
+	for (i = 0; i < 10; i++) {
+		ASSERT_EQ(0, ud_recv(b, &u, i));
+		ASSERT_EQ(0, ud_send(a, &u, i));
 		ASSERT_EQ(0, wait_wc(b->cq, &wc));
 		ASSERT_EQ(IBV_WC_SUCCESS, wc.status);
 		ASSERT_EQ(1040, wc.byte_len);
 		ASSERT_TRUE(wc.wc_flags & IBV_WC_GRH);
-		ASSERT_EQ(ua->qp_num, wc.src_qp);
-		/* the GRH's source GID is the sender's address */
+		ASSERT_EQ(u.qa->qp_num, wc.src_qp);
+		/* the GRH's GIDs: the sender's address, then the receiver's */
 		ASSERT_EQ(0, memcmp(b->buf[0] + 2048 * i + 8 + 12,
 				    (unsigned char[]){ 198, 18, 0, 1 }, 4));
+		ASSERT_EQ(0, memcmp(b->buf[0] + 2048 * i + 24 + 12,
+				    (unsigned char[]){ 198, 18, 0, 2 }, 4));
 		ASSERT_EQ(0, memcmp(a->buf[0] + 2048 * i,
 				    b->buf[0] + 2048 * i + 40, 1000));
 	}
-	ibv_destroy_ah(ah);
-	ibv_destroy_qp(ua);
-	ibv_destroy_qp(ub);
+	ud_teardown(&u);
+}
+
+/*
+ * Datagrams that come before their receives, which the process posts
+ * without a system call, wait for them and take them in arrival order;
+ * one that waits over 100 ms is dropped (verbs.sh checks the counter),
+ * and no later receive sees it.
+ */
+TEST_F(pair, ud_datagrams_wait_for_receives)
+{
+	struct side *a = &self->s[0], *b = &self->s[1];
+	struct ud u = {};
+	struct ibv_wc wc;
+	int i;
+
+	ASSERT_EQ(0, ud_setup(a, b, &u));
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, ud_send(a, &u, i));
+	usleep(20000);
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, ud_recv(b, &u, i));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, wait_wc(b->cq, &wc));
+		ASSERT_EQ(IBV_WC_SUCCESS, wc.status);
+		ASSERT_EQ(i, wc.wr_id);
+		ASSERT_EQ(0, memcmp(a->buf[0] + 2048 * i,
+				    b->buf[0] + 2048 * i + 40, 1000));
+	}
+
+	ASSERT_EQ(0, ud_send(a, &u, 3));
+	usleep(500000);
+	ASSERT_EQ(0, ud_recv(b, &u, 4));
+	EXPECT_EQ(0, quiet_for(b->cq, 200));
+	ud_teardown(&u);
 }
 
 TEST_HARNESS_MAIN

@@ -1630,6 +1630,22 @@ void uet_ep_set_starved(struct uet_ep *ep, uet_starved_fn starved)
 }
 EXPORT_SYMBOL_NS_GPL(uet_ep_set_starved, UET_ENGINE);
 
+/**
+ * uet_ep_expire_held() - drop the held datagrams that waited too long
+ * @ep: the endpoint
+ *
+ * Held datagrams expire as the next one arrives or a buffer is posted;
+ * an owner that holds them (uet_ep_set_starved()) calls this now and
+ * then, so that they are counted as dropped when they are.
+ */
+void uet_ep_expire_held(struct uet_ep *ep)
+{
+	spin_lock_bh(&ep->lock);
+	uud_flush_held(ep);
+	spin_unlock_bh(&ep->lock);
+}
+EXPORT_SYMBOL_NS_GPL(uet_ep_expire_held, UET_ENGINE);
+
 static void rx_msg_free(struct uet_rx_msg *m)
 {
 	if (m)

@@ -612,6 +612,8 @@ static bool recv_fill(struct uet_qp *qp)
 			break;
 		found = true;
 	}
+	if (qp->ep && uet_qp_datagram(qp))
+		uet_ep_expire_held(qp->ep);
 	mutex_unlock(&qp->ep_lock);
 	kfree(copy);
 	return found;
