@@ -72,6 +72,7 @@ int uet_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 		    GFP_KERNEL : GFP_ATOMIC;
 	struct rxe_create_ah_resp resp = {};
 	struct uet_ah *ah = to_uet_ah(ibah);
+	unsigned long flags;
 	int err;
 
 	if (udata && udata->outlen < sizeof(resp))
@@ -79,15 +80,17 @@ int uet_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 	err = uet_av_from_attr(udev, &ah->av, init->ah_attr);
 	if (err)
 		return err;
-	err = xa_alloc_bh(&udev->vdev.ahs, &ah->num, ah,
-			  XA_LIMIT(1, UET_MAX_AH), gfp);
+	xa_lock_irqsave(&udev->vdev.ahs, flags);
+	err = __xa_alloc(&udev->vdev.ahs, &ah->num, ah, XA_LIMIT(1, UET_MAX_AH),
+			 gfp);
+	xa_unlock_irqrestore(&udev->vdev.ahs, flags);
 	if (err)
 		return err == -EBUSY ? -ENOMEM : err;
 	if (udata) {
 		resp.ah_num = ah->num;
 		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
 		if (err) {
-			xa_erase_bh(&udev->vdev.ahs, ah->num);
+			xa_erase_irq(&udev->vdev.ahs, ah->num);
 			return err;
 		}
 	}
@@ -102,9 +105,12 @@ int uet_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
 
 int uet_destroy_ah(struct ib_ah *ibah, u32 flags)
 {
-	struct uet_ah *ah = to_uet_ah(ibah);
+	struct xarray *ahs = &to_uet_dev(ibah->device)->vdev.ahs;
+	unsigned long irqflags;
 
-	xa_erase_bh(&to_uet_dev(ibah->device)->vdev.ahs, ah->num);
+	xa_lock_irqsave(ahs, irqflags);
+	__xa_erase(ahs, to_uet_ah(ibah)->num);
+	xa_unlock_irqrestore(ahs, irqflags);
 	return 0;
 }
 
@@ -120,15 +126,16 @@ int uet_destroy_ah(struct ib_ah *ibah, u32 flags)
 int uet_ah_lookup(struct uet_dev *udev, struct ib_pd *pd, u32 num,
 		  struct uet_av *av)
 {
+	unsigned long flags;
 	struct uet_ah *ah;
 	int err = -EINVAL;
 
-	xa_lock_bh(&udev->vdev.ahs);
+	xa_lock_irqsave(&udev->vdev.ahs, flags);
 	ah = xa_load(&udev->vdev.ahs, num);
 	if (ah && ah->ibah.pd == pd) {
 		*av = ah->av;
 		err = 0;
 	}
-	xa_unlock_bh(&udev->vdev.ahs);
+	xa_unlock_irqrestore(&udev->vdev.ahs, flags);
 	return err;
 }

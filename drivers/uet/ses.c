@@ -1238,7 +1238,13 @@ static bool uud_hold(struct uet_ep *ep, const struct uet_ses_req_info *req,
 	h = kmalloc(sizeof(*h), GFP_ATOMIC);
 	if (!h)
 		goto full;
-	h->skb = skb_get(skb);
+	h->skb = skb_clone(skb, GFP_ATOMIC);
+	if (!h->skb) {
+		kfree(h);
+		goto full;
+	}
+	/* kept past the RCU section its route may only be valid in */
+	skb_dst_drop(h->skb);
 	h->req = *req;
 	h->hlen = hlen;
 	h->saddr = *saddr;
@@ -1637,12 +1643,18 @@ EXPORT_SYMBOL_NS_GPL(uet_ep_set_starved, UET_ENGINE);
  * Held datagrams expire as the next one arrives or a buffer is posted;
  * an owner that holds them (uet_ep_set_starved()) calls this now and
  * then, so that they are counted as dropped when they are.
+ *
+ * Return: whether the endpoint still holds some.
  */
-void uet_ep_expire_held(struct uet_ep *ep)
+bool uet_ep_expire_held(struct uet_ep *ep)
 {
+	bool held;
+
 	spin_lock_bh(&ep->lock);
 	uud_flush_held(ep);
+	held = !list_empty(&ep->held);
 	spin_unlock_bh(&ep->lock);
+	return held;
 }
 EXPORT_SYMBOL_NS_GPL(uet_ep_expire_held, UET_ENGINE);
 

@@ -164,7 +164,7 @@ void uet_ep_set_access(struct uet_ep *ep, u8 access);
 typedef void (*uet_starved_fn)(struct uet_ep *ep, void *priv);
 
 void uet_ep_set_starved(struct uet_ep *ep, uet_starved_fn starved);
-void uet_ep_expire_held(struct uet_ep *ep);
+bool uet_ep_expire_held(struct uet_ep *ep);
 int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr);
 int uet_ep_post_recv(struct uet_ep *ep, const struct uet_recv *rv);
 

@@ -210,7 +210,7 @@ void uet_vdev_init(struct uet_dev *udev)
 	ida_init(&udev->vdev.qpns);
 	ida_init(&udev->vdev.srqns);
 	xa_init_flags(&udev->vdev.mrs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
-	xa_init_flags(&udev->vdev.ahs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
+	xa_init_flags(&udev->vdev.ahs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 }
 
 /**

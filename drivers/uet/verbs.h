@@ -62,7 +62,8 @@
  * @mrs: memory regions by key index; readers under RCU, writers take the
  *	xarray's lock (_bh).
  * @ahs: address handles by number, for UD work requests from userspace;
- *	lookups copy the AH under the xarray's lock (_bh).
+ *	lookups copy the AH under the xarray's lock, taken _irqsave: the IB
+ *	CM creates and destroys AHs with interrupts off.
  * @key_gen: generation given to the next memory key.
  */
 struct uet_vdev {

@@ -595,7 +595,10 @@ static bool receiving(struct uet_qp *qp)
 	       state == IB_QPS_SQD;
 }
 
-/* Hand queued receive WQEs to the endpoint, in queue order: any found? */
+/*
+ * Hand queued receive WQEs to the endpoint, in queue order: any found, or
+ * datagrams waiting for them?
+ */
 static bool recv_fill(struct uet_qp *qp)
 {
 	unsigned int ahead = qp->srq ? UET_XFER_SRQ_AHEAD : UET_XFER_RECV_AHEAD;
@@ -612,8 +615,9 @@ static bool recv_fill(struct uet_qp *qp)
 			break;
 		found = true;
 	}
-	if (qp->ep && uet_qp_datagram(qp))
-		uet_ep_expire_held(qp->ep);
+	/* poll at the fastest while datagrams wait for receive WQEs */
+	if (qp->ep && uet_qp_datagram(qp) && uet_ep_expire_held(qp->ep))
+		found = true;
 	mutex_unlock(&qp->ep_lock);
 	kfree(copy);
 	return found;
