@@ -6,8 +6,10 @@
  * socket per address family bound to port 4793; the first device of a
  * namespace opens them, the last one closes them.  Received packets are
  * handled in the softirq that delivers them (encap_rcv), on the device
- * whose netdev they arrived through; packets leave routed in the device's
- * namespace, out of its netdev.
+ * whose netdev they arrived through, or, for packets a device sends to an
+ * address of its own netdev (they arrive through the loopback device), on
+ * the device whose netdev holds the destination address; packets leave
+ * routed in the device's namespace, out of its netdev.
  *
  * Lifetimes: kernel sockets hold no reference on their namespace, so the
  * namespace's exit closes its sockets even while devices remain (their
@@ -15,6 +17,7 @@
  * sockets and the device list under RCU; the device list and socket
  * pointers change under uet_net.lock.
  */
+#include <linux/inetdevice.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/netdevice.h>
@@ -26,6 +29,7 @@
 #include <net/ipv6_stubs.h>
 #include <net/netns/generic.h>
 #include <net/route.h>
+#include <net/udp.h>
 #include <net/udp_tunnel.h>
 #include <uapi/linux/uet.h>
 
@@ -67,6 +71,33 @@ static struct uet_dev *uet_dev_by_netdev(struct uet_net *un,
 	return NULL;
 }
 
+/*
+ * The netdev that holds the destination address of @skb, under RCU.  A
+ * packet sent out of a netdev to one of that netdev's own addresses is
+ * routed through the loopback device: the address, not the arrival
+ * device, then names the receiving uet device.
+ */
+static struct net_device *uet_local_netdev(struct sk_buff *skb)
+{
+	struct net *net = dev_net(skb->dev);
+
+	if (ip_hdr(skb)->version == 4)
+		return __ip_dev_find(net, ip_hdr(skb)->daddr, false);
+	return ipv6_dev_find(net, &ipv6_hdr(skb)->daddr, NULL);
+}
+
+/* The uet device a received packet is for, or %NULL; under RCU. */
+static struct uet_dev *uet_dev_rcv(struct uet_net *un, struct sk_buff *skb)
+{
+	struct uet_dev *udev = uet_dev_by_netdev(un, skb->dev);
+	struct net_device *ndev;
+
+	if (udev || !(skb->dev->flags & IFF_LOOPBACK))
+		return udev;
+	ndev = uet_local_netdev(skb);
+	return ndev ? uet_dev_by_netdev(un, ndev) : NULL;
+}
+
 /* One UET packet, its UDP header already checked by the UDP layer. */
 static void uet_rcv(struct uet_dev *udev, struct sk_buff *skb)
 {
@@ -82,16 +113,35 @@ static void uet_rcv(struct uet_dev *udev, struct sk_buff *skb)
 	uet_pds_rcv(udev, skb, &saddr);
 }
 
+/*
+ * A packet no uet device owns: it came through a netdev without one, or
+ * to a local address of such a netdev.  Counted where the kernel counts a
+ * UDP datagram that no socket takes (UdpNoPorts, Udp6NoPorts).
+ */
+static void uet_rcv_unowned(struct sk_buff *skb)
+{
+	struct net *net = dev_net(skb->dev);
+
+	if (ip_hdr(skb)->version == 4)
+		__UDP_INC_STATS(net, UDP_MIB_NOPORTS, 0);
+	else
+		__UDP6_INC_STATS(net, UDP_MIB_NOPORTS, 0);
+}
+
 /* Called by the UDP layer in softirq; returns 0: the packet is consumed. */
 static int uet_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 {
 	struct uet_net *un = rcu_dereference_sk_user_data(sk);
 	struct uet_dev *udev;
 
-	udev = un ? uet_dev_by_netdev(un, skb->dev) : NULL;
-	if (udev)
+	udev = un ? uet_dev_rcv(un, skb) : NULL;
+	if (udev) {
 		uet_rcv(udev, skb);
-	kfree_skb(skb);
+		consume_skb(skb);
+	} else {
+		uet_rcv_unowned(skb);
+		kfree_skb_reason(skb, SKB_DROP_REASON_NO_SOCKET);
+	}
 	return 0;
 }
 
@@ -125,6 +175,34 @@ static void uet_xmit4(struct uet_dev *udev, struct sock *sk,
 			    htons(UET_UDP_PORT), false, false);
 }
 
+/*
+ * The source address of a packet is one of the sending device's: the
+ * receiver answers the address it came from.  Routed out of @udev's
+ * netdev, IPv4 takes the source from that netdev, but IPv6 picks the best
+ * match of any interface (RFC 6724 rule 1: the destination itself, when
+ * another uet device of the namespace holds it).  @saddr then becomes an
+ * address of @udev's netdev of the destination's scope, if it has one.
+ */
+static void uet_saddr6(struct uet_dev *udev, struct in6_addr *saddr,
+		       const struct in6_addr *daddr)
+{
+	struct inet6_dev *idev = __in6_dev_get(udev->ndev);
+	int scope = ipv6_addr_src_scope(daddr);
+	struct inet6_ifaddr *ifa;
+
+	if (!idev || ipv6_chk_addr(udev->net, saddr, udev->ndev, 1))
+		return;
+	read_lock_bh(&idev->lock);
+	list_for_each_entry(ifa, &idev->addr_list, if_list) {
+		if (!(ifa->flags & (IFA_F_TENTATIVE | IFA_F_DADFAILED)) &&
+		    ipv6_addr_src_scope(&ifa->addr) == scope) {
+			*saddr = ifa->addr;
+			break;
+		}
+	}
+	read_unlock_bh(&idev->lock);
+}
+
 static void uet_xmit6(struct uet_dev *udev, struct sock *sk,
 		      struct sk_buff *skb, const struct in6_addr *daddr,
 		      __be16 sport)
@@ -143,7 +221,14 @@ static void uet_xmit6(struct uet_dev *udev, struct sock *sk,
 		kfree_skb(skb);
 		return;
 	}
-	udp_tunnel6_xmit_skb(dst, sk, skb, udev->ndev, &fl6.saddr, &fl6.daddr,
+	uet_saddr6(udev, &fl6.saddr, daddr);
+	/*
+	 * No netdev for the tunnel statistics: they exist only on devices
+	 * with per-CPU tunnel stats (veth has them, virtio_net and most NICs
+	 * do not, and iptunnel_xmit_stats() warns on those).  The packet is
+	 * counted in the device's own counters and by the netdev it leaves.
+	 */
+	udp_tunnel6_xmit_skb(dst, sk, skb, NULL, &fl6.saddr, &fl6.daddr,
 			     0, ip6_dst_hoplimit(dst), 0, sport,
 			     htons(UET_UDP_PORT), false);
 }
