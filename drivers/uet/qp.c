@@ -376,7 +376,7 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		uet_xfer_recv_fill(qp);
 		break;
 	case IB_QPS_RTS:
-		uet_qp_sq_run(qp);
+		uet_qp_sq_run(qp, false);
 		break;
 	case IB_QPS_ERR:
 		err = uet_xfer_reset(qp);
@@ -544,25 +544,54 @@ static bool sq_amo_stall(struct uet_qp *qp, const struct rxe_send_wqe *slot)
 	return atomic_read(&qp->amo_inflight) >= max;
 }
 
+/*
+ * The head of the send queue waits while UET_SQ_BYTES_MAX of the QP's
+ * messages are in the data path, or for its atomics (above); the
+ * completion that brings either below its limit runs the queue again.
+ */
+static bool sq_stall(struct uet_qp *qp, const struct rxe_send_wqe *slot)
+{
+	return atomic_long_read(&qp->sq_bytes) >= UET_SQ_BYTES_MAX ||
+	       sq_amo_stall(qp, slot);
+}
+
+/*
+ * May the caller of a doorbell hand @slot to the data path itself?  When
+ * the QP has nothing there, or little enough with it; the rest is the
+ * work item's.  The length is read from the shared slot, as a hint: the
+ * copy that runs is checked on its own.
+ */
+static bool sq_inline(struct uet_qp *qp, const struct rxe_send_wqe *slot)
+{
+	long busy = atomic_long_read(&qp->sq_bytes);
+
+	return !busy || busy + READ_ONCE(slot->dma.length) <= UET_SQ_INLINE_BYTES;
+}
+
 /**
  * uet_qp_sq_run() - drain the send queue into the data path
  * @qp: the QP
+ * @worker: called by the QP's work item, else by a doorbell or a state
+ *	change
  *
- * In the caller's context when it may sleep, else from the QP's work
- * item; one drainer at a time, the others leave their WQEs to it.  The
- * WQE is copied out of the shared slot before it is read, and the slot is
- * given back before the WQE runs, so that the data path may complete it
- * at once.
+ * A doorbell drains in its caller's context when that may sleep, up to
+ * UET_SQ_INLINE_BYTES in the data path, and leaves the rest to the QP's
+ * work item, which drains up to UET_SQ_BYTES_MAX: a process that posts
+ * large messages returns at once to post more and to poll.  One drainer
+ * at a time, the others leave their WQEs to it.  The WQE is copied out of
+ * the shared slot before it is read, and the slot is given back before
+ * the WQE runs, so that the data path may complete it at once.
  */
-void uet_qp_sq_run(struct uet_qp *qp)
+void uet_qp_sq_run(struct uet_qp *qp, bool worker)
 {
 	struct uet_wq *sq = &qp->sq;
 	struct rxe_send_wqe *wqe = sq->wqe;
 	enum ib_wc_status status;
+	bool defer = false;
 	unsigned long flags;
 	void *slot;
 
-	if (!preemptible()) {
+	if (!worker && !preemptible()) {
 		uet_xfer_kick(qp);
 		return;
 	}
@@ -577,7 +606,11 @@ void uet_qp_sq_run(struct uet_qp *qp)
 		sq->again = false;
 		while (READ_ONCE(qp->state) == IB_QPS_RTS &&
 		       (slot = uet_queue_head(&sq->queue)) &&
-		       !sq_amo_stall(qp, slot)) {
+		       !sq_stall(qp, slot)) {
+			if (!worker && !sq_inline(qp, slot)) {
+				defer = true;
+				break;
+			}
 			memcpy(wqe, slot, BIT(sq->queue.log2_elem));
 			uet_queue_consume(&sq->queue);
 			spin_unlock_irqrestore(&sq->lock, flags);
@@ -587,10 +620,12 @@ void uet_qp_sq_run(struct uet_qp *qp)
 						 wqe->wr.opcode, true, status);
 			spin_lock_irqsave(&sq->lock, flags);
 		}
-	} while (sq->again);
+	} while (sq->again && !defer);
 	sq->busy = false;
 	spin_unlock_irqrestore(&sq->lock, flags);
 
+	if (defer)
+		uet_xfer_kick(qp);
 	if (READ_ONCE(qp->state) == IB_QPS_ERR)
 		uet_qp_flush(qp);
 }
@@ -681,7 +716,7 @@ int uet_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		 * The doorbell: the WQEs are in the shared queue.  Receive
 		 * WQEs posted since the last look are handed on too.
 		 */
-		uet_qp_sq_run(qp);
+		uet_qp_sq_run(qp, false);
 		uet_xfer_recv_fill(qp);
 		return 0;
 	}
@@ -703,7 +738,7 @@ int uet_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	spin_unlock_irqrestore(&qp->sq.lock, flags);
 	if (err)
 		*bad_wr = wr;
-	uet_qp_sq_run(qp);
+	uet_qp_sq_run(qp, false);
 	return err;
 }
 

@@ -52,6 +52,25 @@
  */
 #define UET_MAX_RD_ATOMIC	UET_SES_AMO_MAX
 
+/*
+ * Bytes of a QP's messages in the data path, handed on and not completed,
+ * above which its send queue waits for completions.  Ours: four 1 MiB
+ * messages, three times what a PDC's tracking window (UET_PDC_WND_MAX
+ * packets of some 1.4 KB at MTU 1500) has in flight, so the window does
+ * not wait for the next message; the doorbell returns after at most that
+ * much work, and the data path holds no more than that of a QP's backlog.
+ * A larger message goes alone.
+ */
+#define UET_SQ_BYTES_MAX	(4 << 20)
+
+/*
+ * Bytes in the data path up to which a doorbell's caller hands WQEs over
+ * itself (uet_qp_sq_run()); beyond, the QP's work item does.  Ours: one
+ * 64 KiB message (48 packets at MTU 1500), so small messages leave at
+ * once and a doorbell never does more than that much work.
+ */
+#define UET_SQ_INLINE_BYTES	(64 << 10)
+
 /* A memory key: table index above, 8-bit generation below. */
 #define UET_KEY_GEN_BITS	8
 
@@ -196,6 +215,8 @@ struct uet_wq {
  *	be posted again (struct uet_xfer), oldest first.
  * @amo_inflight: atomics handed to @ep and not completed: the send queue
  *	stalls at max_rd_atomic of them (xfer.c).
+ * @sq_bytes: bytes of the messages handed to @ep and not completed: the
+ *	send queue stalls at UET_SQ_BYTES_MAX (xfer.c).
  * @poll: how long @work waits before looking at the receive queue again
  *	(jiffies): it backs off while the process posts nothing.
  * @work: process-context work of the data path: dropping references,
@@ -226,6 +247,7 @@ struct uet_qp {
 	bool ep_flushed;
 	struct list_head rnr;
 	atomic_t amo_inflight;
+	atomic_long_t sq_bytes;
 	unsigned long poll;
 	struct delayed_work work;
 };
@@ -402,7 +424,7 @@ int uet_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad_wr);
 int uet_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		  const struct ib_recv_wr **bad_wr);
-void uet_qp_sq_run(struct uet_qp *qp);
+void uet_qp_sq_run(struct uet_qp *qp, bool worker);
 void uet_qp_flush(struct uet_qp *qp);
 void uet_qp_error(struct uet_qp *qp);
 void uet_qp_send_done(struct uet_qp *qp, u64 wr_id, u32 opcode, bool signaled,

@@ -86,6 +86,7 @@
  * @grh: UD receive: where the GRH goes.
  * @wqe: send: a copy of the WQE, to post it again.
  * @rnr_left: send: how many more times it may be refused.
+ * @len: send: its bytes, counted in the QP's @sq_bytes until it completes.
  * @nmr: entries of @mr.
  * @mr: the regions it names, referenced, in the order of the WQE's
  *	entries that are not empty.
@@ -99,6 +100,7 @@ struct uet_xfer {
 	struct uet_sge grh;
 	struct rxe_send_wqe *wqe;
 	u8 rnr_left;
+	u32 len;
 	unsigned int nmr;
 	struct uet_mr *mr[];
 };
@@ -214,6 +216,20 @@ static bool xfer_rnr(struct uet_qp *qp, struct uet_xfer *x)
 	return true;
 }
 
+/*
+ * Send work leaves the data path for good: its bytes no longer hold the
+ * send queue back (uet_qp_sq_run()).  The completion that brings the QP
+ * below UET_SQ_BYTES_MAX runs the queue: the drainer stopped at or above
+ * it, so no other wakes it.
+ */
+static void xfer_sq_release(struct uet_qp *qp, const struct uet_xfer *x)
+{
+	long left = atomic_long_sub_return(x->len, &qp->sq_bytes);
+
+	if (left < UET_SQ_BYTES_MAX && left + x->len >= UET_SQ_BYTES_MAX)
+		uet_xfer_kick(qp);
+}
+
 static void xfer_send_done(struct uet_qp *qp, const struct uet_comp *c)
 {
 	struct uet_xfer *x = (void *)(uintptr_t)c->cookie;
@@ -225,6 +241,7 @@ static void xfer_send_done(struct uet_qp *qp, const struct uet_comp *c)
 
 	if (status == IB_WC_RNR_RETRY_EXC_ERR && xfer_rnr(qp, x))
 		return;
+	xfer_sq_release(qp, x);
 	if (!READ_ONCE(qp->closing))
 		uet_qp_send_done(qp, x->wr_id, x->opcode, x->signaled, status);
 	xfer_retire(qp, x, status != IB_WC_SUCCESS);
@@ -478,8 +495,11 @@ enum ib_wc_status uet_xfer_send(struct uet_qp *qp, struct rxe_send_wqe *wqe)
 			return -n;
 		}
 	}
+	x->len = wqe->dma.length;
+	atomic_long_add(x->len, &qp->sq_bytes);
 	err = xfer_post(qp, x);
 	if (err) {
+		xfer_sq_release(qp, x);
 		xfer_free(x);
 		return post_status(err);
 	}
@@ -500,6 +520,7 @@ static void rnr_repost(struct uet_qp *qp)
 		list_del(&x->node);
 		if (READ_ONCE(qp->state) == IB_QPS_RTS && !xfer_post(qp, x))
 			continue;
+		xfer_sq_release(qp, x);
 		if (!READ_ONCE(qp->closing))
 			uet_qp_send_done(qp, x->wr_id, x->opcode, x->signaled,
 					 READ_ONCE(qp->state) == IB_QPS_RTS ?
@@ -597,19 +618,14 @@ static bool receiving(struct uet_qp *qp)
 
 /*
  * Hand queued receive WQEs to the endpoint, in queue order: any found, or
- * datagrams waiting for them?
+ * datagrams waiting for them?  Called with @qp's endpoint lock held.
  */
-static bool recv_fill(struct uet_qp *qp)
+static bool recv_fill_locked(struct uet_qp *qp, void *copy)
 {
 	unsigned int ahead = qp->srq ? UET_XFER_SRQ_AHEAD : UET_XFER_RECV_AHEAD;
 	bool found = false;
-	void *copy;
 
-	copy = kmalloc(qp->srq ? BIT(qp->srq->queue.log2_elem) :
-			      BIT(qp->rq.queue.log2_elem), GFP_KERNEL);
-	if (!copy)
-		return false;
-	mutex_lock(&qp->ep_lock);
+	lockdep_assert_held(&qp->ep_lock);
 	while (READ_ONCE(qp->nrecvs) < ahead && receiving(qp)) {
 		if (!recv_one(qp, copy))
 			break;
@@ -618,6 +634,26 @@ static bool recv_fill(struct uet_qp *qp)
 	/* poll at the fastest while datagrams wait for receive WQEs */
 	if (qp->ep && uet_qp_datagram(qp) && uet_ep_expire_held(qp->ep))
 		found = true;
+	return found;
+}
+
+/* A WQE's worth of memory to copy receive WQEs out of their ring into. */
+static void *recv_copy(struct uet_qp *qp)
+{
+	return kmalloc(qp->srq ? BIT(qp->srq->queue.log2_elem) :
+			      BIT(qp->rq.queue.log2_elem), GFP_KERNEL);
+}
+
+/* The work item's look at the receive queue. */
+static bool recv_fill(struct uet_qp *qp)
+{
+	void *copy = recv_copy(qp);
+	bool found;
+
+	if (!copy)
+		return false;
+	mutex_lock(&qp->ep_lock);
+	found = recv_fill_locked(qp, copy);
 	mutex_unlock(&qp->ep_lock);
 	kfree(copy);
 	return found;
@@ -708,7 +744,7 @@ static void xfer_work(struct work_struct *work)
 		return;
 	}
 	rnr_repost(qp);
-	uet_qp_sq_run(qp);
+	uet_qp_sq_run(qp, true);
 	/* poll the receive queue, backing off while nothing comes */
 	if (recv_fill(qp))
 		qp->poll = UET_XFER_POLL_MIN;
@@ -733,15 +769,30 @@ void uet_xfer_kick(struct uet_qp *qp)
  * uet_xfer_recv_fill() - hand queued receive WQEs to the endpoint
  * @qp: the QP
  *
- * Any context: from one that may not sleep, the work item does it.
+ * Any context: from one that may not sleep, or while the endpoint is
+ * busy, the work item does it.
  */
 void uet_xfer_recv_fill(struct uet_qp *qp)
 {
+	void *copy;
+
 	if (!preemptible()) {
 		uet_xfer_kick(qp);
 		return;
 	}
-	recv_fill(qp);
+	copy = recv_copy(qp);
+	/*
+	 * Never wait for the endpoint here: the work item may hold it while
+	 * it hands a large message to the data path, and a doorbell would
+	 * then take as long.  The work item looks in its place.
+	 */
+	if (copy && mutex_trylock(&qp->ep_lock)) {
+		recv_fill_locked(qp, copy);
+		mutex_unlock(&qp->ep_lock);
+	} else {
+		uet_xfer_kick(qp);
+	}
+	kfree(copy);
 	/* and keep an eye on the queue (no-op while the poll is pending) */
 	queue_delayed_work(system_wq, &qp->work, qp->poll);
 }
