@@ -172,7 +172,8 @@ profiles() {
 	local j
 	j=$(A uetctl -j profile show) || return 1
 	echo "# $j"
-	[ "$(jq -r 'map(.profile) | join(" ")' <<<"$j")" = "ai-base ai-full hpc" ] &&
+	[ "$(jq -r 'map(select(has("dev") | not) | .profile) | join(" ")' <<<"$j")" = \
+	  "ai-base ai-full hpc" ] &&
 	[ "$(jq -r '.[0].features | join(" ")' <<<"$j")" = \
 	  "mode-rud mode-rudi send rma atomic" ] &&
 	jq -e '.[1].features | index("deferrable-send") and index("mode-rod")' <<<"$j" >/dev/null &&
@@ -241,7 +242,57 @@ stats() {
 	echo "# $j" &&
 	[ "$(jq -c 'keys' <<<"$j")" = '["errors","rx_bytes","rx_packets","tx_bytes","tx_packets"]' ] &&
 	expect_rc 1 'No job with this ID' A uetctl stats show dev uet0 job 99 &&
-	expect_rc 2 'which device' A uetctl stats show
+	expect_rc 2 'which device' A uetctl stats show job 0
+}
+
+# The shows of every_device_shows, with uet0 and uet2 in uet-a.
+every_device_listed() {
+	local out j keys
+	# stats: each device's counters under its name, in text and in JSON,
+	# by the names "stats show dev" uses
+	out=$(A uetctl stats show) || return 1
+	echo "$out" | sed 's/^/# /'
+	[ "$(grep -v '^    ' <<<"$out" | tr '\n' ' ')" = "uet0: uet2: " ] &&
+	[ "$(grep -c '^    tx_packets [0-9]*$' <<<"$out")" -eq 2 ] &&
+	[ "$(A uetctl stats | grep -c '^uet[02]:$')" -eq 2 ] || return 1
+	j=$(A uetctl -j stats show) || return 1
+	echo "# $j"
+	keys=$(A uetctl -j stats show dev uet2 | jq -c keys) &&
+	[ "$(jq -r 'map(.dev) | join(" ")' <<<"$j")" = "uet0 uet2" ] &&
+	[ "$(jq -c 'map(.counters | keys) | unique' <<<"$j")" = "[$keys]" ] &&
+	jq -e 'all(.[]; .counters.tx_packets >= 0)' <<<"$j" >/dev/null &&
+	[ "$(A uetctl -j -p stats show | jq length)" -eq 2 ] &&
+	# each namespace its own devices: uet1 in uet-b, none at the top
+	[ "$(json_get 'map(.dev) | join(" ")' B uetctl -j stats show)" = uet1 ] &&
+	[ "$(uetctl -j stats show | jq length)" -eq 0 ] || return 1
+	# profile: the table, then each device's active profile
+	j=$(A uetctl -j profile show) || return 1
+	echo "# $j"
+	[ "$(jq -r 'map(select(has("dev") | not) | .profile) | join(" ")' <<<"$j")" = \
+	  "ai-base ai-full hpc" ] &&
+	[ "$(jq -r 'map(select(has("dev")) | "\(.dev) \(.profile)") | join(",")' <<<"$j")" = \
+	  "uet0 hpc,uet2 hpc" ] &&
+	[ "$(A uetctl profile show | grep -c '^uet[02] profile hpc: ')" -eq 2 ] || return 1
+	# jobs, PDCs (none yet) and devices: one dump covers every device
+	[ "$(json_get 'map("\(.dev) \(.id)") | join(",")' A uetctl -j job show)" = \
+	  "uet0 0,uet2 0" ] &&
+	[ "$(A uetctl job show | grep -c '^uet[02] job 0 ')" -eq 2 ] &&
+	[ "$(A uetctl -j pdc show | jq length)" -eq 0 ] &&
+	A uetctl -j dev show | jq -e '[.[] | select(.ifname == "uet0" or
+		.ifname == "uet2") | has("pdc_pool")] == [true, true]' >/dev/null
+}
+
+# Without "dev", each show lists every uet device of the caller's
+# namespace, each entry under its device's name: uet2 joins uet0 in uet-a
+# for the test, on a veth pair of its own, and leaves the lists with it.
+every_device_shows() {
+	local rc=0
+	A ip link add veth1 type veth peer name veth2 || return 1
+	A rdma link add uet2 type uet netdev veth1 && every_device_listed || rc=1
+	A rdma link del uet2 || rc=1
+	A ip link del veth1 || rc=1
+	[ "$(json_get 'map(.dev) | join(" ")' A uetctl -j stats show)" = uet0 ] || rc=1
+	return $rc
 }
 
 # wait_pdcs NS-FUNC DEV JQ-COND: within 5 s, DEV's PDC dump satisfies JQ-COND
@@ -331,7 +382,7 @@ session() {
 
 trap fabric_down EXIT
 ktap_print_header
-ktap_set_plan 16
+ktap_set_plan 17
 ktap_test_result "setup" setup
 ktap_test_result "help at every level, usage errors exit 2" help_everywhere
 ktap_test_result "dev show: settings and JSON" dev_show_and_json
@@ -346,6 +397,7 @@ ktap_test_result "profiles gate delivery modes" profiles
 ktap_test_result "10,000 jobs: batch add, dump, delete" many_jobs
 ktap_test_result "a batch stops at its first failure" batch_stops
 ktap_test_result "stats of a device and of a job" stats
+ktap_test_result "show without dev lists every device of the namespace" every_device_shows
 ktap_test_result "PDCs after traffic: dump, get, close" pdcs_after_traffic
 ktap_test_result "a documented session" session
 fabric_down

@@ -182,6 +182,31 @@ TEST(selections)
 	ASSERT_NE(NULL, strstr(err, "needs a value"));
 }
 
+/* show: no device is every device; one object needs its device. */
+TEST(show_selections)
+{
+	char err[ARG_ERR_MAX];
+	struct sel sel;
+
+	ASSERT_EQ(0, args_show(0, NULL, "job", UINT32_MAX, &sel, err));
+	ASSERT_FALSE(sel.has_dev || sel.has_id);
+	ASSERT_EQ(0, args_show(2, ARGV("dev", "uet2"), "job", UINT32_MAX, &sel, err));
+	ASSERT_TRUE(sel.has_dev && !sel.has_id);
+	ASSERT_STREQ("uet2", sel.dev);
+	ASSERT_EQ(0, args_show(4, ARGV("job", "7", "dev", "uet0"), "job", UINT32_MAX,
+			       &sel, err));
+	ASSERT_TRUE(sel.has_dev && sel.has_id);
+	ASSERT_EQ(7u, sel.id);
+	ASSERT_EQ(-1, args_show(2, ARGV("job", "7"), "job", UINT32_MAX, &sel, err));
+	ASSERT_NE(NULL, strstr(err, "which device? (dev DEV)"));
+	ASSERT_EQ(-1, args_show(2, ARGV("id", "70000"), "id", UINT16_MAX, &sel, err));
+	ASSERT_NE(NULL, strstr(err, "invalid id \"70000\""));
+	ASSERT_EQ(-1, args_show(2, ARGV("id", "1"), NULL, 0, &sel, err));
+	ASSERT_NE(NULL, strstr(err, "unknown argument \"id\""));
+	ASSERT_EQ(-1, args_show(1, ARGV("dev"), "id", 10, &sel, err));
+	ASSERT_NE(NULL, strstr(err, "needs a value"));
+}
+
 TEST(profile_set)
 {
 	char err[ARG_ERR_MAX];

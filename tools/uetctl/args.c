@@ -78,6 +78,20 @@ int args_sel(int argc, char **argv, const char *idword, uint32_t idmax,
 	return 0;
 }
 
+/*
+ * What a show command lists: everything (no dev), a device's objects, or
+ * one of them, which needs its device.
+ */
+int args_show(int argc, char **argv, const char *idword, uint32_t idmax,
+	      struct sel *sel, char *err)
+{
+	if (args_sel(argc, argv, idword, idmax, sel, err))
+		return -1;
+	if (sel->has_id && !sel->has_dev)
+		return ERR("which device? (dev DEV)");
+	return 0;
+}
+
 int args_dev_set(int argc, char **argv, struct uet_dev_attrs *s, char *err)
 {
 	static const struct {

@@ -47,10 +47,8 @@ static int job_show(int argc, char **argv)
 	struct sel sel;
 	int n = 0, ret;
 
-	if (args_sel(argc, argv, "id", UINT32_MAX, &sel, err))
+	if (args_show(argc, argv, "id", UINT32_MAX, &sel, err))
 		return usage_fail("job", err);
-	if (sel.has_id && !sel.has_dev)
-		return usage_fail("job", "which device? (dev DEV)");
 	if (!nl())
 		return EXIT_RUNTIME;
 	if (opts.json)

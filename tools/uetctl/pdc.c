@@ -61,10 +61,8 @@ static int pdc_show(int argc, char **argv)
 	struct sel sel;
 	int n = 0, ret;
 
-	if (args_sel(argc, argv, "id", UINT16_MAX, &sel, err))
+	if (args_show(argc, argv, "id", UINT16_MAX, &sel, err))
 		return usage_fail("pdc", err);
-	if (sel.has_id && !sel.has_dev)
-		return usage_fail("pdc", "which device? (dev DEV)");
 	if (!nl())
 		return EXIT_RUNTIME;
 	if (opts.json)

@@ -56,9 +56,21 @@ static int profile_one(const struct uet_profile_attrs *p, void *arg)
 	return 0;
 }
 
-static int profile_show(int argc, char **argv)
+/* The active profile of @dev. */
+static int profile_dev(const char *dev, void *arg)
 {
 	struct uet_profile_attrs p;
+	int ret;
+
+	ret = uet_nl_profile_get(nl(), dev, &p);
+	if (!ret)
+		profile_one(&p, arg);
+	return ret;
+}
+
+/* Without dev: the table of profiles, then every device's active one. */
+static int profile_show(int argc, char **argv)
+{
 	char err[ARG_ERR_MAX];
 	struct sel sel;
 	int n = 0, ret;
@@ -70,11 +82,11 @@ static int profile_show(int argc, char **argv)
 	if (opts.json)
 		json_begin_list();
 	if (sel.has_dev) {
-		ret = uet_nl_profile_get(nl(), sel.dev, &p);
-		if (!ret)
-			profile_one(&p, &n);
+		ret = profile_dev(sel.dev, &n);
 	} else {
 		ret = uet_nl_profile_dump(nl(), profile_one, &n);
+		if (!ret)
+			ret = walk_devs(profile_dev, &n);
 	}
 	if (opts.json)
 		json_end_list(n);

@@ -37,7 +37,9 @@ static int do_help(int argc, char **argv)
 		"Usage: uetctl [OPTIONS] OBJECT COMMAND [ARGS]\n"
 		"       uetctl [OPTIONS] -b[atch] FILE\n"
 		"OBJECT := dev | job | profile | pdc | stats\n"
-		"OPTIONS := -j[son] | -p[retty] | -V[ersion] | -h[elp]\n");
+		"OPTIONS := -j[son] | -p[retty] | -V[ersion] | -h[elp]\n"
+		"Without a device, show lists every uet device of this network namespace\n"
+		"(dev show: of the host, with the settings of this namespace's).\n");
 	print_usage(objects);
 	return 0;
 }

@@ -36,6 +36,9 @@ int usage_fail(const char *what, const char *msg);
 void json_begin_list(void);
 void json_sep(int i);
 void json_end_list(int n);
+/* Called with each device's name; a non-zero return stops the walk. */
+typedef int (*dev_name_fn)(const char *dev, void *arg);
+int walk_devs(dev_name_fn fn, void *arg);
 
 /* args.c: the command lines of the commands, checked for syntax only */
 #define ARG_ERR_MAX	160
@@ -51,6 +54,8 @@ struct sel {
 int parse_u32(const char *s, uint32_t max, uint32_t *out);
 int args_sel(int argc, char **argv, const char *idword, uint32_t idmax,
 	     struct sel *sel, char *err);
+int args_show(int argc, char **argv, const char *idword, uint32_t idmax,
+	      struct sel *sel, char *err);
 struct uet_dev_attrs;
 struct uet_job_attrs;
 int args_dev_set(int argc, char **argv, struct uet_dev_attrs *s, char *err);

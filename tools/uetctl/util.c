@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * uetctl helpers: iproute2-style argument matching, dispatch, JSON, the
- * netlink socket and how failures are reported.
+ * netlink socket, the devices of this namespace and how failures are
+ * reported.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <uet/libuet.h>
 
@@ -84,6 +86,51 @@ void nl_done(void)
 {
 	uet_nl_close(the_nl);
 	the_nl = NULL;
+}
+
+/* The names a dev dump lists. */
+struct dev_names {
+	char (*name)[UET_NAME_MAX];
+	size_t n, max;
+};
+
+static int dev_name_add(const struct uet_dev_attrs *d, void *arg)
+{
+	struct dev_names *names = arg;
+	void *p;
+
+	if (names->n == names->max) {
+		names->max = names->max ? 2 * names->max : 16;
+		p = realloc(names->name, names->max * sizeof(*names->name));
+		if (!p)
+			return -ENOMEM;
+		names->name = p;
+	}
+	memcpy(names->name[names->n++], d->name, sizeof(d->name));
+	return 0;
+}
+
+/*
+ * Call @fn with the name of each uet device of this network namespace, in
+ * the kernel's order, for what the kernel has no dump of.  The names come
+ * from a dev dump first: the socket cannot take requests in the middle of
+ * a dump.  A device gone since (-ENODEV) is skipped.  Returns 0, the
+ * dump's error or the first other error of @fn.
+ */
+int walk_devs(dev_name_fn fn, void *arg)
+{
+	struct dev_names names = { 0 };
+	size_t i;
+	int ret;
+
+	ret = uet_nl_dev_dump(nl(), dev_name_add, &names);
+	for (i = 0; !ret && i < names.n; i++) {
+		ret = fn(names.name[i], arg);
+		if (ret == -ENODEV)
+			ret = 0;
+	}
+	free(names.name);
+	return ret;
 }
 
 /*
