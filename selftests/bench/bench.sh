@@ -5,12 +5,22 @@
 # perftest over a uet device and over an rxe device on the same netdev,
 # in the same run, and iperf3 TCP as the link's ceiling.  VM b serves, VM
 # a measures and prints one "UET-BENCH {json}" line per measurement for
-# selftests/bench/run.sh to tabulate.
+# selftests/bench/run.sh to tabulate, each naming the link it ran on.
 #
-#   +---- VM a ----+   QEMU socket link   +---- VM b ----+
+#   +---- VM a ----+  QEMU socket|dgram   +---- VM b ----+
 #   | uet0, rxe0   |----------------------| uet0, rxe0   |
 #   | 198.18.0.1   |        eth0          | 198.18.0.2   |
 #   +--------------+                      +--------------+
+#
+# Set on the kernel command line (run-vm.sh --append):
+#   UET_LINK            socket | dgram, which link run-vm.sh built (it sets
+#                       this itself).  Latency is measured only on dgram:
+#                       on the socket link every round trip is ~22 ms of
+#                       Nagle and delayed ACKs between the two QEMUs.
+#   UET_BENCH_REPEAT    runs of each measurement (3)
+#   UET_BENCH_BW_SIZES  message sizes of the _bw tests ("64 4096 65536 1048576")
+#   UET_BENCH_LAT_SIZES message sizes of the _lat tests ("8 4096")
+#   UET_BENCH_LAT       1 to measure latency on the socket link too
 . "$(dirname "$0")/lib.sh"
 
 case ${UET_ROLE:-} in
@@ -19,7 +29,6 @@ b) me=2 peer=1 ;;
 *) ktap_print_header; ktap_skip_all "needs UET_ROLE=a or b (pair topology)"; exit "$KSFT_SKIP" ;;
 esac
 
-# Iterations per message size: enough to average, few enough for TCG.
 # Iterations per run, a few seconds' worth each under TCG; every run is
 # repeated REPEAT times and run.sh keeps the median.
 bw_iters() {
@@ -30,11 +39,20 @@ bw_iters() {
 	*) echo 50 ;;
 	esac
 }
-LAT_ITERS=200
-REPEAT=3
-BW_SIZES="64 4096 65536 1048576"
-LAT_SIZES="8 4096"
+REPEAT=${UET_BENCH_REPEAT:-3}
+BW_SIZES=${UET_BENCH_BW_SIZES:-64 4096 65536 1048576}
+LAT_SIZES=${UET_BENCH_LAT_SIZES:-8 4096}
 DEVS="uet0 rxe0"
+LINK=${UET_LINK:-socket}
+LAT_PROGS="ib_write_lat ib_send_lat"
+# Round trips take a few ms on the datagram link: 1000 of them are a few
+# seconds, and the median of a longer run rides out the host's moods
+# better.  On the socket link each takes ~22 ms.
+LAT_ITERS=1000
+if [ "$LINK" = socket ]; then
+	LAT_ITERS=200
+	[ "${UET_BENCH_LAT:-0}" = 1 ] || LAT_PROGS=''
+fi
 
 link_up() {
 	ip link set eth0 up &&
@@ -52,11 +70,25 @@ devices() {
 	rdma link add uet0 type uet netdev eth0
 }
 
+# A run takes seconds (at worst a minute: 1 MiB writes on the lossy
+# datagram link); one that takes five minutes is stuck.
+RUN_TIMEOUT=300
+peer_gone=0
+
+# peer_check: after a failed run, is the other VM still there?  When it is
+# gone (its kernel crashed, say) every later measurement fails at once
+# instead of each waiting for its timeouts.
+peer_check() {
+	ping -c 3 -W 2 "$UET_NET4.$peer" >/dev/null 2>&1 && return
+	peer_gone=1
+	ktap_print_msg "the other VM does not answer: failing the rest at once"
+}
+
 # client CMD...: run a client until it connects (the server may be late).
 client() {
 	local i out
 	for i in $(seq 60); do
-		out=$(timeout 900 "$@" 2>&1) && { echo "$out"; return 0; }
+		out=$(timeout "$RUN_TIMEOUT" "$@" 2>&1) && { echo "$out"; return 0; }
 		grep -q "Couldn't connect\|Unable to connect\|Connection refused" <<<"$out" ||
 			{ echo "$out" | sed 's/^/# /' >&2; return 1; }
 		sleep 1
@@ -67,41 +99,51 @@ client() {
 iperf() {
 	local out mbit
 	if [ "$UET_ROLE" = b ]; then
-		timeout 300 iperf3 -s -1 >/dev/null
+		timeout "$RUN_TIMEOUT" iperf3 -s -1 >/dev/null || { peer_check; return 1; }
 		return
 	fi
-	out=$(client iperf3 -c "$UET_NET4.$peer" -t 5 -f m) || return 1
+	out=$(client iperf3 -c "$UET_NET4.$peer" -t 5 -f m) || { peer_check; return 1; }
 	mbit=$(awk '/receiver/ { print $(NF - 2) }' <<<"$out")
-	echo "UET-BENCH {\"dev\":\"tcp\",\"test\":\"iperf3\",\"size\":0,\"mbit_s\":$mbit}"
+	echo "UET-BENCH {\"link\":\"$LINK\",\"dev\":\"tcp\",\"test\":\"iperf3\",\"size\":0,\"mbit_s\":$mbit}"
 }
 
 # perf DEV PROG SIZE ITERS: one perftest measurement.
 perf() {
 	local dev=$1 prog=$2 size=$3 n=$4 g out
+	[ "$peer_gone" = 0 ] || return 1
 	g=$(gid_index "$dev" "$me" "RoCE v2") || return 1
 	if [ "$UET_ROLE" = b ]; then
-		timeout 900 "$prog" -d "$dev" -x "$g" -F -s "$size" -n "$n" >/dev/null 2>&1
+		timeout "$RUN_TIMEOUT" "$prog" -d "$dev" -x "$g" -F -s "$size" -n "$n" \
+			>/dev/null 2>&1 || { peer_check; return 1; }
 		return
 	fi
 	out=$(client "$prog" -d "$dev" -x "$g" -F -s "$size" -n "$n" \
-		"$UET_NET4.$peer") || return 1
+		"$UET_NET4.$peer") || { peer_check; return 1; }
 	case $prog in
 	*_bw)
-		awk -v s="$size" -v d="$dev" -v p="$prog" '$1 == s && NF >= 5 {
-			printf "UET-BENCH {\"dev\":\"%s\",\"test\":\"%s\",\"size\":%s,\"mb_s\":%s}\n", d, p, s, $4 }' <<<"$out" ;;
+		awk -v l="$LINK" -v s="$size" -v d="$dev" -v p="$prog" '$1 == s && NF >= 5 {
+			printf "UET-BENCH {\"link\":\"%s\",\"dev\":\"%s\",\"test\":\"%s\",\"size\":%s,\"mb_s\":%s}\n", l, d, p, s, $4 }' <<<"$out" ;;
 	*_lat)
-		awk -v s="$size" -v d="$dev" -v p="$prog" '$1 == s && NF >= 8 {
-			printf "UET-BENCH {\"dev\":\"%s\",\"test\":\"%s\",\"size\":%s,\"typical_us\":%s,\"p99_us\":%s}\n", d, p, s, $5, $8 }' <<<"$out" ;;
+		awk -v l="$LINK" -v s="$size" -v d="$dev" -v p="$prog" '$1 == s && NF >= 8 {
+			printf "UET-BENCH {\"link\":\"%s\",\"dev\":\"%s\",\"test\":\"%s\",\"size\":%s,\"typical_us\":%s,\"p99_us\":%s}\n", l, d, p, s, $5, $8 }' <<<"$out" ;;
 	esac | grep UET-BENCH
 }
 
-plan=$((2 + 1 + (2 * 2 * 4 + 2 * 2 * 2) * REPEAT + 1))
+nwords() { wc -w <<<"$1"; }
+ndevs=$(nwords "$DEVS")
+plan=$((2 + 1 + 2 * ndevs * REPEAT * $(nwords "$BW_SIZES") +
+	$(nwords "$LAT_PROGS") * ndevs * REPEAT * $(nwords "$LAT_SIZES") + 1))
 ktap_print_header
 ktap_set_plan $plan
-ktap_test_result "socket link carries traffic" link_up
+if [ -n "$LAT_PROGS" ]; then
+	ktap_print_msg "link $LINK: bandwidth and latency"
+else
+	ktap_print_msg "link $LINK: bandwidth only (its latency is the link's)"
+fi
+ktap_test_result "$LINK link carries traffic" link_up
 ktap_test_result "uet0 and rxe0 on eth0" devices
 ktap_test_result "iperf3 TCP" iperf
-for prog in ib_write_bw ib_send_bw ib_write_lat ib_send_lat; do
+for prog in ib_write_bw ib_send_bw $LAT_PROGS; do
 	case $prog in
 	*_bw) sizes=$BW_SIZES ;;
 	*) sizes=$LAT_SIZES ;;

@@ -1,39 +1,67 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make bench: boot the two-VM pair topology, run selftests/bench/bench.sh
-# in both (perftest over uet and over rxe in the same run, iperf3 TCP as
-# the ceiling), print a table uet | rxe | uet/rxe of the medians of the
-# repeated runs and write the results as JSON to build/bench/bench.json.
-# Not part of make check: it takes about ten minutes under TCG.
+# make bench: boot the two-VM pair topology once per QEMU link between the
+# VMs (run-vm.sh --link), run selftests/bench/bench.sh in both VMs
+# (perftest over uet and over rxe in the same run, iperf3 TCP as the
+# link's ceiling), print per link a table uet | rxe | uet/rxe of the
+# medians of the repeated runs (also in build/bench/bench.txt) and write
+# the results as JSON, each with its link, to build/bench/bench.json.
+#   socket  a TCP stream between the QEMUs: bandwidth only, since every
+#           round trip there is ~22 ms of Nagle and delayed ACKs
+#   dgram   UDP datagrams between the QEMUs: bandwidth and latency
+# Not part of make check: it takes about fifteen minutes under TCG.
+#
+# Environment:
+#   UET_BENCH_LINKS   the links to run, in order ("socket dgram")
+#   UET_BENCH_APPEND  more kernel arguments for the guests, e.g. the
+#                     UET_BENCH_* variables of bench.sh:
+#                     'UET_BENCH_REPEAT=1 UET_BENCH_BW_SIZES=4096'
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$top/build/bench
 mkdir -p "$out"
-log=$out/bench.log
+links=${UET_BENCH_LINKS:-socket dgram}
 
-# The kselftest runner's 600 s (selftests/settings) is too short for this.
-"$top/selftests/vm/run-suite.sh" pair --timeout 5400 \
-	--append 'UET_TESTS="bench.sh" kselftest_override_timeout=5000' |
-	tee "$log" || true
+rm -f "$out/raw.jsonl" "$out/links.jsonl"
+for link in $links; do
+	log=$out/bench-$link.log
+	start=$(date +%s)
+	# The kselftest runner's 600 s (selftests/settings) is too short.
+	"$top/selftests/vm/run-suite.sh" pair --link "$link" --timeout 5400 \
+		--append "UET_TESTS=\"bench.sh\" kselftest_override_timeout=5000 ${UET_BENCH_APPEND:-}" |
+		tee "$log" || true
+	vm=$(grep -E '^vm\(pair\): ' "$log" | tail -n 1 || true)
+	printf '{"link":"%s","elapsed_s":%d,"vm":"%s","log":"%s"}\n' "$link" \
+		$(($(date +%s) - start)) "${vm:-no result}" "$log" >>"$out/links.jsonl"
+	# Lines of a bench.sh that did not name its link came from the socket link.
+	grep -o 'UET-BENCH {.*}' "$log" | sed 's/^UET-BENCH //' |
+		sed "/\"link\"/!s/^{/{\"link\":\"socket\",/" >>"$out/raw.jsonl" || true
+done
+[ -s "$out/raw.jsonl" ] || { echo "bench: no measurement (see $out/bench-*.log)" >&2; exit 1; }
 
-grep -o 'UET-BENCH {.*}' "$log" | sed 's/^UET-BENCH //' >"$out/raw.jsonl" || true
-[ -s "$out/raw.jsonl" ] || { echo "bench: no measurement (see $log)" >&2; exit 1; }
-
-python3 - "$out/raw.jsonl" "$out/bench.json" <<'PY'
-import json, sys
-
-import statistics
+python3 - "$out/raw.jsonl" "$out/links.jsonl" "$out/bench.json" <<'PY' | tee "$out/bench.txt"
+import json, statistics, sys
 
 rows = [json.loads(l) for l in open(sys.argv[1])]
+links = {}
+for l in open(sys.argv[2]):
+    l = json.loads(l)
+    links[l.pop("link")] = l
+about = {
+    "socket": "-netdev socket (a TCP stream between the QEMUs): latency "
+              "there is Nagle and delayed ACKs, not the stack",
+    "dgram": "-netdev dgram (UDP datagrams between the QEMUs): "
+             "drops frames when a burst overflows the receiving QEMU",
+}
 # every measurement was repeated: keep the median of each figure
 runs = {}
 for r in rows:
-    runs.setdefault((r["dev"], r["test"], r["size"]), []).append(r)
+    runs.setdefault((r["link"], r["dev"], r["test"], r["size"]), []).append(r)
 res = {}
 for key, rs in runs.items():
-    res[key] = dict(rs[0])
+    res[key] = dict(rs[0], runs=len(rs))
     for k in ("mb_s", "typical_us", "p99_us", "mbit_s"):
         if k in rs[0]:
             res[key][k] = statistics.median(x[k] for x in rs)
@@ -41,32 +69,59 @@ for key, rs in runs.items():
 def ratio(a, b):
     return round(a / b, 2) if a is not None and b else None
 
+def num(v, f):
+    return f % v if v is not None else "-"
+
 table = []
-print("%-22s %14s %14s %8s" % ("test", "uet", "rxe", "uet/rxe"))
-for r in res.values():
-    if r["dev"] != "uet0":
-        continue
-    x = res.get(("rxe0", r["test"], r["size"]), {})
-    name = "%s %d B" % (r["test"], r["size"])
-    if "mb_s" in r:
-        u, v = r["mb_s"], x.get("mb_s")
-        print("%-22s %11.2f MB/s %11s MB/s %8s" % (name, u,
-              "%.2f" % v if v is not None else "-", ratio(u, v)))
-        table.append({"test": r["test"], "size": r["size"], "unit": "MB/s",
-                      "uet": u, "rxe": v, "uet_over_rxe": ratio(u, v)})
-    else:
+order = list(links) + sorted({k[0] for k in res} - set(links))
+for link in order:
+    info = links.setdefault(link, {})
+    info["about"] = about.get(link, "")
+    info["latency_meaningful"] = link != "socket"
+    tcp = res.get((link, "tcp", "iperf3", 0))
+    info["iperf3_mbit_s"] = tcp["mbit_s"] if tcp else None
+    print()
+    print("link %s: %s" % (link, info["about"]))
+    if "vm" in info:
+        print("  %s, %d s" % (info["vm"], info["elapsed_s"]))
+    print("%-26s %14s %14s %8s %5s" % ("test", "uet", "rxe", "uet/rxe", "runs"))
+    for r in res.values():
+        if r["link"] != link or r["dev"] != "uet0":
+            continue
+        x = res.get((link, "rxe0", r["test"], r["size"]), {})
+        name = "%s %d B" % (r["test"], r["size"])
+        nruns = "%d/%s" % (r["runs"], x.get("runs", 0))
+        if "mb_s" in r:
+            u, v = r["mb_s"], x.get("mb_s")
+            print("%-26s %9.2f MB/s %9s MB/s %8s %5s" % (name, u,
+                  num(v, "%.2f"), num(ratio(u, v), "%.2f"), nruns))
+            table.append({"link": link, "test": r["test"], "size": r["size"],
+                          "unit": "MB/s", "uet": u, "rxe": v,
+                          "uet_over_rxe": ratio(u, v), "runs_uet": r["runs"],
+                          "runs_rxe": x.get("runs", 0)})
+            continue
         for k in ("typical_us", "p99_us"):
             u, v = r[k], x.get(k)
-            print("%-22s %11.1f us   %11s us   %8s" % (
+            note = "" if info["latency_meaningful"] else "  (link's, not meaningful)"
+            print("%-26s %9.1f us   %9s us   %8s %5s%s" % (
                 name + (" p99" if k == "p99_us" else " typ"), u,
-                "%.1f" % v if v is not None else "-", ratio(u, v)))
-            table.append({"test": r["test"], "size": r["size"],
+                num(v, "%.1f"), num(ratio(u, v), "%.2f"), nruns, note))
+            table.append({"link": link, "test": r["test"], "size": r["size"],
                           "unit": k, "uet": u, "rxe": v,
-                          "uet_over_rxe": ratio(u, v)})
-tcp = [r for r in res.values() if r["dev"] == "tcp"]
-if tcp:
-    print("%-22s %11.1f Mbit/s (ceiling)" % ("iperf3 TCP", tcp[0]["mbit_s"]))
-json.dump({"results": table, "iperf3_mbit_s": tcp[0]["mbit_s"] if tcp else None,
-           "raw": rows}, open(sys.argv[2], "w"), indent=1)
-print("written:", sys.argv[2])
+                          "uet_over_rxe": ratio(u, v), "runs_uet": r["runs"],
+                          "runs_rxe": x.get("runs", 0),
+                          "meaningful": info["latency_meaningful"]})
+    print("%-26s %9s Mbit/s (ceiling)" % ("iperf3 TCP",
+          num(info["iperf3_mbit_s"], "%.1f")))
+json.dump({"links": links, "results": table,
+           "iperf3_mbit_s": {l: links[l]["iperf3_mbit_s"] for l in order},
+           "raw": rows}, open(sys.argv[3], "w"), indent=1)
+print()
+print("written:", sys.argv[3])
 PY
+missing=0
+for link in $links; do
+	grep -q "\"link\":\"$link\"" "$out/raw.jsonl" ||
+		{ echo "bench: no measurement on the $link link (see $out/bench-$link.log)" >&2; missing=1; }
+done
+exit $missing

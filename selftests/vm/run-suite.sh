@@ -13,6 +13,10 @@
 #   --groups split the suite's tests into groups (";" between groups), each
 #            run in a VM of its own, all at once: the one-vCPU debug VMs
 #            then use every core.  The result counts every group.
+# Other options go to run-vm.sh as they are, e.g. for the pair suite
+# "--link dgram" (a UDP datagram link between the two VMs instead of the
+# default TCP socket link; UET_LINK=dgram in the environment does the same):
+#   run-suite.sh pair --link dgram
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)

@@ -5,17 +5,27 @@
 # run.  Two topologies:
 #   single (default)  one VM; tests build their fabric from network
 #                     namespaces joined by veth.  The VM has no NIC at all.
-#   pair              two VMs, a and b, joined by a QEMU socket link on
-#                     127.0.0.1 (virtio-net eth0 in each); for comparisons
-#                     with rxe, which does not work inside a namespace.
+#   pair              two VMs, a and b, joined by a QEMU link on 127.0.0.1
+#                     (virtio-net eth0 in each); for comparisons with rxe,
+#                     which does not work inside a namespace.
+# The pair's link (--link, or UET_LINK in the environment):
+#   socket (default)  -netdev socket,listen=/connect=: a TCP stream between
+#                     the two QEMUs.  Lossless, but small frames wait on
+#                     Nagle and delayed ACKs: every round trip takes ~22 ms.
+#   dgram             -netdev dgram: each QEMU sends UDP datagrams from its
+#                     own 127.0.0.1 port to the other's (two free ports are
+#                     picked).  Round trips of a few ms, but frames are lost
+#                     when a burst overflows the receiving QEMU's socket
+#                     buffer.  Measure latency here.
+# The guests see the link's name as UET_LINK on their kernel command line.
 # No VM ever gets user-mode networking: nothing a test sends leaves the host.
 #
 # A run fails when a test reports "not ok", when the guest does not reach
 # its result marker before the timeout, or when the guest log holds a kernel
 # warning, BUG, oops or sanitizer report.  The logs of failed runs are kept.
 #
-# Usage: run-vm.sh --kernel BZIMAGE --initrd CPIO [--pair] [--suite NAME]
-#                  [--timeout SEC] [--logdir DIR] [--accel tcg|kvm]
+# Usage: run-vm.sh --kernel BZIMAGE --initrd CPIO [--pair [--link socket|dgram]]
+#                  [--suite NAME] [--timeout SEC] [--logdir DIR] [--accel tcg|kvm]
 #                  [--mem MIB] [--smp N] [--append "KERNEL ARGS"]
 #
 # UET_NIC_OPTS (environment): extra virtio-net-pci properties of the pair
@@ -24,11 +34,13 @@ set -uo pipefail
 
 kernel='' initrd='' pair=0 suite=selftests timeout=900 accel=tcg
 logdir=${UET_LOGDIR:-/tmp/uet-vm-logs} mem=2048 append='' smp=''
+link=${UET_LINK:-socket}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift ;;
 	--initrd) initrd=$2; shift ;;
 	--pair) pair=1 ;;
+	--link) link=$2; shift ;;
 	--suite) suite=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
 	--logdir) logdir=$2; shift ;;
@@ -47,6 +59,10 @@ tcg) cpu=max ;;
 kvm) cpu=host ;;
 *) echo "run-vm.sh: --accel must be tcg or kvm, not '$accel'" >&2; exit 2 ;;
 esac
+case $link in
+socket|dgram) ;;
+*) echo "run-vm.sh: --link must be socket or dgram, not '$link'" >&2; exit 2 ;;
+esac
 
 # Kernel reports that fail a run, whatever the tests said.
 splat='WARNING:|BUG:|Oops|kernel BUG at|general protection fault|UBSAN:|KASAN:'
@@ -57,13 +73,19 @@ splat+='|Kernel panic|detected stalls|NETDEV WATCHDOG|Call Trace:'
 
 mkdir -p "$logdir"
 run_id=$(date +%Y%m%d-%H%M%S)-$suite-$$
-cmdline="console=ttyS0 loglevel=5 panic=-1 oops=panic acpi=noirq UET_SUITE=$suite $append"
+cmdline="console=ttyS0 loglevel=5 panic=-1 oops=panic acpi=noirq UET_SUITE=$suite"
+[ "$pair" = 1 ] && cmdline+=" UET_LINK=$link"
+cmdline+=" $append"
 
+# free_port t|u [PORT...]: a TCP or UDP port of 127.0.0.1 nobody listens
+# on, none of the PORTs
 free_port() {
-	local p
+	local proto=$1 p
+	shift
 	while :; do
 		p=$((20000 + RANDOM % 20000))
-		[ -z "$(ss -Hltn "sport = :$p")" ] && { echo "$p"; return; }
+		[[ " $* " == *" $p "* ]] && continue
+		[ -z "$(ss -Hl"$proto"n "sport = :$p")" ] && { echo "$p"; return; }
 	done
 }
 
@@ -104,17 +126,35 @@ if [ "$pair" = 0 ]; then
 	done
 else
 	smp=${smp:-1}
-	port=$(free_port)
 	logs=("$logdir/$run_id-a.log" "$logdir/$run_id-b.log")
-	boot a -netdev "socket,id=n0,listen=127.0.0.1:$port" \
+	if [ "$link" = socket ]; then
+		port=$(free_port t)
+		net_a=socket,id=n0,listen=127.0.0.1:$port
+		net_b=socket,id=n0,connect=127.0.0.1:$port
+	else
+		# Unconnected UDP: neither end waits for the other, and what
+		# a sends before b is up is lost, as on a cable.
+		port_a=$(free_port u)
+		port_b=$(free_port u "$port_a")
+		dgram=id=n0,local.type=inet,local.host=127.0.0.1
+		dgram+=,remote.type=inet,remote.host=127.0.0.1
+		net_a=dgram,$dgram,local.port=$port_a,remote.port=$port_b
+		net_b=dgram,$dgram,local.port=$port_b,remote.port=$port_a
+	fi
+	echo "# pair link: $link (a: -netdev $net_a; b: -netdev $net_b)"
+	boot a -netdev "$net_a" \
 		-device "virtio-net-pci,netdev=n0,mac=52:54:00:75:65:0a${UET_NIC_OPTS:-}" \
 		2>&1 | sed -u 's/\r//g' >"${logs[0]}" &
 	pid_a=$!
 	for _ in $(seq 100); do
-		[ -n "$(ss -Hltn "sport = :$port")" ] && break
+		if [ "$link" = socket ]; then
+			[ -n "$(ss -Hltn "sport = :$port")" ] && break
+		else
+			[ -n "$(ss -Hlun "sport = :$port_a")" ] && break
+		fi
 		sleep 0.1
 	done
-	boot b -netdev "socket,id=n0,connect=127.0.0.1:$port" \
+	boot b -netdev "$net_b" \
 		-device "virtio-net-pci,netdev=n0,mac=52:54:00:75:65:0b${UET_NIC_OPTS:-}" \
 		2>&1 | sed -u 's/\r//g' | tee "${logs[1]}" | sed -u 's/^/[b] /'
 	wait "$pid_a"
