@@ -45,6 +45,18 @@ run() {
 	"$@"
 }
 
+# report RC CLIENT-LOG SERVER-LOG: after a client/server run, its result
+# lines (perftest's figures, the ping-pongs' "bytes in") when RC is 0,
+# else everything both ends printed.
+report() {
+	if [ "$1" = 0 ]; then
+		grep -E '^ +[0-9]|bytes in' "$2" | sed 's/^/# /'
+	else
+		sed 's/^/# client: /' "$2"
+		sed 's/^/# server: /' "$3"
+	fi
+}
+
 # fabric_up: two namespaces joined by a veth pair, IPv4 and IPv6.
 #
 #   +---------- uet-a ----------+        +---------- uet-b ----------+

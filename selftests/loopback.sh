@@ -87,12 +87,7 @@ pair() {
 	run L timeout 120 "$prog" -d "$cdev" "$opt" "$cgid" "$@" "$host" \
 		>/tmp/lo-client.log 2>&1 || rc=1
 	wait $pid || rc=1
-	if [ $rc = 0 ]; then
-		grep -E '^ +[0-9]|bytes in' /tmp/lo-client.log | sed 's/^/# /'
-	else
-		sed 's/^/# client: /' /tmp/lo-client.log
-		sed 's/^/# server: /' /tmp/lo-server.log
-	fi
+	report $rc /tmp/lo-client.log /tmp/lo-server.log
 	echo "# $sdev rx_packets +$(($(counter "$sdev" rx_packets) - srx))," \
 		"$cdev rx_packets +$(($(counter "$cdev" rx_packets) - crx))," \
 		"no-device drops +$(($(nosock) - ns))"

@@ -191,12 +191,7 @@ perf() {
 	run A timeout 300 "$prog" -d uet0 -x "$ga" -F "$@" "$UET_NET4.2" \
 		>/tmp/perf-client.log 2>&1 || rc=1
 	wait $pid || rc=1
-	if [ $rc = 0 ]; then
-		grep -E '^ +[0-9]' /tmp/perf-client.log | sed 's/^/# /'
-	else
-		sed 's/^/# client: /' /tmp/perf-client.log
-		sed 's/^/# server: /' /tmp/perf-server.log
-	fi
+	report $rc /tmp/perf-client.log /tmp/perf-server.log
 	[ $rc = 0 ] && [ "$(counter uet0 tx_packets)" -gt "$tx" ]
 }
 
