@@ -186,11 +186,14 @@ static void uet_xmit4(struct uet_dev *udev, struct sock *sk,
 static void uet_saddr6(struct uet_dev *udev, struct in6_addr *saddr,
 		       const struct in6_addr *daddr)
 {
-	struct inet6_dev *idev = __in6_dev_get(udev->ndev);
 	int scope = ipv6_addr_src_scope(daddr);
 	struct inet6_ifaddr *ifa;
+	struct inet6_dev *idev;
 
-	if (!idev || ipv6_chk_addr(udev->net, saddr, udev->ndev, 1))
+	if (ipv6_chk_addr(udev->net, saddr, udev->ndev, 1))
+		return;
+	idev = in6_dev_get(udev->ndev);
+	if (!idev)
 		return;
 	read_lock_bh(&idev->lock);
 	list_for_each_entry(ifa, &idev->addr_list, if_list) {
@@ -201,6 +204,7 @@ static void uet_saddr6(struct uet_dev *udev, struct in6_addr *saddr,
 		}
 	}
 	read_unlock_bh(&idev->lock);
+	in6_dev_put(idev);
 }
 
 static void uet_xmit6(struct uet_dev *udev, struct sock *sk,
