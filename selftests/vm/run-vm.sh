@@ -108,6 +108,23 @@ early_report() {
 		END { exit !early }' "$1"
 }
 
+# watch_early PIDFILE: pass the console through; at a kernel report before
+# the suite started, stop the QEMU whose pid PIDFILE holds, so that a run
+# booted again does not wait for the end of a run already lost.
+watch_early() {
+	local line pid
+	while IFS= read -r line || [ -n "$line" ]; do
+		printf '%s\n' "$line"
+		[[ $line == 'uet-vm: suite'* ]] && break
+		if [[ $line =~ $splat ]]; then
+			pid=$(cat "$1" 2>/dev/null)
+			[ -n "$pid" ] && kill "$pid" 2>/dev/null
+			break
+		fi
+	done
+	cat
+}
+
 logs=()
 if [ "$pair" = 0 ]; then
 	smp=${smp:-2}
@@ -115,11 +132,14 @@ if [ "$pair" = 0 ]; then
 		log=$logdir/$run_id-$attempt.log
 		logs=("$log")
 		# The kernel log dumped at the end stays in the log file only.
-		boot '' -nic none 2>&1 | sed -u 's/\r//g' | tee "$log" |
+		boot '' -nic none -pidfile "$log.pid" 2>&1 | sed -u 's/\r//g' |
+			tee "$log" | watch_early "$log.pid" |
 			sed -u '/^UET-DMESG-BEGIN/,/^UET-DMESG-END/d'
+		rm -f "$log.pid"
 		# Under TCG the debug kernel now and then reports a KASAN
 		# wild-memory-access in early boot (handle_edge_irq during
 		# identify_cpu), before init: boot once more, keeping the log.
+		# watch_early stopped that QEMU at the report.
 		early_report "$log" || break
 		echo "# kernel report in early boot, before the suite: booting again (log kept: $log)"
 		mv "$log" "$log.early-boot"
