@@ -141,6 +141,10 @@ if [ "$pair" = 0 ]; then
 		# identify_cpu), before init: boot once more, keeping the log.
 		# watch_early stopped that QEMU at the report.
 		early_report "$log" || break
+		if [ "$attempt" = 2 ]; then
+			echo "# kernel report in early boot again: run stopped"
+			break
+		fi
 		echo "# kernel report in early boot, before the suite: booting again (log kept: $log)"
 		mv "$log" "$log.early-boot"
 	done
