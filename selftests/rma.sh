@@ -98,9 +98,16 @@ faults() {
 	return $rc
 }
 
+# Every job bit counts: job 0x100000 is not job 0, whose endpoint {0, 1}
+# (uet0's QP1) exists already.
+job_bits() {
+	xfer op=write count=2 size=4096 job=$((0x100000)) &&
+	xfer op=send count=2 size=4096 job=$((0xfff001))
+}
+
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 10
 ktap_test_result "setup" setup
 ktap_test_result "RMA write" write
 ktap_test_result "RMA write with immediate data" writeimm
@@ -109,5 +116,6 @@ ktap_test_result "tagged send, buffers matched by tag" tsend
 ktap_test_result "RMA and tagged send under 1% loss" lossy_rma
 ktap_test_result "RUDI writes and reads: loss, reordering, duplication, corruption" rudi
 ktap_test_result "RI table refusals: code, no access, counted" faults
+ktap_test_result "24-bit jobs, each with its own endpoints" job_bits
 ktap_test_result "teardown" teardown
 ktap_finished

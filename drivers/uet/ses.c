@@ -229,9 +229,12 @@ struct uet_tx_msg {
 	struct uet_sge sge[];
 };
 
-static u32 ep_index(u32 job, u16 pid)
+/* Every {job, PIDonFEP} has its own index in the endpoint table. */
+static_assert(UET_JOB_BITS + UET_PID_BITS <= BITS_PER_LONG);
+
+static unsigned long ep_index(u32 job, u16 pid)
 {
-	return job << UET_PID_BITS | pid;
+	return (unsigned long)job << UET_PID_BITS | pid;
 }
 
 static void ep_complete(struct uet_ep *ep, struct uet_comp *c)
