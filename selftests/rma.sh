@@ -94,6 +94,8 @@ faults() {
 	fault read rkey drop_bad_rkey 14 || rc=1
 	fault read bounds drop_bounds 8 || rc=1
 	fault read perm drop_access 14 || rc=1
+	fault write domain drop_bad_rkey 14 || rc=1
+	fault read domain drop_bad_rkey 14 || rc=1
 	fault writeimm rkey drop_bad_rkey 2 || rc=1
 	return $rc
 }

@@ -30,7 +30,7 @@ objects() {
 data() {
 	local tx
 	tx=$(counter uet0 tx_packets)
-	A ./verbs_data &&
+	A ./verbs_data -T rc_across_pdc_reopen &&
 	[ "$(counter uet0 tx_packets)" -gt "$tx" ] &&
 	[ "$(counter uet0 rnr_retries)" -gt 0 ]
 }
@@ -65,43 +65,84 @@ ud_held() {
 	expect_delta uet1 drop_no_recv_buffer "$d" 1
 }
 
+# A connected QP takes requests from its peer only, over its PDCs: a write
+# and a send from two other QPs, and a datagram, are three counted drops;
+# a UD QP takes the datagrams of its Q_Key only: one more.
+peer_only() {
+	local d
+	d=$(counter uet1 drop_not_peer)
+	A ./verbs_data -t rc_takes_its_peer_only -t datagram_to_rc_qp_dropped \
+		-t ud_qkey &&
+	expect_delta uet1 drop_not_peer "$d" 4
+}
+
+# RC messages across an idle close of their PDC and a new one under
+# another PDCID.  The test reads the PDCs in debugfs, which a namespace's
+# own /sys hides: it runs in the first namespace (the devices are shared).
+pdc_reopen() {
+	local rc=0
+	A uetctl dev set uet0 pdc-idle-ms 200 &&
+	B uetctl dev set uet1 pdc-idle-ms 200 || return 1
+	./verbs_data -t rc_across_pdc_reopen || rc=1
+	A uetctl dev set uet0 pdc-idle-ms 10000 &&
+	B uetctl dev set uet1 pdc-idle-ms 10000 || rc=1
+	return $rc
+}
+
 # Atomics that lose their requests or their answers, or arrive twice, act
 # once all the same: verbs_data checks every value the fetch-and-adds saw.
 atomics_lossy() {
 	impaired "loss 5% duplicate 5%" A ./verbs_data -t fetch_add_every_value
 }
 
-# amo_send PID ID OFFSET EXT: from uet-b, a fetching atomic request (a
-# SYN of a new PDC, SPDCID 0x40ID) for PIDonFEP PID of job 0 on uet0:
-# PDS header, SES standard header (SOM|EOM, request length 8, buffer
-# offset OFFSET), then EXT: extension header and operand, hex digits.
+# amo_send PID ID OFFSET EXT INI: from uet-b, a fetching atomic request
+# (a SYN of a new PDC, SPDCID 0x40ID) for PIDonFEP PID of job 0 on uet0:
+# PDS header, SES standard header (SOM|EOM, initiator INI, request length
+# 8, buffer offset OFFSET), then EXT: extension header and operand, hex
+# digits.
 amo_send() {
 	local pds ses hex
 	pds=118cfffe0001200040${2}8005
 	ses=0403000100000000$(printf '%04x0000%016x' "$1" "$3")
-	ses+=$(printf '%048x' 8)
+	ses+=$(printf '%08x%032x%08x' "$5" 0 8)
 	hex=$pds$ses$4
 	B bash -c "printf '${hex//??/\\x&}' >/dev/udp/$UET_NET4.1/4793"
 }
 
-# Bad atomic requests at the QP of an ibv_rc_pingpong server (without
-# remote atomic access): each is a counted drop of its kind.
-amo_refused() {
-	local qpn pid c rc=0 op=0000000000000001 i=0
-	local -A before
-	A timeout 60 ibv_rc_pingpong -d uet0 >/tmp/amo-server.log 2>&1 &
-	pid=$!
-	for c in $(seq 50); do
-		qpn=$(sed -nE 's/.*local address:.*QPN (0x[0-9a-f]+).*/\1/p' \
-			/tmp/amo-server.log)
-		[ -n "$qpn" ] && break
+# qpn LOG: the local QPN an ibv_*_pingpong printed in LOG, once it is
+# connected (it printed its peer's address too)
+qpn() {
+	local c q
+	for c in $(seq 100); do
+		q=$(sed -nE 's/.*local address:.*QPN (0x[0-9a-f]+).*/\1/p' "$1")
+		grep -q 'remote address:' "$1" && [ -n "$q" ] &&
+			{ echo $((q)); return; }
 		sleep 0.1
 	done
-	[ -n "$qpn" ] || { kill "$pid"; return 1; }
+	return 1
+}
+
+# Bad atomic requests at the QP of an ibv_rc_pingpong server (without
+# remote atomic access), from its client's address and QPN while the two
+# exchange messages: each is a counted drop of its kind.
+amo_refused() {
+	local qpn cqpn pid cpid c ga gb rc=0 op=0000000000000001 i=0
+	local -A before
+	ga=$(gid_index uet0 1) && gb=$(gid_index uet1 2) || return 1
+	A timeout 60 ibv_rc_pingpong -d uet0 -g "$ga" -n 1000000 \
+		>/tmp/amo-server.log 2>&1 &
+	pid=$!
+	sleep 1
+	B timeout 60 ibv_rc_pingpong -d uet1 -g "$gb" -n 1000000 "$UET_NET4.1" \
+		>/tmp/amo-client.log 2>&1 &
+	cpid=$!
+	qpn=$(qpn /tmp/amo-server.log) && cqpn=$(qpn /tmp/amo-client.log) ||
+		{ kill "$pid" "$cpid"; return 1; }
 	# EXT OFFSET COUNTER: what each request is refused for
 	while read -r ext off c; do
 		before[$c]=$(counter uet0 "$c")
-		amo_send $((qpn)) "$(printf %02x $((i++)))" "$off" "$ext"
+		amo_send "$qpn" "$(printf %02x "$i")" "$off" "$ext" "$cqpn"
+		i=$((i + 1))
 		sleep 0.2
 		expect_delta uet0 "$c" "${before[$c]}" 1 || rc=1
 	done <<-EOF
@@ -113,8 +154,10 @@ amo_refused() {
 	02070000$op 4 drop_unsupported
 	02070000$op 0 drop_access
 	EOF
-	kill "$pid"
-	wait "$pid" 2>/dev/null
+	kill "$pid" "$cpid"
+	wait "$pid" "$cpid" 2>/dev/null
+	[ $rc = 0 ] || { rdma statistic show link uet0/1; cat /tmp/amo-*.log
+		head -20 /sys/kernel/debug/uet/uet0/pdcs; } | sed 's/^/# /'
 	return $rc
 }
 
@@ -201,7 +244,7 @@ teardown() {
 }
 
 ktap_print_header
-ktap_set_plan 29
+ktap_set_plan 31
 setup || ktap_exit_fail_msg "cannot set up the fabric"
 ktap_test_result "CQ, MR, SRQ, AH, QP objects and states" objects
 ktap_test_result "ibv_rc_pingpong 4 KiB x 200" rc_pingpong
@@ -241,6 +284,8 @@ ktap_test_result "ib_atomic_bw under 1% loss" lossy ib_atomic_bw -n 1500
 ktap_test_result "ib_write_lat 8 B under 1% loss" lossy ib_write_lat -n 1500 -s 8
 ktap_test_result "ib_send_lat 4 KiB under 1% loss" lossy ib_send_lat -n 400 -s 4096
 ktap_test_result "UD datagrams wait for late receives, then a counted drop" ud_held
+ktap_test_result "a QP takes requests from its peer or of its Q_Key only" peer_only
+ktap_test_result "RC messages across a PDC closed when idle and reopened" pdc_reopen
 ktap_test_result "fetch-and-add exactly once under 5% loss and duplication" atomics_lossy
 ktap_test_result "malformed and unsupported atomics are counted drops" amo_refused
 ktap_test_result "rdma link del under traffic" link_del_under_traffic

@@ -6,10 +6,12 @@
  * several QPs and MRs by send, send with immediate, RDMA write (with
  * immediate) and RDMA read, and every byte is checked; atomics
  * (fetch-and-add, compare-and-swap) act exactly once each; bad keys,
- * bounds and permissions fail with the IB status a requester expects.
+ * bounds, permissions, another PD's memory and requests from a QP that is
+ * not the peer fail with the IB status a requester expects.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -594,6 +596,36 @@ TEST_F(pair, read_into_read_only)
 	EXPECT_EQ(0, ibv_dereg_mr(ro));
 }
 
+/*
+ * A region of another PD is not there for a QP's peer: a write and a read
+ * fail with a remote access error, the memory untouched.
+ */
+TEST_F(pair, mr_of_another_pd)
+{
+	struct side *a = &self->s[0], *b = &self->s[1];
+	struct ibv_sge sge = { (uintptr_t)a->buf[0], 100, a->mr[0]->lkey };
+	struct ibv_pd *pd2;
+	struct ibv_mr *mr2;
+	int i;
+
+	pd2 = ibv_alloc_pd(b->ctx);
+	ASSERT_NE(NULL, pd2);
+	memset(b->buf[2], 0x5a, 4096);
+	mr2 = ibv_reg_mr(pd2, b->buf[2], 4096, ACCESS_ALL);
+	ASSERT_NE(NULL, mr2);
+	pattern(a->buf[0], 100, 7);
+	ASSERT_EQ(0, post(a->qp[0], IBV_WR_RDMA_WRITE, &sge, 1,
+			  (uintptr_t)b->buf[2], mr2->rkey, 0, 1));
+	expect_failure(_metadata, a, 0, IBV_WC_REM_ACCESS_ERR);
+	ASSERT_EQ(0, post(a->qp[1], IBV_WR_RDMA_READ, &sge, 1,
+			  (uintptr_t)b->buf[2], mr2->rkey, 0, 2));
+	expect_failure(_metadata, a, 1, IBV_WC_REM_ACCESS_ERR);
+	for (i = 0; i < 4096; i++)
+		ASSERT_EQ(0x5a, b->buf[2][i]);
+	EXPECT_EQ(0, ibv_dereg_mr(mr2));
+	EXPECT_EQ(0, ibv_dealloc_pd(pd2));
+}
+
 /* No completion on @cq for @ms milliseconds. */
 static int quiet_for(struct ibv_cq *cq, long ms)
 {
@@ -635,6 +667,134 @@ TEST_F(pair, receiver_not_ready)
 	ASSERT_EQ(0, wait_wc(b->cq, &wc));
 	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
 	EXPECT_EQ(0, memcmp(a->buf[0], b->buf[0], 100));
+}
+
+/*
+ * An RC QP takes requests from its peer only.  Two QPs of a connected to
+ * b's QP 0 behind its back (b's QP 0 is connected to a's QP 0) are refused
+ * as if b's QP did not exist: a write that leaves b's memory as it was,
+ * and a send that leaves b's receive WQE to the peer's send.
+ */
+TEST_F(pair, rc_takes_its_peer_only)
+{
+	struct side *a = &self->s[0], *b = &self->s[1];
+	struct ibv_sge sge = { (uintptr_t)a->buf[1], 100, a->mr[1]->lkey };
+	struct ibv_sge rs = { (uintptr_t)b->buf[0], 100, b->mr[0]->lkey };
+	struct ibv_qp *intruder[2];
+	struct ibv_wc wc;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		intruder[i] = make_qp(a, IBV_QPT_RC);
+		ASSERT_NE(NULL, intruder[i]);
+		ASSERT_EQ(0, to_rts(intruder[i], a->gid, 2, b->qp[0]->qp_num));
+	}
+	pattern(a->buf[1], 100, 9);
+	ASSERT_EQ(0, post(intruder[0], IBV_WR_RDMA_WRITE, &sge, 1,
+			  (uintptr_t)b->buf[1], b->mr[1]->rkey, 0, 1));
+	ASSERT_EQ(0, wait_wc(a->cq, &wc));
+	EXPECT_EQ(IBV_WC_REM_ACCESS_ERR, wc.status);
+	for (i = 0; i < 100; i++)
+		ASSERT_EQ(0, b->buf[1][i]);
+
+	ASSERT_EQ(0, post_recv(b->qp[0], &rs, 1, 5));
+	ASSERT_EQ(0, post(intruder[1], IBV_WR_SEND, &sge, 1, 0, 0, 0, 2));
+	ASSERT_EQ(0, wait_wc(a->cq, &wc));
+	EXPECT_EQ(IBV_WC_REM_ACCESS_ERR, wc.status);
+	EXPECT_EQ(0, quiet_for(b->cq, 100));
+
+	sge.addr = (uintptr_t)a->buf[0];
+	sge.lkey = a->mr[0]->lkey;
+	pattern(a->buf[0], 100, 3);
+	ASSERT_EQ(0, post(a->qp[0], IBV_WR_SEND, &sge, 1, 0, 0, 0, 3));
+	ASSERT_EQ(0, wait_wc(a->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	ASSERT_EQ(0, wait_wc(b->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	EXPECT_EQ(5, wc.wr_id);
+	EXPECT_EQ(0, memcmp(a->buf[0], b->buf[0], 100));
+	for (i = 0; i < 2; i++)
+		EXPECT_EQ(0, ibv_destroy_qp(intruder[i]));
+}
+
+/* PDCs of uet device @dev in role @role ("ini", "tgt"); its PDCID: *@id. */
+static int pdcs(const char *dev, const char *role, unsigned int *id)
+{
+	char path[128], line[512], r[8];
+	unsigned int lpdcid;
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/uet/%s/pdcs", dev);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%u %*u %7s", &lpdcid, r) == 2 &&
+		    (!role || !strcmp(r, role))) {
+			*id = lpdcid;
+			n++;
+		}
+	fclose(f);
+	return n;
+}
+
+/* Wait until neither device has a PDC: they closed when idle. */
+static int no_pdcs(void)
+{
+	long end = now_ms() + TIMEOUT_MS;
+	unsigned int id;
+
+	do {
+		if (!pdcs("uet0", NULL, &id) && !pdcs("uet1", NULL, &id))
+			return 0;
+		usleep(10000);
+	} while (now_ms() < end);
+	return -ETIMEDOUT;
+}
+
+/* @n sends of 100 bytes from a's QP @q to b's, each checked on arrival. */
+static void sends(struct __test_metadata *_metadata, struct side *a,
+		  struct side *b, int q, int n)
+{
+	struct ibv_sge sge = { (uintptr_t)a->buf[0], 100, a->mr[0]->lkey };
+	struct ibv_sge rs = { (uintptr_t)b->buf[0], 100, b->mr[0]->lkey };
+	struct ibv_wc wc;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		pattern(a->buf[0], 100, i);
+		ASSERT_EQ(0, post_recv(b->qp[q], &rs, 1, 100 + i));
+		ASSERT_EQ(0, post(a->qp[q], IBV_WR_SEND, &sge, 1, 0, 0, 0, i));
+		ASSERT_EQ(0, wait_wc(a->cq, &wc));
+		ASSERT_EQ(IBV_WC_SUCCESS, wc.status);
+		ASSERT_EQ(0, wait_wc(b->cq, &wc));
+		ASSERT_EQ(IBV_WC_SUCCESS, wc.status);
+		ASSERT_EQ(100 + i, wc.wr_id);
+		ASSERT_EQ(0, memcmp(a->buf[0], b->buf[0], 100));
+	}
+}
+
+/*
+ * RC traffic goes on after its PDC closed when idle and a new one opened
+ * under another PDCID: between the two, a PDC in the other direction
+ * takes the target's former PDCID.  verbs.sh runs this with the devices'
+ * pdc-idle-ms cut to 200.
+ */
+TEST_F(pair, rc_across_pdc_reopen)
+{
+	struct side *a = &self->s[0], *b = &self->s[1];
+	unsigned int before, after;
+
+	ASSERT_EQ(0, no_pdcs());
+	sends(_metadata, a, b, 0, 3);
+	ASSERT_EQ(1, pdcs("uet1", "tgt", &before));
+	ASSERT_EQ(0, no_pdcs());
+	sends(_metadata, b, a, 1, 1);
+	sends(_metadata, a, b, 0, 3);
+	ASSERT_EQ(1, pdcs("uet1", "tgt", &after));
+	EXPECT_NE(before, after);
+	TH_LOG("uet1's PDC for uet0's messages: %u, then %u", before, after);
 }
 
 /* UD QPs in RTS on both sides, and an AH from a to b. */
@@ -760,6 +920,91 @@ TEST_F(pair, ud_datagrams_wait_for_receives)
 	usleep(500000);
 	ASSERT_EQ(0, ud_recv(b, &u, 4));
 	EXPECT_EQ(0, quiet_for(b->cq, 200));
+	ud_teardown(&u);
+}
+
+/* A datagram of @qkey from a's UD QP to b's, completed at a. */
+static int ud_send_qkey(struct side *a, struct ud *u, uint32_t qkey)
+{
+	struct ibv_sge ss = { (uintptr_t)a->buf[0], 1000, a->mr[0]->lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = qkey, .sg_list = &ss, .num_sge = 1,
+		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+	struct ibv_wc wc;
+
+	wr.wr.ud.ah = u->ah;
+	wr.wr.ud.remote_qpn = u->qb->qp_num;
+	wr.wr.ud.remote_qkey = qkey;
+	if (ibv_post_send(u->qa, &wr, &bad) || wait_wc(a->cq, &wc))
+		return -1;
+	return wc.status == IBV_WC_SUCCESS ? 0 : -1;
+}
+
+/*
+ * A UD QP takes the datagrams of its Q_Key only; a work request's Q_Key
+ * with the high bit set stands for the sending QP's own (both QPs have
+ * 0x1234).
+ */
+TEST_F(pair, ud_qkey)
+{
+	struct side *a = &self->s[0], *b = &self->s[1];
+	struct ud u = {};
+	struct ibv_wc wc;
+
+	ASSERT_EQ(0, ud_setup(a, b, &u));
+	ASSERT_EQ(0, ud_recv(b, &u, 0));
+	ASSERT_EQ(0, ud_send_qkey(a, &u, 0x4321));
+	EXPECT_EQ(0, quiet_for(b->cq, 200));
+	ASSERT_EQ(0, ud_send_qkey(a, &u, 0x80000000));
+	ASSERT_EQ(0, wait_wc(b->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	EXPECT_EQ(0, wc.wr_id);
+	ASSERT_EQ(0, ud_recv(b, &u, 1));
+	ASSERT_EQ(0, ud_send_qkey(a, &u, 0x1234));
+	ASSERT_EQ(0, wait_wc(b->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	EXPECT_EQ(1, wc.wr_id);
+	ud_teardown(&u);
+}
+
+/*
+ * A datagram to an RC QP is dropped: the receive WQE it would have taken
+ * stays for the peer's send.
+ */
+TEST_F(pair, datagram_to_rc_qp_dropped)
+{
+	struct side *a = &self->s[0], *b = &self->s[1];
+	struct ibv_sge ss = { (uintptr_t)a->buf[1], 100, a->mr[1]->lkey };
+	struct ibv_sge rs = { (uintptr_t)b->buf[0], 100, b->mr[0]->lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = 1, .sg_list = &ss, .num_sge = 1,
+		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+	struct ud u = {};
+	struct ibv_wc wc;
+
+	ASSERT_EQ(0, ud_setup(a, b, &u));
+	ASSERT_EQ(0, post_recv(b->qp[0], &rs, 1, 5));
+	pattern(a->buf[1], 100, 4);
+	wr.wr.ud.ah = u.ah;
+	wr.wr.ud.remote_qpn = b->qp[0]->qp_num;
+	wr.wr.ud.remote_qkey = 0x1234;
+	ASSERT_EQ(0, ibv_post_send(u.qa, &wr, &bad));
+	ASSERT_EQ(0, wait_wc(a->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	EXPECT_EQ(0, quiet_for(b->cq, 200));
+
+	ss.addr = (uintptr_t)a->buf[0];
+	ss.lkey = a->mr[0]->lkey;
+	pattern(a->buf[0], 100, 5);
+	ASSERT_EQ(0, post(a->qp[0], IBV_WR_SEND, &ss, 1, 0, 0, 0, 2));
+	ASSERT_EQ(0, wait_wc(a->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	ASSERT_EQ(0, wait_wc(b->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	EXPECT_EQ(5, wc.wr_id);
+	EXPECT_EQ(0, memcmp(a->buf[0], b->buf[0], 100));
 	ud_teardown(&u);
 }
 

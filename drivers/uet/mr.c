@@ -77,8 +77,11 @@ static int mr_add(struct uet_dev *udev, struct uet_mr *mr)
 	return 0;
 }
 
-/* Offer @mr to peers when its access says so; its rkey comes from there. */
-static int mr_ri_add(struct ib_device *ibdev, struct uet_mr *mr)
+/*
+ * Offer @mr to the peers of @ibpd's QPs when its access says so; its rkey
+ * comes from there.
+ */
+static int mr_ri_add(struct ib_pd *ibpd, struct uet_mr *mr)
 {
 	int err;
 
@@ -86,7 +89,7 @@ static int mr_ri_add(struct ib_device *ibdev, struct uet_mr *mr)
 		mr->ibmr.rkey = mr->ibmr.lkey;
 		return 0;
 	}
-	err = uet_ri_add(ibdev, UET_JOB_DEFAULT, &mr->mem,
+	err = uet_ri_add(ibpd->device, UET_JOB_DEFAULT, ibpd, &mr->mem,
 			 uet_ri_access(mr->access), &mr->ri_key);
 	if (err)
 		return err;
@@ -190,7 +193,7 @@ struct ib_mr *uet_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	err = mr_add(to_uet_dev(ibpd->device), mr);
 	if (err)
 		goto err_free;
-	err = mr_ri_add(ibpd->device, mr);
+	err = mr_ri_add(ibpd, mr);
 	if (err)
 		goto err_del;
 	return &mr->ibmr;
@@ -230,7 +233,7 @@ struct ib_mr *uet_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
 	if (err)
 		goto err_free;
 	/* its RI entry, no access until a REG_MR (mr->mem is empty) */
-	err = uet_ri_add(ibpd->device, UET_JOB_DEFAULT, &mr->mem, 0,
+	err = uet_ri_add(ibpd->device, UET_JOB_DEFAULT, ibpd, &mr->mem, 0,
 			 &mr->ri_key);
 	if (err)
 		goto err_del;

@@ -16,6 +16,7 @@
  * IB_WC_WR_FLUSH_ERR; WQEs a process adds later are flushed at its next
  * doorbell (send queue) or when the data path looks for a receive WQE.
  */
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
@@ -98,6 +99,23 @@ static void wq_free(struct uet_wq *wq)
 	uet_queue_free(&wq->queue);
 }
 
+/*
+ * A QPN (the endpoint's PIDonFEP) at random among the free ones, so that
+ * a party that has not been told it must guess it.
+ */
+static int qpn_alloc(struct uet_dev *udev)
+{
+	u32 start = get_random_u32_inclusive(UET_QPN_FIRST, UET_QPN_LAST);
+	int qpn;
+
+	qpn = ida_alloc_range(&udev->vdev.qpns, start, UET_QPN_LAST,
+			      GFP_KERNEL);
+	if (qpn == -ENOSPC && start > UET_QPN_FIRST)
+		qpn = ida_alloc_range(&udev->vdev.qpns, UET_QPN_FIRST,
+				      start - 1, GFP_KERNEL);
+	return qpn;
+}
+
 int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		  struct ib_udata *udata)
 {
@@ -123,8 +141,7 @@ int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		if (qpn == -ENOSPC)
 			return -EEXIST;
 	} else {
-		qpn = ida_alloc_range(&udev->vdev.qpns, UET_QPN_FIRST,
-				      UET_QPN_LAST, GFP_KERNEL);
+		qpn = qpn_alloc(udev);
 	}
 	if (qpn < 0)
 		return qpn == -ENOSPC ? -ENOMEM : qpn;
@@ -360,8 +377,7 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	qp_set_attr(qp, attr, mask, &av);
 	WRITE_ONCE(qp->state, next);
 	spin_unlock_irqrestore(&qp->attr_lock, flags);
-	if (mask & IB_QP_ACCESS_FLAGS)
-		uet_xfer_set_access(qp);
+	uet_xfer_modified(qp);
 
 	if (next == cur)
 		return 0;

@@ -5,6 +5,7 @@
  * so removal waits for a grace period before the region may go.
  */
 #include <linux/bitfield.h>
+#include <linux/random.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 
@@ -14,9 +15,17 @@
 #include "uet.h"
 #include "wire.h"
 
+/*
+ * Random indexes a new entry tries before it takes the lowest free one:
+ * with the table nearly empty, as it is, the first try almost always
+ * succeeds.
+ */
+#define UET_RI_RANDOM_TRIES	4
+
 /**
  * struct uet_ri_entry - a registered region
  * @mem: the region, kept by the registrant until uet_ri_del() returns.
+ * @domain: the protection domain whose endpoints may access it.
  * @job: the job whose requests may access it.
  * @access: UET_ACCESS_*.
  * @gen: generation, the low byte of the rkey.
@@ -24,26 +33,48 @@
  */
 struct uet_ri_entry {
 	const struct uet_mem *mem;
+	const void *domain;
 	u32 job;
 	u32 access;
 	u8 gen;
 	struct rcu_head rcu;
 };
 
+/*
+ * Put @e at a random free index of @t: an rkey a peer has not been told is
+ * then one of 2^32 values, not the next one up.
+ */
+static int ri_insert(struct uet_ri_table *t, struct uet_ri_entry *e,
+		     u32 *index)
+{
+	int i, err;
+
+	for (i = 0; i < UET_RI_RANDOM_TRIES; i++) {
+		*index = get_random_u32_inclusive(1, FIELD_MAX(UET_RKEY_INDEX));
+		err = xa_insert_bh(&t->entries, *index, e, GFP_KERNEL);
+		if (err != -EBUSY)
+			return err;
+	}
+	return xa_alloc_bh(&t->entries, index, e,
+			   XA_LIMIT(1, FIELD_MAX(UET_RKEY_INDEX)), GFP_KERNEL);
+}
+
 /**
  * uet_ri_add() - register a region peers may access
  * @ibdev: a uet device
  * @job: the job whose requests may access it
+ * @domain: the protection domain whose endpoints may access it (see
+ *	uet_ep_open())
  * @mem: the region; the caller keeps it alive until uet_ri_del() returns
  * @access: UET_ACCESS_* bits
- * @rkey: set to the key peers name it by
+ * @rkey: set to the key peers name it by, a random one among those free
  *
  * Context: process.
  * Return: 0, -EINVAL for bad arguments, -ENOSPC when the table is full,
  * -ENOMEM.
  */
-int uet_ri_add(struct ib_device *ibdev, u32 job, const struct uet_mem *mem,
-	       u32 access, u32 *rkey)
+int uet_ri_add(struct ib_device *ibdev, u32 job, const void *domain,
+	       const struct uet_mem *mem, u32 access, u32 *rkey)
 {
 	struct uet_ri_table *t = &to_uet_dev(ibdev)->ri;
 	struct uet_ri_entry *e;
@@ -56,14 +87,12 @@ int uet_ri_add(struct ib_device *ibdev, u32 job, const struct uet_mem *mem,
 	if (!e)
 		return -ENOMEM;
 	e->mem = mem;
+	e->domain = domain;
 	e->job = job;
 	e->access = access;
+	e->gen = get_random_u8();
 
-	xa_lock_bh(&t->entries);
-	e->gen = t->next_gen++;
-	err = __xa_alloc(&t->entries, &index, e,
-			 XA_LIMIT(1, FIELD_MAX(UET_RKEY_INDEX)), GFP_ATOMIC);
-	xa_unlock_bh(&t->entries);
+	err = ri_insert(t, e, &index);
 	if (err) {
 		kfree(e);
 		return err == -EBUSY ? -ENOSPC : err;
@@ -136,6 +165,7 @@ int uet_ri_update(struct ib_device *ibdev, u32 *rkey, u8 gen,
 	xa_lock_bh(&t->entries);
 	old = xa_load(&t->entries, index);
 	if (old && old->gen == FIELD_GET(UET_RKEY_GEN, *rkey)) {
+		e->domain = old->domain;
 		e->job = old->job;
 		/* replaces an entry in place: allocates nothing, cannot fail */
 		__xa_store(&t->entries, index, e, GFP_ATOMIC);
@@ -158,6 +188,7 @@ int uet_ri_update(struct ib_device *ibdev, u32 *rkey, u8 gen,
  * @udev: the target device
  * @req: the request's SES header: memory key, resource index, generation,
  *	job
+ * @domain: the protection domain of the endpoint it reached
  * @access: the access it needs, one UET_ACCESS_* bit
  * @addr: the first byte it names
  * @len: how many
@@ -169,7 +200,8 @@ int uet_ri_update(struct ib_device *ibdev, u32 *rkey, u8 gen,
  * Return: %UET_SES_RC_OK, or the SES return code to answer with.
  */
 u8 uet_ri_check(struct uet_dev *udev, const struct uet_ses_req_info *req,
-		u32 access, u64 addr, u64 len, const struct uet_mem **mem)
+		const void *domain, u32 access, u64 addr, u64 len,
+		const struct uet_mem **mem)
 {
 	u32 rkey = (u32)req->match_bits;
 	u32 index = FIELD_GET(UET_RKEY_INDEX, rkey);
@@ -178,7 +210,8 @@ u8 uet_ri_check(struct uet_dev *udev, const struct uet_ses_req_info *req,
 
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "RI table lookup outside RCU");
 	e = req->match_bits >> 32 ? NULL : xa_load(&udev->ri.entries, index);
-	if (!e)
+	/* another domain's region is not there for this endpoint */
+	if (!e || e->domain != domain)
 		rc = UET_SES_RC_BAD_MKEY;
 	else if (req->resource_index != FIELD_GET(UET_RI_WIRE_INDEX, index))
 		rc = UET_SES_RC_BAD_INDEX;

@@ -38,26 +38,25 @@ struct uet_ses_req_info;
 /**
  * struct uet_ri_table - the RI table of a device
  * @entries: struct uet_ri_entry by index; its own lock, readers use RCU.
- * @next_gen: the generation the next entry gets, under @entries' lock.
  * @amo_lock: serialises the atomic operations on the table's regions, so
  *	that each reads and writes its integer as one step with respect to
  *	the others (what IB calls IB_ATOMIC_HCA).
  */
 struct uet_ri_table {
 	struct xarray entries;
-	u8 next_gen;
 	spinlock_t amo_lock;	/* see above */
 };
 
-int uet_ri_add(struct ib_device *ibdev, u32 job, const struct uet_mem *mem,
-	       u32 access, u32 *rkey);
+int uet_ri_add(struct ib_device *ibdev, u32 job, const void *domain,
+	       const struct uet_mem *mem, u32 access, u32 *rkey);
 void uet_ri_del(struct ib_device *ibdev, u32 rkey);
 int uet_ri_update(struct ib_device *ibdev, u32 *rkey, u8 gen,
 		  const struct uet_mem *mem, u32 access);
 
 /* For the SES layer, under rcu_read_lock(). */
 u8 uet_ri_check(struct uet_dev *udev, const struct uet_ses_req_info *req,
-		u32 access, u64 addr, u64 len, const struct uet_mem **mem);
+		const void *domain, u32 access, u64 addr, u64 len,
+		const struct uet_mem **mem);
 void uet_ri_init(struct uet_dev *udev);
 void uet_ri_fini(struct uet_dev *udev);
 

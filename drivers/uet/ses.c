@@ -13,15 +13,17 @@
  * work requests complete in the order they were posted.
  *
  * Receiving: messages from one initiator endpoint to one target endpoint
- * over one PDC form a flow.  The messages that take untagged receive
- * buffers (sends, writes with immediate data) have message IDs counting
- * up from zero; receive buffers are bound to them in message-ID order,
- * whatever order their packets arrive in (RUD places packets in any
- * order), and they complete in that order too: what verbs RC semantics
- * need.  Tagged sends, writes and reads count their own IDs: a tagged send
- * takes the oldest receive buffer posted for its tag when its first packet
- * arrives, and completes when its last byte is placed.  Writes and reads
- * go to and from the regions of the RI table (ri.c), every access checked.
+ * form a flow, whichever PDCs carry them.  The messages that take
+ * untagged receive buffers (sends, writes with immediate data) have
+ * message IDs counting up from zero; receive buffers are bound to them in
+ * message-ID order, whatever order their packets arrive in (RUD places
+ * packets in any order), and they complete in that order too: what verbs
+ * RC semantics need.  Tagged sends, writes and reads count their own IDs:
+ * a tagged send takes the oldest receive buffer posted for its tag when
+ * its first packet arrives, and completes when its last byte is placed
+ * (at most UET_SES_FLOW_MSGS of them in progress per flow).  Writes and
+ * reads go to and from the regions of the RI table (ri.c), every access
+ * checked.
  *
  * Atomics: a fetching atomic operation is one request whose ACK brings
  * the integer's old value back, like a read's data.  It must act once
@@ -58,6 +60,14 @@
 /* Most messages of one flow between its next completion and its newest. */
 #define UET_SES_FLOW_MSGS	UET_PDC_WND_MAX
 
+/*
+ * Initiator endpoints one endpoint keeps receive flows for, at most.  A
+ * connected QP's endpoint has one peer; an endpoint of the kernel API
+ * that takes requests from anyone keeps up to this many flows (8.5 KB
+ * each), and refuses the initiators beyond them.
+ */
+#define UET_SES_EP_FLOWS_MAX	64
+
 /* Largest message: what the 32-bit buffer offset and lengths allow. */
 #define UET_SES_MAX_MSG		U32_MAX
 
@@ -78,6 +88,8 @@
  *	job (the default job always): its counters count the endpoint's
  *	traffic; %NULL otherwise.
  * @pid: PIDonFEP, 12 bits.
+ * @domain: its protection domain: requests reach only the regions of the
+ *	RI table registered in the same domain.
  * @comp: completion callback, and ...
  * @priv: ... its argument.
  * @starved: called when it holds a UUD datagram (uet_ep_set_starved()).
@@ -86,13 +98,18 @@
  * @rcu: frees the endpoint after readers that found it in the table.
  * @send_lock: serialises posters (uet_ep_post()).
  * @lock: protects everything below.
+ * @from: whom it takes requests from, enum uet_ep_from ...
+ * @peer: ... with %UET_EP_FROM_PEER, the peer's fabric address ...
+ * @peer_pid: ... and PIDonFEP.
+ * @key: with %UET_EP_FROM_DATAGRAMS, the key datagrams must carry.
  * @closing: no more work is accepted.
  * @recvq: posted untagged receive buffers (struct uet_rbuf), oldest first.
  * @trecvq: posted tagged receive buffers, oldest first.
  * @sends: work requests in progress (struct uet_tx_msg), oldest first.
  * @held: untagged UUD sends that found no receive buffer (struct
  *	uet_held), oldest first.
- * @rx_flows: receive flows (struct uet_rx_flow) by PDC and initiator.
+ * @rx_flows: receive flows (struct uet_rx_flow) by initiator endpoint.
+ * @nr_rx_flows: entries of @rx_flows.
  * @tx_flows: send flows (struct uet_tx_flow) by target and its PID.
  */
 struct uet_ep {
@@ -100,6 +117,7 @@ struct uet_ep {
 	u32 job;
 	struct uet_job *jobp;
 	u16 pid;
+	const void *domain;
 	uet_comp_fn comp;
 	void *priv;
 	uet_starved_fn starved;
@@ -108,12 +126,17 @@ struct uet_ep {
 	struct mutex send_lock;	/* see above */
 
 	spinlock_t lock;	/* see above */
+	u8 from;
+	struct in6_addr peer;
+	u16 peer_pid;
+	u32 key;
 	bool closing;
 	struct list_head recvq;
 	struct list_head trecvq;
 	struct list_head sends;
 	struct list_head held;
 	DECLARE_HASHTABLE(rx_flows, 4);
+	unsigned int nr_rx_flows;
 	DECLARE_HASHTABLE(tx_flows, 4);
 };
 
@@ -176,19 +199,24 @@ struct uet_amo_done {
 };
 
 /*
- * Messages from one initiator endpoint over one PDC.  Untagged sends and
- * writes with immediate data take receive buffers in message-ID order
- * (@msgs); tagged sends, writes and reads number their messages apart, and
- * tagged messages in progress are on @tagged.
+ * Messages from one initiator endpoint, {@src, @initiator}.  Untagged
+ * sends and writes with immediate data take receive buffers in message-ID
+ * order (@msgs); tagged sends, writes and reads number their messages
+ * apart, and tagged messages in progress are on @tagged.  The initiator
+ * numbers its messages to this endpoint for its endpoint's life, across
+ * the PDCs that carry them (struct uet_tx_flow), so the flow outlives the
+ * PDCs too: a PDC closed when idle and opened again, under another PDCID,
+ * continues the same numbering.
  */
 struct uet_rx_flow {
 	struct hlist_node node;
-	u16 lpdcid;
+	struct in6_addr src;
 	u16 initiator;
 	u16 next_bind;		/* message ID the next receive buffer binds to */
 	u16 next_done;		/* message ID that completes next */
 	struct uet_rx_msg *msgs[UET_SES_FLOW_MSGS];	/* by ID modulo size */
 	struct list_head tagged;
+	unsigned int ntagged;	/* entries of @tagged */
 	struct uet_amo_done amo[UET_SES_AMO_MAX];	/* the newest atomics */
 	u8 amo_next;		/* the entry of @amo the next result takes */
 };
@@ -664,22 +692,34 @@ EXPORT_SYMBOL_NS_GPL(uet_ep_post, UET_ENGINE);
 
 /* Receiving. */
 
-static struct uet_rx_flow *rx_flow(struct uet_ep *ep, u16 lpdcid, u16 initiator)
+/*
+ * The flow of messages from the initiator endpoint {@src, @initiator},
+ * created on its first request unless the endpoint has
+ * UET_SES_EP_FLOWS_MAX already (a counted drop); %NULL then or without
+ * memory.
+ */
+static struct uet_rx_flow *rx_flow(struct uet_ep *ep, const struct in6_addr *src,
+				   u16 initiator)
 {
-	u32 key = lpdcid << UET_PID_BITS | initiator;
+	u32 key = ipv6_addr_hash(src) ^ initiator;
 	struct uet_rx_flow *f;
 
 	lockdep_assert_held(&ep->lock);
 	hash_for_each_possible(ep->rx_flows, f, node, key)
-		if (f->lpdcid == lpdcid && f->initiator == initiator)
+		if (f->initiator == initiator && ipv6_addr_equal(&f->src, src))
 			return f;
+	if (ep->nr_rx_flows >= UET_SES_EP_FLOWS_MAX) {
+		uet_count(ep->udev, UET_CNT_DROP_FLOW_LIMIT, 1);
+		return NULL;
+	}
 	f = kzalloc(sizeof(*f), GFP_ATOMIC);
 	if (!f)
 		return NULL;
-	f->lpdcid = lpdcid;
+	f->src = *src;
 	f->initiator = initiator;
 	INIT_LIST_HEAD(&f->tagged);
 	hash_add(ep->rx_flows, &f->node, key);
+	ep->nr_rx_flows++;
 	return f;
 }
 
@@ -723,7 +763,8 @@ static struct uet_rx_msg *rx_msg(struct uet_ep *ep, struct uet_rx_flow *f, u16 i
 
 /*
  * The tagged message @req names: the one in progress, or a new one bound
- * to the oldest receive buffer posted for its tag.
+ * to the oldest receive buffer posted for its tag; %NULL when the flow has
+ * UET_SES_FLOW_MSGS in progress already, or without memory.
  */
 static struct uet_rx_msg *rx_tagged_msg(struct uet_ep *ep, struct uet_rx_flow *f,
 					const struct uet_ses_req_info *req)
@@ -733,6 +774,8 @@ static struct uet_rx_msg *rx_tagged_msg(struct uet_ep *ep, struct uet_rx_flow *f
 	list_for_each_entry(m, &f->tagged, node)
 		if (m->id == req->message_id)
 			return m;
+	if (f->ntagged >= UET_SES_FLOW_MSGS)
+		return NULL;
 	m = kzalloc(sizeof(*m), GFP_ATOMIC);
 	if (!m)
 		return NULL;
@@ -742,6 +785,7 @@ static struct uet_rx_msg *rx_tagged_msg(struct uet_ep *ep, struct uet_rx_flow *f
 	if (!m->rb)
 		m->status = -ENOBUFS;
 	list_add_tail(&m->node, &f->tagged);
+	f->ntagged++;
 	return m;
 }
 
@@ -816,7 +860,8 @@ static u8 rx_write(struct uet_ep *ep, const struct uet_ses_req_info *req,
 	}
 	rc = ep_allows(ep, UET_ACCESS_REMOTE_WRITE);
 	if (rc == UET_SES_RC_OK)
-		rc = uet_ri_check(ep->udev, req, UET_ACCESS_REMOTE_WRITE, start,
+		rc = uet_ri_check(ep->udev, req, ep->domain,
+				  UET_ACCESS_REMOTE_WRITE, start,
 				  req->request_length, &mem);
 	if (rc == UET_SES_RC_OK &&
 	    uet_mem_copy_skb(mem, req->buffer_offset, skb, hlen, len))
@@ -935,7 +980,8 @@ static u8 rx_read(struct uet_ep *ep, const struct uet_ses_req_info *req,
 		return UET_SES_RC_UNSUPPORTED_SIZE;
 	rc = ep_allows(ep, UET_ACCESS_REMOTE_READ);
 	if (rc == UET_SES_RC_OK)
-		rc = uet_ri_check(ep->udev, req, UET_ACCESS_REMOTE_READ,
+		rc = uet_ri_check(ep->udev, req, ep->domain,
+				  UET_ACCESS_REMOTE_READ,
 				  req->buffer_offset, len, &mem);
 	if (rc != UET_SES_RC_OK)
 		return rc;
@@ -1042,7 +1088,7 @@ static u8 rx_atomic(struct uet_ep *ep, struct uet_pds_pdc *pdc,
 	if (rc != UET_SES_RC_OK)
 		return rc;
 	spin_lock(&ep->lock);
-	f = ep->closing ? NULL : rx_flow(ep, pdc->lpdcid, req->initiator);
+	f = ep->closing ? NULL : rx_flow(ep, &pdc->key.raddr, req->initiator);
 	rc = ep->closing ? UET_SES_RC_CANCELLED : UET_SES_RC_NO_MATCH;
 	if (!f)
 		goto out;
@@ -1053,7 +1099,8 @@ static u8 rx_atomic(struct uet_ep *ep, struct uet_pds_pdc *pdc,
 		rc = UET_SES_RC_UNCOR;	/* forgotten: it cannot act twice */
 		if (dup)
 			goto out;
-		rc = uet_ri_check(ep->udev, req, UET_ACCESS_REMOTE_ATOMIC,
+		rc = uet_ri_check(ep->udev, req, ep->domain,
+				  UET_ACCESS_REMOTE_ATOMIC,
 				  req->buffer_offset, UET_AMO_SIZE, &mem);
 		if (rc != UET_SES_RC_OK)
 			goto out;
@@ -1103,7 +1150,7 @@ static u8 ep_rcv(struct uet_ep *ep, struct uet_pds_pdc *pdc,
 		rc = UET_SES_RC_CANCELLED;
 		goto out;
 	}
-	f = rx_flow(ep, pdc->lpdcid, req->initiator);
+	f = rx_flow(ep, &pdc->key.raddr, req->initiator);
 	if (f && req->opcode == UET_SES_TAGGED_SEND)
 		m = rx_tagged_msg(ep, f, req);
 	else
@@ -1119,6 +1166,7 @@ static u8 ep_rcv(struct uet_ep *ep, struct uet_pds_pdc *pdc,
 	} else if (rx_msg_done(m)) {
 		rx_report(ep, pdc, f, m);
 		list_del(&m->node);
+		f->ntagged--;
 		kfree(m);
 	}
 out:
@@ -1160,6 +1208,42 @@ int uet_ses_parse_skb(struct uet_dev *udev, const struct sk_buff *skb,
 	if (hlen < 0)
 		uet_count(udev, UET_CNT_DROP_MALFORMED, 1);
 	return hlen;
+}
+
+/*
+ * May the request @req from @src reach @ep, over a PDC or RUDI or
+ * (@datagram) as a UUD send?  A refusal is a counted drop, and *@rc says
+ * how to answer it.
+ */
+static bool ep_admits(struct uet_ep *ep, const struct in6_addr *src,
+		      const struct uet_ses_req_info *req, bool datagram, u8 *rc)
+{
+	bool ok;
+
+	spin_lock(&ep->lock);
+	switch (ep->from) {
+	case UET_EP_FROM_ANY:
+		ok = true;
+		break;
+	case UET_EP_FROM_PEER:
+		ok = !datagram && req->initiator == ep->peer_pid &&
+		     ipv6_addr_equal(src, &ep->peer);
+		*rc = UET_SES_RC_BAD_PID;
+		break;
+	case UET_EP_FROM_DATAGRAMS:
+		ok = datagram && req->opcode == UET_SES_SEND &&
+		     req->match_bits == ep->key;
+		*rc = UET_SES_RC_BAD_PID;
+		break;
+	default:
+		ok = false;
+		*rc = UET_SES_RC_NO_MATCH;
+		break;
+	}
+	spin_unlock(&ep->lock);
+	if (!ok)
+		uet_count(ep->udev, UET_CNT_DROP_NOT_PEER, 1);
+	return ok;
 }
 
 /* The endpoint a request names, under rcu_read_lock(); a counted drop if none. */
@@ -1321,6 +1405,7 @@ void uet_ses_rcv_uud(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 	struct uet_ses_hdr_info h;
 	struct uet_ep *ep;
 	int hlen;
+	u8 rc;
 
 	hlen = uet_ses_parse_skb(udev, skb, next_hdr, &h);
 	if (hlen < 0)
@@ -1334,8 +1419,10 @@ void uet_ses_rcv_uud(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 	}
 	rcu_read_lock();
 	ep = ep_find(udev, &h.req);
-	if (ep)
+	if (ep && ep_admits(ep, saddr, &h.req, true, &rc))
 		ep_rcv_uud(ep, &h.req, skb, hlen, saddr);
+	else if (ep)
+		ep_count_rx(ep, rc, skb->len - hlen);
 	rcu_read_unlock();
 }
 
@@ -1404,6 +1491,8 @@ u8 uet_ses_rcv_rudi(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 	ep = ep_find(udev, &h.req);
 	if (!ep)
 		rc = UET_SES_RC_BAD_PID;
+	else if (!ep_admits(ep, saddr, &h.req, false, &rc))
+		;
 	else if (h.req.opcode == UET_SES_READ)
 		rc = rx_read(ep, &h.req, ans);
 	else
@@ -1481,7 +1570,8 @@ u8 uet_ses_rcv(struct uet_pds_pdc *pdc, struct sk_buff *skb, int hlen,
 	rcu_read_lock();
 	ep = ep_find(udev, req);
 	if (ep) {
-		rc = ep_rcv(ep, pdc, req, skb, hlen, dup, ans);
+		if (ep_admits(ep, &pdc->key.raddr, req, false, &rc))
+			rc = ep_rcv(ep, pdc, req, skb, hlen, dup, ans);
 		ep_count_rx(ep, rc, skb->len - hlen);
 	} else {
 		rc = UET_SES_RC_BAD_PID;
@@ -1538,6 +1628,8 @@ EXPORT_SYMBOL_NS_GPL(uet_ep_post_recv, UET_ENGINE);
  * @ibdev: the device
  * @job: job identifier, 24 bits
  * @pid: PIDonFEP, 12 bits, unique on the device within @job
+ * @domain: its protection domain: its peers reach the regions registered
+ *	in the same domain (uet_ri_add()) and no others
  * @comp: completion callback (see uet_comp_fn)
  * @priv: its argument
  *
@@ -1548,7 +1640,7 @@ EXPORT_SYMBOL_NS_GPL(uet_ep_post_recv, UET_ENGINE);
  * Return: the endpoint, or ERR_PTR(-EINVAL, -ENODEV, -EADDRINUSE, -ENOMEM).
  */
 struct uet_ep *uet_ep_open(struct ib_device *ibdev, u32 job, u16 pid,
-			   uet_comp_fn comp, void *priv)
+			   const void *domain, uet_comp_fn comp, void *priv)
 {
 	struct uet_dev *udev;
 	struct uet_ep *ep;
@@ -1573,6 +1665,7 @@ struct uet_ep *uet_ep_open(struct ib_device *ibdev, u32 job, u16 pid,
 		goto err_free;
 	}
 	ep->pid = pid;
+	ep->domain = domain;
 	ep->comp = comp;
 	ep->priv = priv;
 	ep->access = UET_ACCESS_MASK;
@@ -1617,6 +1710,33 @@ void uet_ep_set_access(struct uet_ep *ep, u8 access)
 	WRITE_ONCE(ep->access, access & UET_ACCESS_MASK);
 }
 EXPORT_SYMBOL_NS_GPL(uet_ep_set_access, UET_ENGINE);
+
+/**
+ * uet_ep_accept() - whom an endpoint takes requests from
+ * @ep: the endpoint
+ * @from: enum uet_ep_from; an endpoint opens with %UET_EP_FROM_ANY
+ * @peer: with %UET_EP_FROM_PEER, the peer endpoint's fabric address ...
+ * @peer_pid: ... and PIDonFEP
+ * @key: with %UET_EP_FROM_DATAGRAMS, the key untagged sends must carry
+ *	(struct uet_wr's @tag: verbs' Q_Key)
+ *
+ * A connected QP's endpoint takes requests from its peer only, a datagram
+ * QP's takes datagrams of its Q_Key only, and one not ready to receive
+ * takes nothing.  Any context.
+ */
+void uet_ep_accept(struct uet_ep *ep, enum uet_ep_from from,
+		   const struct in6_addr *peer, u16 peer_pid, u32 key)
+{
+	spin_lock_bh(&ep->lock);
+	ep->from = from;
+	if (from == UET_EP_FROM_PEER) {
+		ep->peer = *peer;
+		ep->peer_pid = peer_pid;
+	}
+	ep->key = key;
+	spin_unlock_bh(&ep->lock);
+}
+EXPORT_SYMBOL_NS_GPL(uet_ep_accept, UET_ENGINE);
 
 /**
  * uet_ep_set_starved() - hold datagrams that find no receive buffer
@@ -1676,6 +1796,7 @@ static void ep_free_flows(struct uet_ep *ep)
 	struct hlist_node *tmp;
 	int bkt, i;
 
+	ep->nr_rx_flows = 0;
 	hash_for_each_safe(ep->rx_flows, bkt, tmp, rf, node) {
 		for (i = 0; i < UET_SES_FLOW_MSGS; i++)
 			rx_msg_free(rf->msgs[i]);

@@ -62,7 +62,8 @@ enum uet_op {
  *	data or a read %UET_PDC_RUDI.
  * @flags: UET_WR_*.
  * @imm: with %UET_WR_IMM.
- * @tag: with %UET_WR_TAGGED.
+ * @tag: with %UET_WR_TAGGED; an untagged send: the key the target
+ *	endpoint may ask for (uet_ep_accept()), carried in the match bits.
  * @rkey: write, read, atomic: the target's region ...
  * @raddr: ... and the address in it.
  * @amo: atomic: enum uet_amo: %UET_AMO_SUM adds @operand, %UET_AMO_CSWAP
@@ -156,9 +157,34 @@ typedef void (*uet_comp_fn)(struct uet_ep *ep, const struct uet_comp *comp,
 			    void *priv);
 
 struct uet_ep *uet_ep_open(struct ib_device *ibdev, u32 job, u16 pid,
-			   uet_comp_fn comp, void *priv);
+			   const void *domain, uet_comp_fn comp, void *priv);
 void uet_ep_close(struct uet_ep *ep);
 void uet_ep_set_access(struct uet_ep *ep, u8 access);
+
+/**
+ * enum uet_ep_from - whom an endpoint takes requests from
+ * @UET_EP_FROM_ANY: any initiator, any delivery mode (how it opens).
+ * @UET_EP_FROM_NONE: nobody yet: requests over PDCs are answered
+ *	%UET_SES_RC_NO_MATCH (the initiator tries again, as when no receive
+ *	buffer is posted), datagrams dropped.
+ * @UET_EP_FROM_PEER: one initiator endpoint, over PDCs and RUDI (a
+ *	connected QP); others are answered %UET_SES_RC_BAD_PID, as if the
+ *	endpoint did not exist, and datagrams dropped.
+ * @UET_EP_FROM_DATAGRAMS: untagged UUD sends from anyone that carry its
+ *	key (a datagram QP and its Q_Key); requests over PDCs and RUDI are
+ *	answered %UET_SES_RC_BAD_PID.
+ *
+ * Every refusal is counted in drop_not_peer.
+ */
+enum uet_ep_from {
+	UET_EP_FROM_ANY,
+	UET_EP_FROM_NONE,
+	UET_EP_FROM_PEER,
+	UET_EP_FROM_DATAGRAMS,
+};
+
+void uet_ep_accept(struct uet_ep *ep, enum uet_ep_from from,
+		   const struct in6_addr *peer, u16 peer_pid, u32 key);
 
 /* Called from softirq, the endpoint unlocked: it holds a datagram. */
 typedef void (*uet_starved_fn)(struct uet_ep *ep, void *priv);

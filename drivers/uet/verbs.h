@@ -36,6 +36,12 @@
 #define UET_QPN_FIRST		2
 #define UET_QPN_LAST		(BIT(UET_PID_BITS) - 1)
 
+/*
+ * A UD work request's Q_Key with this bit set stands for the sending QP's
+ * own Q_Key (IBA vol. 1, Q_Keys; ib_mad.h's IB_QP_SET_QKEY).
+ */
+#define UET_QKEY_OWN		BIT(31)
+
 /* Limits reported in the device attributes and enforced at creation. */
 #define UET_MAX_QP_WR		16383
 #define UET_MAX_CQE		65535

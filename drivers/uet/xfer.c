@@ -347,6 +347,13 @@ static int send_dest(struct uet_qp *qp, const struct rxe_send_wqe *wqe,
 		wr->dst = av.dgid;
 		wr->dst_pid = wqe->wr.wr.ud.remote_qpn;
 		wr->mode = UET_PDC_UUD;
+		/* the target checks the Q_Key */
+		wr->tag = wqe->wr.wr.ud.remote_qkey;
+		if (wr->tag & UET_QKEY_OWN) {
+			spin_lock_irqsave(&qp->attr_lock, flags);
+			wr->tag = qp->attr.qkey;
+			spin_unlock_irqrestore(&qp->attr_lock, flags);
+		}
 		return 0;
 	}
 	spin_lock_irqsave(&qp->attr_lock, flags);
@@ -659,16 +666,42 @@ static bool recv_fill(struct uet_qp *qp)
 	return found;
 }
 
-/* The remote operations the QP's access flags let peers do. */
-static u8 qp_access(struct uet_qp *qp)
+/* Whether a QP in @state takes what arrives (IB spec 10.3.1). */
+static bool qp_receives(enum ib_qp_state state)
 {
-	unsigned long flags;
-	int access;
+	return state == IB_QPS_RTR || state == IB_QPS_RTS ||
+	       state == IB_QPS_SQD || state == IB_QPS_SQE;
+}
 
+/*
+ * Tell the QP's endpoint whom to take requests from: nobody before the QP
+ * is ready to receive (the initiator tries again, as when no receive WQE
+ * is posted), then a connected QP's peer only, with what its access flags
+ * allow, or the datagrams that carry a datagram QP's Q_Key.
+ */
+static void ep_accept(struct uet_qp *qp)
+{
+	enum uet_ep_from from = UET_EP_FROM_NONE;
+	struct in6_addr peer = {};
+	unsigned long flags;
+	int access = 0;
+	u16 peer_pid = 0;
+	u32 qkey = 0;
+
+	lockdep_assert_held(&qp->ep_lock);
 	spin_lock_irqsave(&qp->attr_lock, flags);
-	access = qp->attr.qp_access_flags;
+	if (qp_receives(qp->state) && uet_qp_datagram(qp)) {
+		from = UET_EP_FROM_DATAGRAMS;
+		qkey = qp->attr.qkey;
+	} else if (qp_receives(qp->state)) {
+		from = UET_EP_FROM_PEER;
+		peer = qp->av.dgid;
+		peer_pid = qp->attr.dest_qp_num;
+		access = qp->attr.qp_access_flags;
+	}
 	spin_unlock_irqrestore(&qp->attr_lock, flags);
-	return uet_ri_access(access);
+	uet_ep_set_access(qp->ep, uet_ri_access(access));
+	uet_ep_accept(qp->ep, from, &peer, peer_pid, qkey);
 }
 
 /* A datagram found no receive buffer: hand the queued WQEs over now. */
@@ -678,23 +711,24 @@ static void xfer_starved(struct uet_ep *ep, void *priv)
 }
 
 /*
- * Open the QP's endpoint, accepting what the QP's access flags allow; a
- * datagram QP's holds the datagrams that come before its receive WQEs.
+ * Open the QP's endpoint in its PD, taking what the QP's state allows
+ * (ep_accept()); a datagram QP's holds the datagrams that come before its
+ * receive WQEs.
  */
 static int ep_open(struct uet_qp *qp)
 {
 	struct uet_ep *ep;
 
 	ep = uet_ep_open(&qp->udev->ibdev, UET_JOB_DEFAULT, qp->ibqp.qp_num,
-			 xfer_comp, qp);
+			 qp->ibqp.pd, xfer_comp, qp);
 	if (IS_ERR(ep)) {
 		qp->ep = NULL;
 		return PTR_ERR(ep);
 	}
-	uet_ep_set_access(ep, qp_access(qp));
 	if (uet_qp_datagram(qp))
 		uet_ep_set_starved(ep, xfer_starved);
 	qp->ep = ep;
+	ep_accept(qp);
 	return 0;
 }
 
@@ -805,6 +839,8 @@ void uet_xfer_recv_fill(struct uet_qp *qp)
  */
 int uet_xfer_open(struct uet_qp *qp)
 {
+	int err;
+
 	mutex_init(&qp->ep_lock);
 	spin_lock_init(&qp->xfer_lock);
 	INIT_LIST_HEAD(&qp->recvs);
@@ -812,20 +848,23 @@ int uet_xfer_open(struct uet_qp *qp)
 	INIT_LIST_HEAD(&qp->rnr);
 	qp->poll = UET_XFER_POLL_MIN;
 	INIT_DELAYED_WORK(&qp->work, xfer_work);
-	return ep_open(qp);
+	mutex_lock(&qp->ep_lock);
+	err = ep_open(qp);
+	mutex_unlock(&qp->ep_lock);
+	return err;
 }
 
 /**
- * uet_xfer_set_access() - the QP's access flags changed
+ * uet_xfer_modified() - the QP's state, peer or access flags changed
  * @qp: the QP
  *
  * Context: process.
  */
-void uet_xfer_set_access(struct uet_qp *qp)
+void uet_xfer_modified(struct uet_qp *qp)
 {
 	mutex_lock(&qp->ep_lock);
 	if (qp->ep)
-		uet_ep_set_access(qp->ep, qp_access(qp));
+		ep_accept(qp);
 	mutex_unlock(&qp->ep_lock);
 }
 

@@ -13,7 +13,7 @@
 struct uet_qp;
 
 int uet_xfer_open(struct uet_qp *qp);
-void uet_xfer_set_access(struct uet_qp *qp);
+void uet_xfer_modified(struct uet_qp *qp);
 void uet_xfer_close(struct uet_qp *qp);
 int uet_xfer_reset(struct uet_qp *qp);
 enum ib_wc_status uet_xfer_send(struct uet_qp *qp, struct rxe_send_wqe *wqe);

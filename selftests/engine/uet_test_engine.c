@@ -17,7 +17,8 @@
  * also completes a receive with its immediate data), read (@count reads of
  * @size bytes from @dst's region).  fault= makes the RMA target refuse:
  * rkey (unknown key), gen (stale generation), bounds (past the region's
- * end), perm (region registered without the access); the work requests
+ * end), perm (region registered without the access), domain (region
+ * registered in another protection domain); the work requests
  * must then fail with -EREMOTEIO and the matching SES return code, and
  * the target's memory stay untouched.  pages=1 describes memory by its
  * pages, as user memory is, rather than by kernel address.
@@ -82,7 +83,7 @@ module_param(op, charp, 0444);
 MODULE_PARM_DESC(op, "send, tsend, write, writeimm or read");
 static char *fault = "none";
 module_param(fault, charp, 0444);
-MODULE_PARM_DESC(fault, "RMA fault to inject: none, rkey, gen, bounds, perm");
+MODULE_PARM_DESC(fault, "RMA fault to inject: none, rkey, gen, bounds, perm, domain");
 static bool pages;
 module_param(pages, bool, 0444);
 MODULE_PARM_DESC(pages, "describe memory by its pages");
@@ -111,15 +112,16 @@ static const char * const op_names[] = {
 };
 static int the_op;
 
-enum test_fault { F_NONE, F_RKEY, F_GEN, F_BOUNDS, F_PERM };
+enum test_fault { F_NONE, F_RKEY, F_GEN, F_BOUNDS, F_PERM, F_DOMAIN };
 static const char * const fault_names[] = {
 	[F_NONE] = "none", [F_RKEY] = "rkey", [F_GEN] = "gen",
-	[F_BOUNDS] = "bounds", [F_PERM] = "perm",
+	[F_BOUNDS] = "bounds", [F_PERM] = "perm", [F_DOMAIN] = "domain",
 };
 static const u8 fault_rc[] = {
 	[F_RKEY] = UET_SES_RC_BAD_MKEY, [F_GEN] = UET_SES_RC_BAD_GENERATION,
 	[F_BOUNDS] = UET_SES_RC_AT_OUT_OF_RANGE,
 	[F_PERM] = UET_SES_RC_PERM_VIOLATION,
+	[F_DOMAIN] = UET_SES_RC_BAD_MKEY,
 };
 static int the_fault;
 
@@ -384,7 +386,9 @@ static int run(struct uet_ep *a, struct uet_ep *b, const struct in6_addr *daddr,
 					     UET_ACCESS_REMOTE_WRITE;
 		if (the_fault == F_PERM)
 			access = UET_ACCESS_MASK & ~access;
-		err = uet_ri_add(tdev, job, &bf->rmem, access, &rkey);
+		/* the endpoints' domain is NULL: @bf stands for another */
+		err = uet_ri_add(tdev, job, the_fault == F_DOMAIN ? bf : NULL,
+				 &bf->rmem, access, &rkey);
 		if (err)
 			return err;
 	}
@@ -537,11 +541,11 @@ static int __init test_engine_init(void)
 	tdev = dev_get(dst);
 	if (!sdev || !tdev)
 		goto out_free;
-	a = uet_ep_open(sdev, job, SRC_PID, comp, NULL);
+	a = uet_ep_open(sdev, job, SRC_PID, NULL, comp, NULL);
 	err = PTR_ERR_OR_ZERO(a);
 	if (err)
 		goto out_free;
-	b = uet_ep_open(tdev, job, DST_PID, comp, NULL);
+	b = uet_ep_open(tdev, job, DST_PID, NULL, comp, NULL);
 	err = PTR_ERR_OR_ZERO(b);
 	if (err)
 		goto out_close_a;
