@@ -11,11 +11,13 @@
  * the device whose netdev holds the destination address; packets leave
  * routed in the device's namespace, out of its netdev.
  *
- * Lifetimes: kernel sockets hold no reference on their namespace, so the
- * namespace's exit closes its sockets even while devices remain (their
- * netdevs are unregistered later in the same teardown).  Readers reach the
- * sockets and the device list under RCU; the device list and socket
- * pointers change under uet_net.lock.
+ * Lifetimes: neither the sockets nor the devices hold a reference on
+ * their namespace.  Its exit closes the sockets and detaches the devices
+ * still attached: their netdevs are unregistered later in the same
+ * teardown, and a device outlives that while programs keep it open (as it
+ * does when its netdev moves to another namespace).  A detached device
+ * sends nothing.  Readers reach the sockets, the device lists and a
+ * device's namespace under RCU; writers hold uet_nets_lock.
  */
 #include <linux/inetdevice.h>
 #include <linux/ip.h>
@@ -38,15 +40,16 @@
 #include "socket.h"
 #include "uet.h"
 
+/* Serialises every change of a uet_net and of a device's namespace. */
+static DEFINE_MUTEX(uet_nets_lock);
+
 /**
  * struct uet_net - uet's state in one network namespace
- * @lock: serialises changes of @devs and the socket pointers
- * @devs: the namespace's uet devices (RCU list, writers hold @lock)
+ * @devs: the namespace's uet devices (RCU list, writers hold uet_nets_lock)
  * @sock4: the IPv4 socket, %NULL while the namespace has no device
  * @sock6: the IPv6 socket, %NULL without a device or without IPv6
  */
 struct uet_net {
-	struct mutex lock;	/* see above */
 	struct list_head devs;
 	struct socket __rcu *sock4;
 	struct socket __rcu *sock6;
@@ -165,7 +168,7 @@ static void uet_xmit4(struct uet_dev *udev, struct sock *sk,
 	};
 	struct rtable *rt;
 
-	rt = ip_route_output_key(udev->net, &fl4);
+	rt = ip_route_output_key(sock_net(sk), &fl4);
 	if (IS_ERR(rt)) {
 		kfree_skb(skb);
 		return;
@@ -183,14 +186,14 @@ static void uet_xmit4(struct uet_dev *udev, struct sock *sk,
  * another uet device of the namespace holds it).  @saddr then becomes an
  * address of @udev's netdev of the destination's scope, if it has one.
  */
-static void uet_saddr6(struct uet_dev *udev, struct in6_addr *saddr,
-		       const struct in6_addr *daddr)
+static void uet_saddr6(struct uet_dev *udev, struct net *net,
+		       struct in6_addr *saddr, const struct in6_addr *daddr)
 {
 	int scope = ipv6_addr_src_scope(daddr);
 	struct inet6_ifaddr *ifa;
 	struct inet6_dev *idev;
 
-	if (ipv6_chk_addr(udev->net, saddr, udev->ndev, 1))
+	if (ipv6_chk_addr(net, saddr, udev->ndev, 1))
 		return;
 	idev = in6_dev_get(udev->ndev);
 	if (!idev)
@@ -220,12 +223,12 @@ static void uet_xmit6(struct uet_dev *udev, struct sock *sk,
 	};
 	struct dst_entry *dst;
 
-	dst = ipv6_stub->ipv6_dst_lookup_flow(udev->net, sk, &fl6, NULL);
+	dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl6, NULL);
 	if (IS_ERR(dst)) {
 		kfree_skb(skb);
 		return;
 	}
-	uet_saddr6(udev, &fl6.saddr, daddr);
+	uet_saddr6(udev, sock_net(sk), &fl6.saddr, daddr);
 	/*
 	 * No netdev for the tunnel statistics: they exist only on devices
 	 * with per-CPU tunnel stats (veth has them, virtio_net and most NICs
@@ -246,20 +249,27 @@ static void uet_xmit6(struct uet_dev *udev, struct sock *sk,
  * @entropy: the path choice, carried in the UDP source port
  *
  * Routed in the device's namespace and out of its netdev.  A packet that
- * cannot be routed is dropped like one lost on the way.
+ * cannot be routed, or whose device has lost its namespace, is dropped
+ * like one lost on the way.
  */
 void uet_xmit(struct uet_dev *udev, struct sk_buff *skb,
 	      const struct in6_addr *daddr, u16 entropy)
 {
 	__be16 sport = htons(UET_SPORT_BASE | (entropy & UET_SPORT_MASK));
-	struct uet_net *un = uet_net(udev->net);
 	bool v4 = ipv6_addr_v4mapped(daddr);
-	struct socket *sock;
+	struct socket *sock = NULL;
+	struct uet_net *un;
+	struct net *net;
 
 	uet_count(udev, UET_CNT_TX_PACKETS, 1);
 	uet_count(udev, UET_CNT_TX_BYTES, skb->len);
 	rcu_read_lock_bh();
-	sock = v4 ? rcu_dereference_bh(un->sock4) : rcu_dereference_bh(un->sock6);
+	net = rcu_dereference_bh(udev->net);
+	if (net) {
+		un = uet_net(net);
+		sock = v4 ? rcu_dereference_bh(un->sock4) :
+			    rcu_dereference_bh(un->sock6);
+	}
 	if (!sock)
 		kfree_skb(skb);
 	else if (v4)
@@ -301,9 +311,9 @@ static void uet_sock_close(struct uet_net *un)
 {
 	struct socket *s4, *s6;
 
-	lockdep_assert_held(&un->lock);
-	s4 = rcu_replace_pointer(un->sock4, NULL, lockdep_is_held(&un->lock));
-	s6 = rcu_replace_pointer(un->sock6, NULL, lockdep_is_held(&un->lock));
+	lockdep_assert_held(&uet_nets_lock);
+	s4 = rcu_replace_pointer(un->sock4, NULL, lockdep_is_held(&uet_nets_lock));
+	s6 = rcu_replace_pointer(un->sock6, NULL, lockdep_is_held(&uet_nets_lock));
 	synchronize_net();
 	if (s4)
 		udp_tunnel_sock_release(s4);
@@ -315,7 +325,7 @@ static int uet_sock_open_all(struct net *net, struct uet_net *un)
 {
 	struct socket *sock;
 
-	lockdep_assert_held(&un->lock);
+	lockdep_assert_held(&uet_nets_lock);
 	sock = uet_sock_open(net, un, AF_INET);
 	if (IS_ERR(sock))
 		return PTR_ERR(sock);
@@ -347,14 +357,14 @@ int uet_socket_attach(struct uet_dev *udev)
 	struct uet_net *un = uet_net(net);
 	int err = 0;
 
-	mutex_lock(&un->lock);
+	mutex_lock(&uet_nets_lock);
 	if (list_empty(&un->devs))
 		err = uet_sock_open_all(net, un);
 	if (!err) {
-		udev->net = net;
+		rcu_assign_pointer(udev->net, net);
 		list_add_tail_rcu(&udev->net_list, &un->devs);
 	}
-	mutex_unlock(&un->lock);
+	mutex_unlock(&uet_nets_lock);
 	return err;
 }
 
@@ -363,42 +373,55 @@ int uet_socket_attach(struct uet_dev *udev)
  * @udev: a device attached with uet_socket_attach()
  *
  * Returns after any softirq that could still see @udev has finished; closes
- * the namespace's sockets with its last device.
+ * the namespace's sockets with its last device.  Nothing to do if the
+ * namespace went first (uet_net_exit() detached @udev).
  */
 void uet_socket_detach(struct uet_dev *udev)
 {
-	struct uet_net *un = uet_net(udev->net);
+	struct uet_net *un;
+	struct net *net;
 
-	mutex_lock(&un->lock);
-	list_del_rcu(&udev->net_list);
-	if (list_empty(&un->devs))
-		uet_sock_close(un);
-	else
-		synchronize_net();
-	mutex_unlock(&un->lock);
+	mutex_lock(&uet_nets_lock);
+	net = rcu_dereference_protected(udev->net,
+					lockdep_is_held(&uet_nets_lock));
+	if (net) {
+		un = uet_net(net);
+		list_del_rcu(&udev->net_list);
+		RCU_INIT_POINTER(udev->net, NULL);
+		if (list_empty(&un->devs))
+			uet_sock_close(un);
+		else
+			synchronize_net();
+	}
+	mutex_unlock(&uet_nets_lock);
 }
 
 static int __net_init uet_net_init(struct net *net)
 {
 	struct uet_net *un = uet_net(net);
 
-	mutex_init(&un->lock);
 	INIT_LIST_HEAD(&un->devs);
 	return 0;
 }
 
 /*
  * The namespace is going away; its netdevs, and with them its uet devices,
- * go later in the same teardown: close the sockets now, since they do not
- * keep the namespace alive.
+ * go later in the same teardown, and a device stays while programs keep
+ * it open: detach them and close the sockets now, since neither keeps
+ * the namespace alive.
  */
 static void __net_exit uet_net_exit(struct net *net)
 {
 	struct uet_net *un = uet_net(net);
+	struct uet_dev *udev, *tmp;
 
-	mutex_lock(&un->lock);
-	uet_sock_close(un);
-	mutex_unlock(&un->lock);
+	mutex_lock(&uet_nets_lock);
+	list_for_each_entry_safe(udev, tmp, &un->devs, net_list) {
+		list_del_rcu(&udev->net_list);
+		RCU_INIT_POINTER(udev->net, NULL);
+	}
+	uet_sock_close(un);	/* and waits for the readers */
+	mutex_unlock(&uet_nets_lock);
 }
 
 static struct pernet_operations uet_net_ops = {

@@ -66,8 +66,9 @@ struct uet_dev_cfg {
  * @ndev_tracker: reference tracker for @ndev.
  * @list: entry in the module's device list.
  * @registered: registration with the RDMA core has completed.
- * @net: the namespace whose socket receives for this device, constant
- *	while attached (socket.c).
+ * @net: the namespace whose sockets receive and send for this device, from
+ *	attach until detach or the namespace's exit, %NULL then; under RCU,
+ *	written under socket.c's uet_nets_lock.
  * @net_list: entry in that namespace's device list (socket.c).
  * @counters: per-CPU counters (counters.c).
  * @pds: the PDCs (pds.c).
@@ -88,7 +89,7 @@ struct uet_dev {
 	netdevice_tracker ndev_tracker;
 	struct list_head list;
 	bool registered;
-	struct net *net;
+	struct net __rcu *net;
 	struct list_head net_list;
 	struct uet_counters __percpu *counters;
 	struct uet_pds pds;
