@@ -389,10 +389,10 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 			wq_reset(&qp->rq);
 		break;
 	case IB_QPS_RTR:
-		uet_xfer_recv_fill(qp);
+		uet_xfer_recv_fill(qp, UET_CTX_PROCESS);
 		break;
 	case IB_QPS_RTS:
-		uet_qp_sq_run(qp, false);
+		uet_qp_sq_run(qp, UET_CTX_PROCESS);
 		break;
 	case IB_QPS_ERR:
 		err = uet_xfer_reset(qp);
@@ -587,18 +587,18 @@ static bool sq_inline(struct uet_qp *qp, const struct rxe_send_wqe *slot)
 /**
  * uet_qp_sq_run() - drain the send queue into the data path
  * @qp: the QP
- * @worker: called by the QP's work item, else by a doorbell or a state
- *	change
+ * @ctx: who calls, enum uet_ctx
  *
- * A doorbell drains in its caller's context when that may sleep, up to
- * UET_SQ_INLINE_BYTES in the data path, and leaves the rest to the QP's
- * work item, which drains up to UET_SQ_BYTES_MAX: a process that posts
+ * A system call of the QP's owner drains up to UET_SQ_INLINE_BYTES in the
+ * data path itself, and leaves the rest to the QP's work item, which
+ * drains up to UET_SQ_BYTES_MAX; a kernel user's post, which may come
+ * from any context, leaves it all to the work item: a process that posts
  * large messages returns at once to post more and to poll.  One drainer
  * at a time, the others leave their WQEs to it.  The WQE is copied out of
  * the shared slot before it is read, and the slot is given back before
  * the WQE runs, so that the data path may complete it at once.
  */
-void uet_qp_sq_run(struct uet_qp *qp, bool worker)
+void uet_qp_sq_run(struct uet_qp *qp, enum uet_ctx ctx)
 {
 	struct uet_wq *sq = &qp->sq;
 	struct rxe_send_wqe *wqe = sq->wqe;
@@ -607,7 +607,7 @@ void uet_qp_sq_run(struct uet_qp *qp, bool worker)
 	unsigned long flags;
 	void *slot;
 
-	if (!worker && !preemptible()) {
+	if (ctx == UET_CTX_ANY) {
 		uet_xfer_kick(qp);
 		return;
 	}
@@ -623,7 +623,7 @@ void uet_qp_sq_run(struct uet_qp *qp, bool worker)
 		while (READ_ONCE(qp->state) == IB_QPS_RTS &&
 		       (slot = uet_queue_head(&sq->queue)) &&
 		       !sq_stall(qp, slot)) {
-			if (!worker && !sq_inline(qp, slot)) {
+			if (ctx != UET_CTX_WORKER && !sq_inline(qp, slot)) {
 				defer = true;
 				break;
 			}
@@ -732,8 +732,8 @@ int uet_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		 * The doorbell: the WQEs are in the shared queue.  Receive
 		 * WQEs posted since the last look are handed on too.
 		 */
-		uet_qp_sq_run(qp, false);
-		uet_xfer_recv_fill(qp);
+		uet_qp_sq_run(qp, UET_CTX_PROCESS);
+		uet_xfer_recv_fill(qp, UET_CTX_PROCESS);
 		return 0;
 	}
 	if (state != IB_QPS_RTS && state != IB_QPS_ERR && state != IB_QPS_SQD) {
@@ -754,7 +754,7 @@ int uet_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	spin_unlock_irqrestore(&qp->sq.lock, flags);
 	if (err)
 		*bad_wr = wr;
-	uet_qp_sq_run(qp, false);
+	uet_qp_sq_run(qp, UET_CTX_ANY);
 	return err;
 }
 
@@ -787,6 +787,6 @@ int uet_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	else if (READ_ONCE(qp->state) == IB_QPS_ERR)
 		uet_qp_flush(qp);
 	else
-		uet_xfer_recv_fill(qp);
+		uet_xfer_recv_fill(qp, UET_CTX_ANY);
 	return err;
 }

@@ -430,7 +430,21 @@ int uet_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad_wr);
 int uet_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		  const struct ib_recv_wr **bad_wr);
-void uet_qp_sq_run(struct uet_qp *qp, bool worker);
+/**
+ * enum uet_ctx - who drains a queue, and whether it may sleep there
+ * @UET_CTX_WORKER: the QP's work item.
+ * @UET_CTX_PROCESS: a system call of the QP's owner (a user QP's doorbell,
+ *	modify_qp): it may sleep, and does a bounded share of the work.
+ * @UET_CTX_ANY: a kernel user's post, from any context: the work item
+ *	does the work.
+ */
+enum uet_ctx {
+	UET_CTX_WORKER,
+	UET_CTX_PROCESS,
+	UET_CTX_ANY,
+};
+
+void uet_qp_sq_run(struct uet_qp *qp, enum uet_ctx ctx);
 void uet_qp_flush(struct uet_qp *qp);
 void uet_qp_error(struct uet_qp *qp);
 void uet_qp_send_done(struct uet_qp *qp, u64 wr_id, u32 opcode, bool signaled,

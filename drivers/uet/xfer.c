@@ -778,7 +778,7 @@ static void xfer_work(struct work_struct *work)
 		return;
 	}
 	rnr_repost(qp);
-	uet_qp_sq_run(qp, true);
+	uet_qp_sq_run(qp, UET_CTX_WORKER);
 	/* poll the receive queue, backing off while nothing comes */
 	if (recv_fill(qp))
 		qp->poll = UET_XFER_POLL_MIN;
@@ -802,15 +802,15 @@ void uet_xfer_kick(struct uet_qp *qp)
 /**
  * uet_xfer_recv_fill() - hand queued receive WQEs to the endpoint
  * @qp: the QP
+ * @ctx: who calls, %UET_CTX_PROCESS or %UET_CTX_ANY (enum uet_ctx)
  *
- * Any context: from one that may not sleep, or while the endpoint is
- * busy, the work item does it.
+ * From any context, or while the endpoint is busy, the work item does it.
  */
-void uet_xfer_recv_fill(struct uet_qp *qp)
+void uet_xfer_recv_fill(struct uet_qp *qp, enum uet_ctx ctx)
 {
 	void *copy;
 
-	if (!preemptible()) {
+	if (ctx != UET_CTX_PROCESS) {
 		uet_xfer_kick(qp);
 		return;
 	}

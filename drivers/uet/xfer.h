@@ -10,6 +10,8 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_user_rxe.h>
 
+#include "verbs.h"
+
 struct uet_qp;
 
 int uet_xfer_open(struct uet_qp *qp);
@@ -17,7 +19,7 @@ void uet_xfer_modified(struct uet_qp *qp);
 void uet_xfer_close(struct uet_qp *qp);
 int uet_xfer_reset(struct uet_qp *qp);
 enum ib_wc_status uet_xfer_send(struct uet_qp *qp, struct rxe_send_wqe *wqe);
-void uet_xfer_recv_fill(struct uet_qp *qp);
+void uet_xfer_recv_fill(struct uet_qp *qp, enum uet_ctx ctx);
 void uet_xfer_kick(struct uet_qp *qp);
 
 #endif /* _UET_XFER_H */
