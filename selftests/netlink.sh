@@ -156,9 +156,11 @@ job_refusals() {
 }
 
 unprivileged() {
-	# reading is allowed, changing is not
+	# reading is allowed, but for the PDCs (peers and PSNs); changing is not
 	nobody ip netns exec "$NS_A" true 2>/dev/null && return 1
 	AN uetctl job show dev uet0 >/dev/null &&
+	expect_rc 1 'Operation not permitted' AN uetctl pdc show dev uet0 &&
+	expect_rc 1 'Operation not permitted' AN uetctl pdc show &&
 	expect_rc 1 'job add: Operation not permitted \(needs CAP_NET_ADMIN\)' \
 		AN uetctl job add dev uet0 id 7 &&
 	expect_rc 1 'Operation not permitted' AN uetctl job del dev uet0 id 0 &&
@@ -392,7 +394,7 @@ ktap_test_result "unknown devices and other namespaces" unknown_device
 ktap_test_result "the default job exists and stays" default_job
 ktap_test_result "job add, show, duplicate, del" job_lifecycle
 ktap_test_result "job values out of range" job_refusals
-ktap_test_result "changes need CAP_NET_ADMIN" unprivileged
+ktap_test_result "changes, and PDCs, need CAP_NET_ADMIN" unprivileged
 ktap_test_result "profiles gate delivery modes" profiles
 ktap_test_result "10,000 jobs: batch add, dump, delete" many_jobs
 ktap_test_result "a batch stops at its first failure" batch_stops

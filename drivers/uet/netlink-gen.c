@@ -198,6 +198,7 @@ const struct genl_ops uet_nl_ops[12] = {
 		.dumpit		= uet_nl_pdc_get_dumpit,
 		.policy		= uet_pdc_get_nl_policy,
 		.maxattr	= UET_A_PDC_LPDCID,
+		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd		= UET_CMD_PDC_CLOSE,
