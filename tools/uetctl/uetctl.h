@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Exit codes. */
 #define EXIT_RUNTIME	1	/* the kernel or the system refused */
@@ -29,6 +30,7 @@ bool matches(const char *arg, const char *word);
 int dispatch(const struct uetctl_cmd *cmds, const char *what, int argc, char **argv);
 void print_usage(const struct uetctl_cmd *cmds);
 void json_string(const char *s);
+void json_fputs(FILE *f, const char *s);
 struct uet_nl *nl(void);
 void nl_done(void);
 int nl_fail(const char *what, int err);

@@ -53,18 +53,7 @@ int dispatch(const struct uetctl_cmd *cmds, const char *what, int argc, char **a
 /* Print @s as a JSON string. */
 void json_string(const char *s)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
+	json_fputs(stdout, s);
 }
 
 static struct uet_nl *the_nl;

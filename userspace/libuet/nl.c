@@ -55,6 +55,21 @@ static struct nlmsghdr *req(struct uet_nl *nl, uint16_t type, uint8_t cmd,
 	return nlh;
 }
 
+/*
+ * Put the device name @name as attribute @type of @nlh: 0, or -EINVAL
+ * without a name and -ENAMETOOLONG for one longer than the kernel takes
+ * (UET_NAME_MAX_LEN), with nothing put.  The request buffer is bounded.
+ */
+static int put_name(struct nlmsghdr *nlh, uint16_t type, const char *name)
+{
+	if (!name)
+		return -EINVAL;
+	if (strnlen(name, UET_NAME_MAX_LEN + 1) > UET_NAME_MAX_LEN)
+		return -ENAMETOOLONG;
+	mnl_attr_put_strz(nlh, type, name);
+	return 0;
+}
+
 /* Send @nlh and parse every reply into @r; 0 or a negative errno. */
 static int transact(struct uet_nl *nl, struct nlmsghdr *nlh,
 		    struct uet_nl_reply *r)
@@ -166,8 +181,11 @@ static int copy_pdc(const struct uet_pdc_attrs *p, void *arg)
 int uet_nl_dev_get(struct uet_nl *nl, const char *name, struct uet_dev_attrs *out)
 {
 	struct nlmsghdr *nlh = req(nl, nl->family, UET_CMD_DEV_GET, NLM_F_ACK);
+	int err;
 
-	mnl_attr_put_strz(nlh, UET_A_DEV_NAME, name);
+	err = put_name(nlh, UET_A_DEV_NAME, name);
+	if (err)
+		return err;
 	memset(out, 0, sizeof(*out));
 	return run(nl, nlh, UET_CMD_DEV_GET, copy_dev, out);
 }
@@ -182,8 +200,11 @@ int uet_nl_dev_dump(struct uet_nl *nl, uet_dev_fn fn, void *arg)
 int uet_nl_dev_set(struct uet_nl *nl, const struct uet_dev_attrs *s)
 {
 	struct nlmsghdr *nlh = req(nl, nl->family, UET_CMD_DEV_SET, NLM_F_ACK);
+	int err;
 
-	mnl_attr_put_strz(nlh, UET_A_DEV_NAME, s->name);
+	err = put_name(nlh, UET_A_DEV_NAME, s->name);
+	if (err)
+		return err;
 	if (UET_HAS(s, UET_A_DEV_RC_MODE))
 		mnl_attr_put_u8(nlh, UET_A_DEV_RC_MODE, s->rc_mode);
 	if (UET_HAS(s, UET_A_DEV_MAX_PAYLOAD))
@@ -208,8 +229,11 @@ int uet_nl_dev_set(struct uet_nl *nl, const struct uet_dev_attrs *s)
 int uet_nl_job_add(struct uet_nl *nl, const struct uet_job_attrs *j)
 {
 	struct nlmsghdr *nlh = req(nl, nl->family, UET_CMD_JOB_ADD, NLM_F_ACK);
+	int err;
 
-	mnl_attr_put_strz(nlh, UET_A_JOB_DEV_NAME, j->dev);
+	err = put_name(nlh, UET_A_JOB_DEV_NAME, j->dev);
+	if (err)
+		return err;
 	mnl_attr_put_u32(nlh, UET_A_JOB_ID, j->id);
 	if (UET_HAS(j, UET_A_JOB_ADDR_MODE))
 		mnl_attr_put_u8(nlh, UET_A_JOB_ADDR_MODE, j->addr_mode);
@@ -227,8 +251,11 @@ int uet_nl_job_add(struct uet_nl *nl, const struct uet_job_attrs *j)
 int uet_nl_job_del(struct uet_nl *nl, const char *dev, uint32_t id)
 {
 	struct nlmsghdr *nlh = req(nl, nl->family, UET_CMD_JOB_DEL, NLM_F_ACK);
+	int err;
 
-	mnl_attr_put_strz(nlh, UET_A_JOB_DEV_NAME, dev);
+	err = put_name(nlh, UET_A_JOB_DEV_NAME, dev);
+	if (err)
+		return err;
 	mnl_attr_put_u32(nlh, UET_A_JOB_ID, id);
 	return run(nl, nlh, 0, NULL, NULL);
 }
@@ -237,8 +264,11 @@ int uet_nl_job_get(struct uet_nl *nl, const char *dev, uint32_t id,
 		   struct uet_job_attrs *out)
 {
 	struct nlmsghdr *nlh = req(nl, nl->family, UET_CMD_JOB_GET, NLM_F_ACK);
+	int err;
 
-	mnl_attr_put_strz(nlh, UET_A_JOB_DEV_NAME, dev);
+	err = put_name(nlh, UET_A_JOB_DEV_NAME, dev);
+	if (err)
+		return err;
 	mnl_attr_put_u32(nlh, UET_A_JOB_ID, id);
 	memset(out, 0, sizeof(*out));
 	return run(nl, nlh, UET_CMD_JOB_GET, copy_job, out);
@@ -247,9 +277,13 @@ int uet_nl_job_get(struct uet_nl *nl, const char *dev, uint32_t id,
 int uet_nl_job_dump(struct uet_nl *nl, const char *dev, uet_job_fn fn, void *arg)
 {
 	struct nlmsghdr *nlh = req(nl, nl->family, UET_CMD_JOB_GET, NLM_F_DUMP);
+	int err;
 
-	if (dev)
-		mnl_attr_put_strz(nlh, UET_A_JOB_DEV_NAME, dev);
+	if (dev) {
+		err = put_name(nlh, UET_A_JOB_DEV_NAME, dev);
+		if (err)
+			return err;
+	}
 	return run(nl, nlh, UET_CMD_JOB_GET, fn, arg);
 }
 
@@ -257,8 +291,11 @@ int uet_nl_profile_get(struct uet_nl *nl, const char *dev,
 		       struct uet_profile_attrs *out)
 {
 	struct nlmsghdr *nlh = req(nl, nl->family, UET_CMD_PROFILE_GET, NLM_F_ACK);
+	int err;
 
-	mnl_attr_put_strz(nlh, UET_A_PROFILE_DEV_NAME, dev);
+	err = put_name(nlh, UET_A_PROFILE_DEV_NAME, dev);
+	if (err)
+		return err;
 	memset(out, 0, sizeof(*out));
 	return run(nl, nlh, UET_CMD_PROFILE_GET, copy_profile, out);
 }
@@ -273,8 +310,11 @@ int uet_nl_profile_dump(struct uet_nl *nl, uet_profile_fn fn, void *arg)
 int uet_nl_profile_set(struct uet_nl *nl, const char *dev, uint8_t id)
 {
 	struct nlmsghdr *nlh = req(nl, nl->family, UET_CMD_PROFILE_SET, NLM_F_ACK);
+	int err;
 
-	mnl_attr_put_strz(nlh, UET_A_PROFILE_DEV_NAME, dev);
+	err = put_name(nlh, UET_A_PROFILE_DEV_NAME, dev);
+	if (err)
+		return err;
 	mnl_attr_put_u8(nlh, UET_A_PROFILE_ID, id);
 	return run(nl, nlh, 0, NULL, NULL);
 }
@@ -283,8 +323,11 @@ int uet_nl_pdc_get(struct uet_nl *nl, const char *dev, uint16_t lpdcid,
 		   struct uet_pdc_attrs *out)
 {
 	struct nlmsghdr *nlh = req(nl, nl->family, UET_CMD_PDC_GET, NLM_F_ACK);
+	int err;
 
-	mnl_attr_put_strz(nlh, UET_A_PDC_DEV_NAME, dev);
+	err = put_name(nlh, UET_A_PDC_DEV_NAME, dev);
+	if (err)
+		return err;
 	mnl_attr_put_u16(nlh, UET_A_PDC_LPDCID, lpdcid);
 	memset(out, 0, sizeof(*out));
 	return run(nl, nlh, UET_CMD_PDC_GET, copy_pdc, out);
@@ -293,17 +336,24 @@ int uet_nl_pdc_get(struct uet_nl *nl, const char *dev, uint16_t lpdcid,
 int uet_nl_pdc_dump(struct uet_nl *nl, const char *dev, uet_pdc_fn fn, void *arg)
 {
 	struct nlmsghdr *nlh = req(nl, nl->family, UET_CMD_PDC_GET, NLM_F_DUMP);
+	int err;
 
-	if (dev)
-		mnl_attr_put_strz(nlh, UET_A_PDC_DEV_NAME, dev);
+	if (dev) {
+		err = put_name(nlh, UET_A_PDC_DEV_NAME, dev);
+		if (err)
+			return err;
+	}
 	return run(nl, nlh, UET_CMD_PDC_GET, fn, arg);
 }
 
 int uet_nl_pdc_close(struct uet_nl *nl, const char *dev, uint16_t lpdcid)
 {
 	struct nlmsghdr *nlh = req(nl, nl->family, UET_CMD_PDC_CLOSE, NLM_F_ACK);
+	int err;
 
-	mnl_attr_put_strz(nlh, UET_A_PDC_DEV_NAME, dev);
+	err = put_name(nlh, UET_A_PDC_DEV_NAME, dev);
+	if (err)
+		return err;
 	mnl_attr_put_u16(nlh, UET_A_PDC_LPDCID, lpdcid);
 	return run(nl, nlh, 0, NULL, NULL);
 }
@@ -312,8 +362,11 @@ int uet_nl_stats_get(struct uet_nl *nl, const char *dev, int has_job,
 		     uint32_t job, uet_counter_fn fn, void *arg)
 {
 	struct nlmsghdr *nlh = req(nl, nl->family, UET_CMD_STATS_GET, NLM_F_ACK);
+	int err;
 
-	mnl_attr_put_strz(nlh, UET_A_STATS_DEV_NAME, dev);
+	err = put_name(nlh, UET_A_STATS_DEV_NAME, dev);
+	if (err)
+		return err;
 	if (has_job)
 		mnl_attr_put_u32(nlh, UET_A_STATS_JOB_ID, job);
 	return run(nl, nlh, UET_CMD_STATS_GET, fn, arg);
