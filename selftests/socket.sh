@@ -52,6 +52,18 @@ valid_header_counted() {
 	expect_delta uet0 drop_malformed "$mal" 1
 }
 
+# A SYN to the all-nodes multicast group creates no PDC: a counted drop.
+multicast_dropped() {
+	local rx pdcs d
+	rx=$(counter uet0 rx_packets) pdcs=$(counter uet0 pdcs_created)
+	d=$(counter uet0 drop_not_unicast)
+	B bash -c "printf '$RUD_REQ' >/dev/udp/ff02::1%veth0/4793" || return 1
+	sleep 0.2
+	expect_delta uet0 rx_packets "$rx" 1 &&
+	expect_delta uet0 drop_not_unicast "$d" 1 &&
+	expect_delta uet0 pdcs_created "$pdcs" 0
+}
+
 # The sum of every drop_* counter of uet0.
 all_drops() {
 	rdma statistic show link uet0/1 | tr -s ' \n' '\n' |
@@ -89,12 +101,13 @@ netns_deleted() {
 
 trap fabric_down EXIT
 ktap_print_header
-ktap_set_plan 7
+ktap_set_plan 8
 ktap_test_result "setup" setup
 ktap_test_result "port 4793 open while the namespace has a device" port_follows_devices
 ktap_test_result "malformed packet: counted drop" malformed_counted
 ktap_test_result "valid PDS header, no PDC: counted drop" valid_header_counted
 ktap_test_result "IPv6 packets arrive" ipv6_counted
+ktap_test_result "multicast: counted drop, no PDC" multicast_dropped
 ktap_test_result "random datagrams: all counted, no crash" garbage_counted
 ktap_test_result "namespace deletion removes its device" netns_deleted
 fabric_down

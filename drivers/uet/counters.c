@@ -40,6 +40,7 @@ static const struct rdma_stat_desc uet_counter_descs[] = {
 	[UET_CNT_DROP_ACCESS].name = "drop_access",
 	[UET_CNT_DROP_FLOW_LIMIT].name = "drop_flow_limit",
 	[UET_CNT_DROP_NOT_PEER].name = "drop_not_peer",
+	[UET_CNT_DROP_NOT_UNICAST].name = "drop_not_unicast",
 	[UET_CNT_READS_REISSUED].name = "reads_reissued",
 	[UET_CNT_TRIMMED].name = "trimmed",
 	[UET_CNT_RNR_RETRIES].name = "rnr_retries",

@@ -101,6 +101,32 @@ static struct uet_dev *uet_dev_rcv(struct uet_net *un, struct sk_buff *skb)
 	return ndev ? uet_dev_by_netdev(un, ndev) : NULL;
 }
 
+/*
+ * UET runs between unicast addresses.  A request to a broadcast or
+ * multicast address would reach every host that hears it (each making a
+ * PDC and answering), and an answer to a multicast, broadcast or
+ * unspecified source would go to many or none.
+ */
+static bool uet_unicast(const struct sk_buff *skb)
+{
+	const struct in6_addr *s6;
+	__be32 s4;
+
+	if (skb->pkt_type != PACKET_HOST)
+		return false;
+	if (ip_hdr(skb)->version == 4) {
+		s4 = ip_hdr(skb)->saddr;
+		return !(skb_rtable(skb)->rt_flags &
+			 (RTCF_BROADCAST | RTCF_MULTICAST)) &&
+		       !ipv4_is_multicast(s4) && !ipv4_is_lbcast(s4) &&
+		       !ipv4_is_zeronet(s4);
+	}
+	s6 = &ipv6_hdr(skb)->saddr;
+	return !ipv6_addr_is_multicast(&ipv6_hdr(skb)->daddr) &&
+	       !ipv6_addr_is_multicast(s6) && !ipv6_addr_any(s6) &&
+	       !ipv6_addr_v4mapped(s6);
+}
+
 /* One UET packet, its UDP header already checked by the UDP layer. */
 static void uet_rcv(struct uet_dev *udev, struct sk_buff *skb)
 {
@@ -109,6 +135,10 @@ static void uet_rcv(struct uet_dev *udev, struct sk_buff *skb)
 	__skb_pull(skb, sizeof(struct udphdr));
 	uet_count(udev, UET_CNT_RX_PACKETS, 1);
 	uet_count(udev, UET_CNT_RX_BYTES, skb->len);
+	if (!uet_unicast(skb)) {
+		uet_count(udev, UET_CNT_DROP_NOT_UNICAST, 1);
+		return;
+	}
 	if (ip_hdr(skb)->version == 4)
 		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, &saddr);
 	else
