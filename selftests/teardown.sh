@@ -92,8 +92,9 @@ netdev_move() {
 		ip netns add "$NS_C" &&
 		A ip link set veth0 netns "$NS_C" || return 1
 		traffic_end
+		# and give its cleanup, which runs in the background, time
 		ip netns del "$NS_A" || return 1
-		sleep 1
+		sleep "$(scaled 2 5)"
 		kill "$holder"
 		wait "$holder" 2>/dev/null
 		gone uet0 && again || return 1
