@@ -669,6 +669,23 @@ TEST_F(pair, receiver_not_ready)
 	EXPECT_EQ(0, memcmp(a->buf[0], b->buf[0], 100));
 }
 
+/* A send from a's QP 0 takes b's QP 0's receive WQE 5, posted before. */
+static void peer_takes_recv(struct __test_metadata *_metadata,
+			    struct side *a, struct side *b, unsigned int seed)
+{
+	struct ibv_sge sge = { (uintptr_t)a->buf[0], 100, a->mr[0]->lkey };
+	struct ibv_wc wc;
+
+	pattern(a->buf[0], 100, seed);
+	ASSERT_EQ(0, post(a->qp[0], IBV_WR_SEND, &sge, 1, 0, 0, 0, 3));
+	ASSERT_EQ(0, wait_wc(a->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	ASSERT_EQ(0, wait_wc(b->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	EXPECT_EQ(5, wc.wr_id);
+	EXPECT_EQ(0, memcmp(a->buf[0], b->buf[0], 100));
+}
+
 /*
  * An RC QP takes requests from its peer only.  Two QPs of a connected to
  * b's QP 0 behind its back (b's QP 0 is connected to a's QP 0) are refused
@@ -703,16 +720,7 @@ TEST_F(pair, rc_takes_its_peer_only)
 	EXPECT_EQ(IBV_WC_REM_ACCESS_ERR, wc.status);
 	EXPECT_EQ(0, quiet_for(b->cq, 100));
 
-	sge.addr = (uintptr_t)a->buf[0];
-	sge.lkey = a->mr[0]->lkey;
-	pattern(a->buf[0], 100, 3);
-	ASSERT_EQ(0, post(a->qp[0], IBV_WR_SEND, &sge, 1, 0, 0, 0, 3));
-	ASSERT_EQ(0, wait_wc(a->cq, &wc));
-	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
-	ASSERT_EQ(0, wait_wc(b->cq, &wc));
-	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
-	EXPECT_EQ(5, wc.wr_id);
-	EXPECT_EQ(0, memcmp(a->buf[0], b->buf[0], 100));
+	peer_takes_recv(_metadata, a, b, 3);
 	for (i = 0; i < 2; i++)
 		EXPECT_EQ(0, ibv_destroy_qp(intruder[i]));
 }
@@ -994,17 +1002,7 @@ TEST_F(pair, datagram_to_rc_qp_dropped)
 	ASSERT_EQ(0, wait_wc(a->cq, &wc));
 	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
 	EXPECT_EQ(0, quiet_for(b->cq, 200));
-
-	ss.addr = (uintptr_t)a->buf[0];
-	ss.lkey = a->mr[0]->lkey;
-	pattern(a->buf[0], 100, 5);
-	ASSERT_EQ(0, post(a->qp[0], IBV_WR_SEND, &ss, 1, 0, 0, 0, 2));
-	ASSERT_EQ(0, wait_wc(a->cq, &wc));
-	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
-	ASSERT_EQ(0, wait_wc(b->cq, &wc));
-	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
-	EXPECT_EQ(5, wc.wr_id);
-	EXPECT_EQ(0, memcmp(a->buf[0], b->buf[0], 100));
+	peer_takes_recv(_metadata, a, b, 5);
 	ud_teardown(&u);
 }
 
