@@ -86,14 +86,14 @@ step checkpatch scripts/checkpatch.sh
 step userspace-build make -s userspace selftests
 step unit-tests make -s -C selftests/unit run
 step fuzz make -s -C selftests/fuzz run
-step vm-selftests selftests/vm/run-suite.sh selftests
+step vm-selftests selftests/vm/run-suite.sh selftests --timeout 1800
 step vm-pair selftests/vm/run-suite.sh pair
 # The debug kernel: built once (14 minutes on 2 cores), then cached
 # outside the clone; the engine tests on it, then the planted-bug self-test.
 step debug-kernel selftests/debug/build-kernel.sh
 # Two one-vCPU debug VMs at once, the suite split between them (devices.sh,
 # the device attributes the RDMA tools show, runs on the stock kernel only).
-step vm-debug selftests/vm/run-suite.sh selftests --debug --timeout 2400 \
+step vm-debug selftests/vm/run-suite.sh selftests --debug --timeout 3000 \
 	--groups "load_unload.sh link.sh socket.sh netlink.sh capture.sh kverbs.sh rdmacm.sh loopback.sh;engine.sh rma.sh verbs.sh teardown.sh"
 step debug-planted selftests/debug/selftest.sh
 

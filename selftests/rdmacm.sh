@@ -64,6 +64,18 @@ cm_moved() {
 	done
 }
 
+# listening: wait up to 5 s more for an rdma_cm ID to listen (a request
+# that comes before it is rejected, as on any fabric; a loaded host may
+# take a while to start the server)
+listening() {
+	local i
+	for i in $(seq 50); do
+		rdma resource show cm_id 2>/dev/null | grep -q LISTEN && return
+		sleep 0.1
+	done
+	echo "# no rdma_cm listener seen"
+}
+
 # pair SERVER-CMD -- CLIENT-CMD: the server in uet-b, then the client in
 # uet-a; both must succeed
 pair() {
@@ -73,6 +85,7 @@ pair() {
 	B timeout 120 "${srv[@]}" >/tmp/cm-server.log 2>&1 &
 	pid=$!
 	sleep 1
+	listening
 	run A timeout 120 "$@" >/tmp/cm-client.log 2>&1 || rc=1
 	wait $pid || rc=1
 	if [ $rc != 0 ] || grep -qi mismatch /tmp/cm-client.log /tmp/cm-server.log; then

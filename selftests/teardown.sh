@@ -12,9 +12,9 @@ A() { ip netns exec "$NS_A" "$@"; }
 B() { ip netns exec "$NS_B" "$@"; }
 
 NS_C=uet-c
-LOOPS=${UET_TEARDOWN_LOOPS:-$(scaled 3 2)}
+LOOPS=${UET_TEARDOWN_LOOPS:-$(scaled 2 1)}
 # how long each perftest run lasts at most, s
-RUN_S=8
+RUN_S=6
 
 devices() {
 	A rdma link add uet0 type uet netdev veth0 &&
