@@ -128,6 +128,70 @@ no_endpoint() {
 	[ "$(counter uet1 drop_no_endpoint)" -ge $((d + 2)) ]
 }
 
+# ini_pdc: "lpdcid rpdcid una nxt" of uet0's established RUD PDC to uet1
+ini_pdc() {
+	awk -v peer="::ffff:$UET_NET4.2" '$3 == "ini" && $4 == "ESTABLISHED" &&
+		$5 == "RUD" && $6 == peer { print $1, $2, $7, $8; exit }' \
+		/sys/kernel/debug/uet/uet0/pdcs
+}
+
+# neigh_pin [del]: uet-b's neighbour entries of uet-a's addresses made
+# permanent (or deleted): the blackhole below also drops uet-a's answers
+# to ARP and neighbour solicitations.
+neigh_pin() {
+	local mac a
+	mac=$(A cat /sys/class/net/veth0/address)
+	for a in "$UET_NET4.1" "$UET_NET6::1"; do
+		if [ "${1:-}" = del ]; then
+			B ip neigh del "$a" dev veth0
+		else
+			B ip neigh replace "$a" lladdr "$mac" dev veth0 nud permanent ||
+				return 1
+		fi
+	done
+}
+
+# An ACK or NACK counts only from the PDC's peer: its address and, once
+# known, its PDC.  With uet0's requests to uet1 blackholed, ACKs of them
+# forged from uet1's IPv6 address, or naming another PDC of uet1's, and a
+# NACK saying uet1 lost the PDC, all from another address, change
+# nothing; once the blackhole goes, the messages arrive whole.
+forged_acks() {
+	local id rid una nxt cack i w pid rc=0
+	xfer count=1 size=100 && neigh_pin || return 1
+	A tc qdisc replace dev veth0 root netem loss 100% || return 1
+	xfer count=2 size=100 timeout_s=30 &
+	pid=$!
+	for i in $(seq 50); do
+		read -r id rid una nxt <<<"$(ini_pdc)"
+		[ -n "$nxt" ] && [ "$una" != "$nxt" ] && break
+		sleep 0.1
+	done
+	echo "# uet0 PDC $id (peer $rid): una $una nxt $nxt"
+	if [ -z "$nxt" ] || [ "$una" = "$nxt" ]; then
+		A tc qdisc del dev veth0 root
+		neigh_pin del
+		wait $pid
+		return 1
+	fi
+	cack=$(( (nxt - 1) & 0xffffffff ))
+	w=$(counter uet0 drop_pdc_not_peer)
+	craft "$NS_B" "$UET_NET6::1" "$(printf '38000000%08x%04x%04x' $cack $rid $id)"
+	craft "$NS_B" "$UET_NET4.1" \
+		"$(printf '38000000%08x%04x%04x' $cack $(( (rid + 1) & 0xffff )) $id)"
+	craft "$NS_B" "$UET_NET6::1" \
+		"$(printf '50000e00%08x%04x%04x00000000' $una $rid $id)"
+	sleep 0.3
+	read -r _ _ i _ <<<"$(ini_pdc)"
+	echo "# una after the forged packets: $i"
+	[ "$i" = "$una" ] || rc=1
+	expect_delta uet0 drop_pdc_not_peer "${w:-0}" 3 || rc=1
+	A tc qdisc del dev veth0 root
+	neigh_pin del
+	wait $pid || rc=1
+	return $rc
+}
+
 # PDCs idle for 10 s (pdc_idle_ms) close with a CLOSE handshake and go back
 # to their pools on both sides; the next message opens new ones.
 pdcs() { grep -c " $2 " "/sys/kernel/debug/uet/$1/pdcs"; }
@@ -208,7 +272,7 @@ counters_sane() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 20
+ktap_set_plan 21
 ktap_test_result "setup" setup
 ktap_test_result "1 B to 16 MiB, lossless, no retransmit" sizes_lossless
 ktap_test_result "empty and odd-sized messages" odd_sizes
@@ -229,6 +293,7 @@ fi
 ktap_test_result "no receive buffer: error at the sender" no_recv_buffer
 ktap_test_result "message too long: error, no overrun" too_long
 ktap_test_result "no such endpoint: error at the sender" no_endpoint
+ktap_test_result "forged ACKs and NACKs ignored" forged_acks
 ktap_test_result "idle PDCs closed and reclaimed" idle_close
 ktap_test_result "PDC pools: exhaustion refused and counted, reserved pool" pools
 ktap_test_result "job counters, PIDonFEP range" job_counters

@@ -31,6 +31,7 @@ static const struct rdma_stat_desc uet_counter_descs[] = {
 	[UET_CNT_PDC_POOL_EXHAUSTED].name = "pdc_pool_exhausted",
 	[UET_CNT_DROP_MALFORMED].name = "drop_malformed",
 	[UET_CNT_DROP_UNKNOWN_PDC].name = "drop_unknown_pdc",
+	[UET_CNT_DROP_PDC_NOT_PEER].name = "drop_pdc_not_peer",
 	[UET_CNT_DROP_BAD_RKEY].name = "drop_bad_rkey",
 	[UET_CNT_DROP_BOUNDS].name = "drop_bounds",
 	[UET_CNT_DROP_NO_RECV_BUFFER].name = "drop_no_recv_buffer",

@@ -24,9 +24,10 @@
  *  - send: take the retransmits uet_pdc_tx_next_rtx() hands out before new
  *    PSNs from uet_pdc_tx_alloc() (new requests only in CLOSED, SYN_SENT
  *    and ESTABLISHED; in CLOSING just the CLOSE command), then
- *    uet_pdc_transition(UET_PDC_EV_SEND).  Set SYN while the state is
- *    UET_PDC_SYN_SENT, and AR on retransmits and when
- *    uet_pdc_tx_window_full().  Start the RTO timer, uet_pdc_rto(), when
+ *    uet_pdc_transition(UET_PDC_EV_SEND).  Set SYN until an ACK has
+ *    acknowledged something (the state is UET_PDC_SYN_SENT, or
+ *    UET_PDC_CLOSE_REQUESTED entered from it), and AR on retransmits and
+ *    when uet_pdc_tx_window_full().  Start the RTO timer, uet_pdc_rto(), when
  *    it is not running (RFC 6298 (5.1)).
  *  - ACK: uet_pdc_tx_ack(), then uet_pdc_transition(UET_PDC_EV_ACK).
  *    Restart the RTO timer if it acknowledged something and PSNs remain in

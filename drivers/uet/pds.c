@@ -6,8 +6,10 @@
  * job, traffic class, mode} creates one and sends at once with SYN set
  * (zero-RTT); the target creates its side from the first SYN request it
  * sees, found again by {peer address, peer PDCID}.  Every later packet
- * names our PDC by its DPDCID.  The reliability decisions are the core's
- * (pdc.c); this file turns them into packets, queues and timers.
+ * names our PDC by its DPDCID, and counts only if it comes from the PDC's
+ * peer: its address, and its PDCID once known (pdc_get_by_id()).  The
+ * reliability decisions are the core's (pdc.c); this file turns them into
+ * packets, queues and timers.
  *
  * Contexts: packets arrive in softirq; sends come from process context.
  * A PDC's lock is taken with bottom halves disabled outside softirq.  Lock
@@ -164,7 +166,8 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 	h.req.psn = psn;
 	h.req.clear_psn_offset = (s16)(pdc->core.tx.una - psn);
 	h.req.spdcid = pdc->lpdcid;
-	if (pdc->core.state == UET_PDC_SYN_SENT) {
+	/* SYN until the first valid ACK brings the target's PDCID */
+	if (!pdc->rpdcid_known) {
 		h.flags |= UET_PDS_F_SYN;
 		h.req.dst.psn_offset = psn - pdc->start_psn;
 	} else {
@@ -570,27 +573,62 @@ int uet_pds_send(struct uet_dev *udev, const struct uet_pds_key *key,
 	return 0;
 }
 
-/*
- * The PDC @lpdcid, referenced, if it is an initiator's (@initiator) or a
- * target's, and its peer is @saddr with PDC @rpdcid.
+/**
+ * pdc_get_by_id() - the PDC a received packet names, if it came from its peer
+ * @udev: the device the packet arrived on
+ * @lpdcid: the packet's DPDCID
+ * @initiator: whether the packet is for an initiator (an ACK, a NACK, a
+ *	REQ_CLOSE) or for a target (a request, a CLOSE)
+ * @spdcid: the packet's SPDCID
+ * @saddr: the packet's source address
+ *
+ * Only the peer may speak for a PDC: the packet must come from the PDC's
+ * peer address and, for a target, from the peer's PDC that created it
+ * with its SYN.  An initiator learns its peer's PDCID from the first
+ * valid ACK: its callers check @spdcid under its lock, pdc_peer_is().
+ * Anything else is a counted drop.
+ *
+ * Return: the PDC, referenced, or %NULL.
  */
 static struct uet_pds_pdc *pdc_get_by_id(struct uet_dev *udev, u16 lpdcid,
-					 bool initiator, u16 rpdcid,
+					 bool initiator, u16 spdcid,
 					 const struct in6_addr *saddr)
 {
+	enum uet_counter drop = UET_CNT_DROP_UNKNOWN_PDC;
 	struct uet_pds_pdc *pdc;
 
 	rcu_read_lock();
 	pdc = xa_load(&udev->pds.pdcs, lpdcid);
-	if (pdc && (pdc->core.initiator != initiator || pdc->rpdcid != rpdcid ||
-		    !ipv6_addr_equal(&pdc->key.raddr, saddr) ||
-		    !refcount_inc_not_zero(&pdc->ref)))
+	if (pdc && pdc->core.initiator != initiator)
+		pdc = NULL;
+	/* a target's rpdcid and every PDC's key are set before it is found */
+	if (pdc && (!ipv6_addr_equal(&pdc->key.raddr, saddr) ||
+		    (!initiator && pdc->rpdcid != spdcid))) {
+		drop = UET_CNT_DROP_PDC_NOT_PEER;
+		pdc = NULL;
+	}
+	if (pdc && !refcount_inc_not_zero(&pdc->ref))
 		pdc = NULL;
 	rcu_read_unlock();
+	if (!pdc)
+		uet_count(udev, drop, 1);
 	return pdc;
 }
 
-/* Target side: the PDC a request names, created by a SYN; referenced. */
+/*
+ * Whether @spdcid may be @pdc's peer PDC: it is, or @pdc does not know
+ * its peer's yet (an initiator before the first valid ACK).
+ */
+static bool pdc_peer_is(const struct uet_pds_pdc *pdc, u16 spdcid)
+{
+	lockdep_assert_held(&pdc->lock);
+	return !pdc->rpdcid_known || pdc->rpdcid == spdcid;
+}
+
+/*
+ * Target side: the PDC a request names, created by a SYN; referenced.
+ * Else a counted drop.
+ */
 static struct uet_pds_pdc *pdc_get_target(struct uet_dev *udev,
 					  const struct uet_pds_hdr_info *h,
 					  const struct in6_addr *saddr)
@@ -615,9 +653,11 @@ static struct uet_pds_pdc *pdc_get_target(struct uet_dev *udev,
 	pdc = pdc_alloc(udev, &key, false, req->psn - req->dst.psn_offset);
 	if (!pdc) {
 		spin_unlock(&pds->lock);
+		uet_count(udev, UET_CNT_DROP_UNKNOWN_PDC, 1);
 		return NULL;
 	}
 	pdc->rpdcid = req->spdcid;
+	pdc->rpdcid_known = true;
 	hash_add_rcu(pds->tgt, &pdc->node, hash);
 found:
 	pdc_get(pdc);
@@ -691,10 +731,8 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	u8 rc;
 
 	pdc = pdc_get_target(udev, h, saddr);
-	if (!pdc) {
-		uet_count(udev, UET_CNT_DROP_UNKNOWN_PDC, 1);
+	if (!pdc)
 		return;
-	}
 	/* a malformed SES header still takes its PSN: the SES layer refuses it */
 	hlen = uet_ses_parse_skb(udev, skb, h->next_hdr, &ses);
 	if (h->flags & UET_PDS_F_AR)
@@ -753,22 +791,6 @@ out:
 	pdc_put(pdc);
 }
 
-/* Initiator: the PDC an ACK or NACK names, referenced; else a counted drop. */
-static struct uet_pds_pdc *pdc_get_initiator_by_id(struct uet_dev *udev,
-						   u16 lpdcid)
-{
-	struct uet_pds_pdc *pdc;
-
-	rcu_read_lock();
-	pdc = xa_load(&udev->pds.pdcs, lpdcid);
-	if (pdc && (!pdc->core.initiator || !refcount_inc_not_zero(&pdc->ref)))
-		pdc = NULL;
-	rcu_read_unlock();
-	if (!pdc)
-		uet_count(udev, UET_CNT_DROP_UNKNOWN_PDC, 1);
-	return pdc;
-}
-
 /* Initiator side: what an ACK acknowledged leaves the txq. */
 static void pdc_tx_acked(struct uet_pds_pdc *pdc, const struct uet_pdc_acked *a)
 {
@@ -782,8 +804,45 @@ static void pdc_tx_acked(struct uet_pds_pdc *pdc, const struct uet_pdc_acked *a)
 			pdc_tx_finish(pdc, pdc_slot(pdc, a->sack_base + i), 0);
 }
 
+/*
+ * Initiator: what an ACK's SES response says of the request it answers,
+ * the one of @ack_psn, if still in flight (@acked: the window before the
+ * ACK): a refusal, or a read's data, reaches it before the ACK lets it go.
+ */
+static void pdc_ack_answer(struct uet_pds_pdc *pdc, struct sk_buff *skb,
+			   unsigned int off, const struct uet_ses_hdr_info *ses,
+			   u32 ack_psn, const struct uet_pdc_acked *acked)
+{
+	struct sk_buff *req;
+
+	lockdep_assert_held(&pdc->lock);
+	if (!uet_psn_in_window(ack_psn, acked->cum_from,
+			       pdc->core.tx.nxt - acked->cum_from))
+		return;
+	req = pdc->txq[pdc_slot(pdc, ack_psn)];
+	if (!req)
+		return;
+	if (ses->rsp.rc != UET_SES_RC_OK) {
+		uet_pds_cb(req)->answered = true;
+		uet_ses_tx_refused(req, ses->rsp.rc);
+	} else if (ses->next_hdr == UET_SES_NH_RSP_DATA &&
+		   uet_pds_cb(req)->read && !uet_pds_cb(req)->answered) {
+		if (uet_ses_read_data(req, skb, off, ses->rsp.payload_length,
+				      ses->rsp.message_offset))
+			uet_pds_cb(req)->answered = true;
+		else
+			uet_count(pdc->udev, UET_CNT_DROP_MALFORMED, 1);
+	}
+}
+
+/*
+ * Initiator: an ACK from @saddr.  It counts only from the PDC's peer and
+ * only if it names PSNs sent; the peer's PDCID is learned from the first
+ * that acknowledges something.
+ */
 static void rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
-		    const struct uet_pds_hdr_info *h, unsigned int hlen)
+		    const struct uet_pds_hdr_info *h, unsigned int hlen,
+		    const struct in6_addr *saddr)
 {
 	const struct uet_pds_ack_info *ai = &h->ack;
 	struct uet_ses_hdr_info ses = {};
@@ -792,10 +851,9 @@ static void rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 	struct uet_pds_pdc *pdc;
 	u8 buf[sizeof(struct uet_ses_rsp_data)];
 	unsigned int slen = 0;
-	struct sk_buff *req;
 	const u8 *p;
 
-	pdc = pdc_get_initiator_by_id(udev, ai->dpdcid);
+	pdc = pdc_get_by_id(udev, ai->dpdcid, true, ai->spdcid, saddr);
 	if (!pdc)
 		return;
 
@@ -821,30 +879,23 @@ static void rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 	spin_lock(&pdc->lock);
 	if (pdc->dead)
 		goto unlock;
-	if (pdc->core.state == UET_PDC_SYN_SENT)
-		pdc->rpdcid = ai->spdcid;
-	/*
-	 * A refusal, or a read's data, answers the request at ack_psn: tell
-	 * it before the ACK lets it go.
-	 */
-	req = NULL;
-	if (uet_psn_in_window(ack.ack_psn, pdc->core.tx.una,
-			      uet_pdc_tx_in_flight(&pdc->core)))
-		req = pdc->txq[pdc_slot(pdc, ack.ack_psn)];
-	if (req && slen && ses.rsp.rc != UET_SES_RC_OK) {
-		uet_pds_cb(req)->answered = true;
-		uet_ses_tx_refused(req, ses.rsp.rc);
-	} else if (req && h->next_hdr == UET_SES_NH_RSP_DATA &&
-		   uet_pds_cb(req)->read && !uet_pds_cb(req)->answered) {
-		if (uet_ses_read_data(req, skb, hlen + slen,
-				      ses.rsp.payload_length,
-				      ses.rsp.message_offset))
-			uet_pds_cb(req)->answered = true;
-		else
-			uet_count(udev, UET_CNT_DROP_MALFORMED, 1);
+	if (!pdc_peer_is(pdc, ai->spdcid)) {
+		uet_count(udev, UET_CNT_DROP_PDC_NOT_PEER, 1);
+		goto unlock;
 	}
-	if (uet_pdc_tx_ack(&pdc->core, &ack, ktime_get_ns(), &acked))
-		goto unlock;	/* names unsent PSNs: the core counted it */
+	if (uet_pdc_tx_ack(&pdc->core, &ack, ktime_get_ns(), &acked)) {
+		/* names unsent PSNs: the core counted it for the PDC */
+		uet_count(udev, UET_CNT_DROP_OUT_OF_WINDOW, 1);
+		goto unlock;
+	}
+	if (!pdc->rpdcid_known) {
+		if (!acked.newly)
+			goto unlock;	/* proves nothing: learn nothing */
+		pdc->rpdcid = ai->spdcid;
+		pdc->rpdcid_known = true;
+	}
+	if (slen)
+		pdc_ack_answer(pdc, skb, hlen + slen, &ses, ack.ack_psn, &acked);
 	pdc_tx_acked(pdc, &acked);
 	uet_pdc_transition(&pdc->core, UET_PDC_EV_ACK);
 	pdc_push(pdc);
@@ -861,21 +912,29 @@ put:
 }
 
 /* Initiator: the target refused a request and asks for it again. */
-static void rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h)
+static void rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
+		     const struct in6_addr *saddr)
 {
+	const struct uet_pds_nack_info *n = &h->nack;
 	struct uet_pds_pdc *pdc;
 
-	pdc = pdc_get_initiator_by_id(udev, h->nack.dpdcid);
+	pdc = pdc_get_by_id(udev, n->dpdcid, true, n->spdcid, saddr);
 	if (!pdc)
 		return;
-	uet_count(udev, UET_CNT_NACKS_RECEIVED, 1);
 	spin_lock(&pdc->lock);
-	if (!pdc->dead && (h->nack.code == UET_PDS_NACK_ROD_OOO ||
-			   h->nack.code == UET_PDS_NACK_TRIMMED) &&
-	    !uet_pdc_tx_nack(&pdc->core, h->nack.psn)) {
+	if (pdc->dead)
+		goto unlock;
+	if (!pdc_peer_is(pdc, n->spdcid)) {
+		uet_count(udev, UET_CNT_DROP_PDC_NOT_PEER, 1);
+		goto unlock;
+	}
+	uet_count(udev, UET_CNT_NACKS_RECEIVED, 1);
+	if ((n->code == UET_PDS_NACK_ROD_OOO || n->code == UET_PDS_NACK_TRIMMED) &&
+	    !uet_pdc_tx_nack(&pdc->core, n->psn)) {
 		uet_pdc_transition(&pdc->core, UET_PDC_EV_NACK);
 		pdc_push(pdc);
 	}
+unlock:
 	spin_unlock(&pdc->lock);
 	pdc_put(pdc);
 }
@@ -912,8 +971,9 @@ static void rcv_ctl(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 		    const struct in6_addr *saddr)
 {
 	const struct uet_pds_ctl_info *ctl = &h->ctl;
-	struct uet_pds_pdc *pdc;
 	enum uet_pdc_rx_verdict v;
+	struct uet_pds_pdc *pdc;
+	bool peer;
 
 	if (h->flags & UET_PDS_F_SYN ||
 	    (ctl->type != UET_PDS_CTL_CLOSE && ctl->type != UET_PDS_CTL_REQ_CLOSE)) {
@@ -923,13 +983,18 @@ static void rcv_ctl(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 	pdc = pdc_get_by_id(udev, ctl->dst.dpdcid,
 			    ctl->type == UET_PDS_CTL_REQ_CLOSE, ctl->spdcid, saddr);
 	if (!pdc) {
-		uet_count(udev, UET_CNT_DROP_UNKNOWN_PDC, 1);
 		if (ctl->type == UET_PDS_CTL_CLOSE)
 			ack_unknown_close(udev, h, saddr);
 		return;
 	}
 	if (ctl->type == UET_PDS_CTL_REQ_CLOSE) {
-		pdc_start_close(pdc);
+		spin_lock(&pdc->lock);
+		peer = pdc_peer_is(pdc, ctl->spdcid);
+		spin_unlock(&pdc->lock);
+		if (peer)
+			pdc_start_close(pdc);
+		else
+			uet_count(udev, UET_CNT_DROP_PDC_NOT_PEER, 1);
 		pdc_put(pdc);
 		return;
 	}
@@ -982,10 +1047,10 @@ void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
 		break;
 	case UET_PDS_TYPE_ACK:
 	case UET_PDS_TYPE_ACK_CC:
-		rcv_ack(udev, skb, &h, hlen);
+		rcv_ack(udev, skb, &h, hlen, saddr);
 		break;
 	case UET_PDS_TYPE_NACK:
-		rcv_nack(udev, &h);
+		rcv_nack(udev, &h, saddr);
 		break;
 	case UET_PDS_TYPE_CTRL:
 		rcv_ctl(udev, &h, saddr);

@@ -53,8 +53,9 @@ struct uet_pds_key {
  * @reserved: drawn from the reserved pool (struct uet_dev_cfg).
  * @entropy: the UDP source port entropy of this PDC's packets.
  * @lock: protects everything below, and the core.
- * @rpdcid: the peer's PDC identifier; an initiator learns it from the
- *	first ACK.
+ * @rpdcid: the peer's PDC identifier: a target's from the SYN that
+ *	created it, an initiator's from the first valid ACK ...
+ * @rpdcid_known: ... once that arrived; a target knows it from the start.
  * @dead: torn down: timers must not rearm, nothing new is queued.
  * @core: the reliability core: state machine and windows.
  * @start_psn: the PDC's first PSN.
@@ -83,6 +84,7 @@ struct uet_pds_pdc {
 
 	spinlock_t lock;	/* see above */
 	u16 rpdcid;
+	bool rpdcid_known;
 	bool dead;
 	struct uet_pdc core;
 	u32 start_psn;
