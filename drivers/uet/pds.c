@@ -425,13 +425,19 @@ static void pdc_send_ctl(struct uet_pds_pdc *pdc, u8 type)
 	uet_xmit(pdc->udev, skb, &pdc->key.raddr, pdc->entropy);
 }
 
+/*
+ * A new PDC for @key, in the table of local PDCIDs; a target's peer PDC
+ * is @rpdcid.  Receivers find a PDC there by the ID a packet names, under
+ * RCU and without its lock: it goes in only once whole.
+ */
 static struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 				     const struct uet_pds_key *key,
-				     bool initiator, u32 start_psn)
+				     bool initiator, u32 start_psn, u16 rpdcid)
 {
 	struct uet_pds_pdc *pdc;
 	struct uet_pdc_cfg cfg;
 	bool reserved;
+	void *old;
 	u32 id;
 
 	lockdep_assert_held(&udev->pds.lock);
@@ -447,21 +453,20 @@ static struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 	pdc = kzalloc(sizeof(*pdc), GFP_ATOMIC);
 	if (!pdc)
 		return NULL;
-	if (xa_alloc(&udev->pds.pdcs, &id, pdc,
+	/* the ID is reserved now, and the PDC stored at it below */
+	if (xa_alloc(&udev->pds.pdcs, &id, NULL,
 		     XA_LIMIT(1, UET_PDS_PDCID_MAX), GFP_ATOMIC)) {
 		uet_count(udev, UET_CNT_PDC_POOL_EXHAUSTED, 1);
 		kfree(pdc);
 		return NULL;
 	}
 	pdc->reserved = reserved;
-	if (reserved)
-		udev->pds.reserved++;
-	else
-		udev->pds.general++;
 	pdc->udev = udev;
 	refcount_set(&pdc->ref, 1);
 	pdc->key = *key;
 	pdc->lpdcid = id;
+	pdc->rpdcid = rpdcid;
+	pdc->rpdcid_known = !initiator;
 	pdc->entropy = get_random_u16();
 	pdc->last_active = jiffies;
 	spin_lock_init(&pdc->lock);
@@ -480,6 +485,16 @@ static struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 	pdc->rto_timer.function = pdc_rto_expired;
 	hrtimer_init(&pdc->ack_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	pdc->ack_timer.function = pdc_ack_expired;
+	old = xa_store(&udev->pds.pdcs, id, pdc, GFP_ATOMIC);
+	if (xa_is_err(old)) {
+		xa_erase(&udev->pds.pdcs, id);
+		kfree(pdc);
+		return NULL;
+	}
+	if (reserved)
+		udev->pds.reserved++;
+	else
+		udev->pds.general++;
 	uet_count(udev, UET_CNT_PDCS_CREATED, 1);
 	return pdc;
 }
@@ -496,7 +511,7 @@ static struct uet_pds_pdc *pdc_get_initiator(struct uet_dev *udev,
 	hash_for_each_possible(pds->ini, pdc, node, hash)
 		if (!memcmp(&pdc->key, key, sizeof(*key)))
 			goto found;
-	pdc = pdc_alloc(udev, key, true, get_random_u32());
+	pdc = pdc_alloc(udev, key, true, get_random_u32(), 0);
 	if (!pdc) {
 		spin_unlock_bh(&pds->lock);
 		return NULL;
@@ -598,10 +613,13 @@ static struct uet_pds_pdc *pdc_get_by_id(struct uet_dev *udev, u16 lpdcid,
 	struct uet_pds_pdc *pdc;
 
 	rcu_read_lock();
+	/*
+	 * Role, key and a target's rpdcid are set before the PDC goes in the
+	 * table (pdc_alloc()) and never change.
+	 */
 	pdc = xa_load(&udev->pds.pdcs, lpdcid);
 	if (pdc && pdc->core.initiator != initiator)
 		pdc = NULL;
-	/* a target's rpdcid and every PDC's key are set before it is found */
 	if (pdc && (!ipv6_addr_equal(&pdc->key.raddr, saddr) ||
 		    (!initiator && pdc->rpdcid != spdcid))) {
 		drop = UET_CNT_DROP_PDC_NOT_PEER;
@@ -650,14 +668,13 @@ static struct uet_pds_pdc *pdc_get_target(struct uet_dev *udev,
 		    ipv6_addr_equal(&pdc->key.raddr, saddr))
 			goto found;
 	key.mode = h->type == UET_PDS_TYPE_ROD_REQ ? UET_PDC_ROD : UET_PDC_RUD;
-	pdc = pdc_alloc(udev, &key, false, req->psn - req->dst.psn_offset);
+	pdc = pdc_alloc(udev, &key, false, req->psn - req->dst.psn_offset,
+			req->spdcid);
 	if (!pdc) {
 		spin_unlock(&pds->lock);
 		uet_count(udev, UET_CNT_DROP_UNKNOWN_PDC, 1);
 		return NULL;
 	}
-	pdc->rpdcid = req->spdcid;
-	pdc->rpdcid_known = true;
 	hash_add_rcu(pds->tgt, &pdc->node, hash);
 found:
 	pdc_get(pdc);
