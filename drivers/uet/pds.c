@@ -33,6 +33,7 @@
  */
 #include <linux/hash.h>
 #include <linux/ipv6.h>
+#include <linux/jhash.h>
 #include <linux/random.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
@@ -88,14 +89,20 @@ static void pdc_put(struct uet_pds_pdc *pdc)
 		kfree_rcu(pdc, rcu);
 }
 
-static u32 key_hash(const struct uet_pds_key *key)
+/*
+ * The tables' keys come from the network (a target's) or follow its
+ * addresses (an initiator's): both hashes take the device's random seed,
+ * so that nobody can aim many keys at one bucket.
+ */
+static u32 key_hash(const struct uet_pds *pds, const struct uet_pds_key *key)
 {
-	return jhash(key, sizeof(*key), 0);
+	return jhash(key, sizeof(*key), pds->seed);
 }
 
-static u32 tgt_hash(const struct in6_addr *raddr, u16 rpdcid)
+static u32 tgt_hash(const struct uet_pds *pds, const struct in6_addr *raddr,
+		    u16 rpdcid)
 {
-	return jhash(raddr, sizeof(*raddr), rpdcid);
+	return jhash_1word(rpdcid, jhash(raddr, sizeof(*raddr), pds->seed));
 }
 
 static u16 pdc_slot(const struct uet_pds_pdc *pdc, u32 psn)
@@ -504,7 +511,7 @@ static struct uet_pds_pdc *pdc_get_initiator(struct uet_dev *udev,
 					     const struct uet_pds_key *key)
 {
 	struct uet_pds *pds = &udev->pds;
-	u32 hash = key_hash(key);
+	u32 hash = key_hash(pds, key);
 	struct uet_pds_pdc *pdc;
 
 	spin_lock_bh(&pds->lock);
@@ -661,7 +668,7 @@ static struct uet_pds_pdc *pdc_get_target(struct uet_dev *udev,
 		return pdc_get_by_id(udev, req->dst.dpdcid, false, req->spdcid,
 				     saddr);
 
-	hash = tgt_hash(saddr, req->spdcid);
+	hash = tgt_hash(pds, saddr, req->spdcid);
 	spin_lock(&pds->lock);
 	hash_for_each_possible(pds->tgt, pdc, node, hash)
 		if (pdc->rpdcid == req->spdcid &&
@@ -1198,6 +1205,7 @@ void uet_pds_init(struct uet_dev *udev)
 {
 	BUILD_BUG_ON(UET_PDC_WND_MAX - 1 > UET_PDS_SYN_PSN_OFFSET_MAX);
 	spin_lock_init(&udev->pds.lock);
+	udev->pds.seed = get_random_u32();
 	hash_init(udev->pds.ini);
 	hash_init(udev->pds.tgt);
 	xa_init_flags(&udev->pds.pdcs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);

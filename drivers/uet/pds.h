@@ -106,6 +106,7 @@ struct uet_pds_pdc {
  * @lock: serialises changes of the tables; readers use RCU.
  * @ini: initiator PDCs by struct uet_pds_key.
  * @tgt: target PDCs by peer address and peer PDCID.
+ * @seed: the random seed of the hashes of @ini and @tgt.
  * @pdcs: every PDC by local PDCID.
  * @general: PDCs drawn from the general pool, under @lock ...
  * @reserved: ... and from the reserved pool.
@@ -115,6 +116,7 @@ struct uet_pds {
 	spinlock_t lock;	/* see above */
 	DECLARE_HASHTABLE(ini, 8);
 	DECLARE_HASHTABLE(tgt, 8);
+	u32 seed;
 	struct xarray pdcs;
 	u32 general;
 	u32 reserved;
