@@ -192,6 +192,30 @@ forged_acks() {
 	return $rc
 }
 
+# The target lost the PDC (its device was deleted and added again): it
+# answers requests naming it with a NACK (INV_DPDCID), the initiator fails
+# them at once (well within timeout_s; without the NACK, it would retry
+# for minutes) and opens a new PDC for the next message.  uet0's PDC must
+# not close for idleness meanwhile: deleting a device can take seconds.
+lost_target_pdc() {
+	local d n t0 rc=0
+	A uetctl dev set uet0 pdc-idle-ms 0 || return 1
+	xfer count=1 size=100 && [ -n "$(ini_pdc)" ] &&
+	B rdma link del uet1 && B rdma link add uet1 type uet netdev veth0 ||
+		rc=1
+	if [ $rc = 0 ]; then
+		d=$(counter uet1 drop_unknown_pdc) n=$(counter uet1 nacks_sent)
+		t0=$SECONDS
+		xfer count=1 size=100 expect=-104 timeout_s=30 || rc=1
+		echo "# failed after $((SECONDS - t0)) s"
+		[ "$(counter uet1 drop_unknown_pdc)" -gt "$d" ] &&
+		[ "$(counter uet1 nacks_sent)" -gt "$n" ] &&
+		xfer count=4 size=4096 || rc=1
+	fi
+	A uetctl dev set uet0 pdc-idle-ms 10000 || rc=1
+	return $rc
+}
+
 # PDCs idle for 10 s (pdc_idle_ms) close with a CLOSE handshake and go back
 # to their pools on both sides; the next message opens new ones.
 pdcs() { grep -c " $2 " "/sys/kernel/debug/uet/$1/pdcs"; }
@@ -272,7 +296,7 @@ counters_sane() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 21
+ktap_set_plan 22
 ktap_test_result "setup" setup
 ktap_test_result "1 B to 16 MiB, lossless, no retransmit" sizes_lossless
 ktap_test_result "empty and odd-sized messages" odd_sizes
@@ -294,6 +318,7 @@ ktap_test_result "no receive buffer: error at the sender" no_recv_buffer
 ktap_test_result "message too long: error, no overrun" too_long
 ktap_test_result "no such endpoint: error at the sender" no_endpoint
 ktap_test_result "forged ACKs and NACKs ignored" forged_acks
+ktap_test_result "a PDC the target lost: NACKed, failed at once" lost_target_pdc
 ktap_test_result "idle PDCs closed and reclaimed" idle_close
 ktap_test_result "PDC pools: exhaustion refused and counted, reserved pool" pools
 ktap_test_result "job counters, PIDonFEP range" job_counters

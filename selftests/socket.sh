@@ -11,6 +11,8 @@ B() { ip netns exec "$NS_B" "$@"; }
 
 # RUD request, AR and SYN set (see selftests/unit/wire_test.c, rud_req_bytes)
 RUD_REQ='\x11\x8c\xff\xfe\x00\x01\x20\x00\x40\x01\x80\x05'
+# RUD request, AR set, no SYN, naming DPDCID 0xfff0, which uet0 never has
+UNKNOWN_REQ='\x11\x88\x00\x00\x00\x02\x00\x00\x40\x02\xff\xf0'
 
 send4() { B bash -c "printf '$1' >/dev/udp/$UET_NET4.1/4793"; }
 send6() { B bash -c "printf '$1' >/dev/udp/$UET_NET6::1/4793"; }
@@ -79,6 +81,23 @@ ipv6_counted() {
 	expect_delta uet0 rx_packets "$rx" 1
 }
 
+# Requests naming a PDC uet0 does not have are each a counted drop, and
+# answered by a NACK (INV_DPDCID) at a bounded rate (UET_PDS_ANSWER_BURST,
+# 100 a second): the source may be forged.
+unknown_pdc_nacked() {
+	local n d nacks t0 ms
+	n=300
+	d=$(counter uet0 drop_unknown_pdc) nacks=$(counter uet0 nacks_sent)
+	t0=${EPOCHREALTIME/./}
+	B bash -c "for i in \$(seq $n); do printf '$UNKNOWN_REQ' >/dev/udp/$UET_NET4.1/4793; done"
+	ms=$(( (${EPOCHREALTIME/./} - t0) / 1000 ))
+	sleep 0.2
+	nacks=$(( $(counter uet0 nacks_sent) - nacks ))
+	echo "# $n requests in $ms ms, $nacks NACKs"
+	expect_delta uet0 drop_unknown_pdc "$d" $n &&
+	[ $nacks -ge 1 ] && [ $nacks -le $(( 100 * (ms / 1000 + 2) )) ]
+}
+
 # Random datagrams: every one is counted, as a packet and as one drop.
 garbage_counted() {
 	local n i rx drops
@@ -101,13 +120,14 @@ netns_deleted() {
 
 trap fabric_down EXIT
 ktap_print_header
-ktap_set_plan 8
+ktap_set_plan 9
 ktap_test_result "setup" setup
 ktap_test_result "port 4793 open while the namespace has a device" port_follows_devices
 ktap_test_result "malformed packet: counted drop" malformed_counted
 ktap_test_result "valid PDS header, no PDC: counted drop" valid_header_counted
 ktap_test_result "IPv6 packets arrive" ipv6_counted
 ktap_test_result "multicast: counted drop, no PDC" multicast_dropped
+ktap_test_result "unknown PDC: counted drop, NACKed at a bounded rate" unknown_pdc_nacked
 ktap_test_result "random datagrams: all counted, no crash" garbage_counted
 ktap_test_result "namespace deletion removes its device" netns_deleted
 fabric_down

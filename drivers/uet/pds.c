@@ -30,6 +30,12 @@
  * give the PDC back to its pool.  The scanner also reclaims every PDC
  * that reached CLOSED (cleanly or in error), and target PDCs idle for
  * UET_PDS_TGT_IDLE_FACTOR times as long, whose initiator went away.
+ *
+ * Lost PDCs: a target answers a request naming a PDC it does not have
+ * with a NACK (INV_DPDCID), and the initiator closes that PDC in error at
+ * once instead of retrying into the void.  Such answers, like the ACK of
+ * a CLOSE for a PDC gone, go to a source nobody vouches for: their rate
+ * is bounded (pds_answer()).
  */
 #include <linux/hash.h>
 #include <linux/ipv6.h>
@@ -77,6 +83,17 @@
  * while SYN is set nothing is acknowledged, so offsets stay below the window.
  */
 #define UET_PDS_SYN_PSN_OFFSET_MAX	0xfff
+
+/*
+ * Answers to packets that no PDC takes go to whatever source the packet
+ * claims: a device sends at most UET_PDS_ANSWER_BURST of them per
+ * UET_PDS_ANSWER_INTERVAL, so that it cannot be made to reflect a flood.
+ * Ours, in the spirit of Linux's bound on ICMP errors
+ * (net.ipv4.icmp_msgs_per_sec) but lower: one answer per lost PDC is
+ * enough, its initiator gives the PDC up at the first.
+ */
+#define UET_PDS_ANSWER_INTERVAL	HZ
+#define UET_PDS_ANSWER_BURST	100
 
 static void pdc_get(struct uet_pds_pdc *pdc)
 {
@@ -131,6 +148,32 @@ static struct sk_buff *pds_hdr_skb(const struct uet_pds_hdr_info *h,
 		return NULL;
 	}
 	return skb;
+}
+
+/**
+ * pds_answer() - answer a packet that no PDC of ours takes
+ * @udev: the device it arrived on
+ * @h: the answer, a PDS header alone
+ * @len: its length
+ * @daddr: the packet's source address, which nothing vouches for
+ *
+ * Each answer takes a fresh entropy value, and the device sends at most
+ * %UET_PDS_ANSWER_BURST of them a second.
+ *
+ * Return: true if the answer went out.
+ */
+static bool pds_answer(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
+		       unsigned int len, const struct in6_addr *daddr)
+{
+	struct sk_buff *skb;
+
+	if (!__ratelimit(&udev->pds.answers))
+		return false;
+	skb = pds_hdr_skb(h, len);
+	if (!skb)
+		return false;
+	uet_xmit(udev, skb, daddr, get_random_u16());
+	return true;
 }
 
 /*
@@ -742,6 +785,29 @@ static void pdc_count_verdict(struct uet_dev *udev, enum uet_pdc_rx_verdict v)
 	}
 }
 
+/*
+ * Target: NACK a request that no PDC of ours takes.  INV_DPDCID: it names
+ * a PDC we do not have (never had, or lost), which its initiator should
+ * give up.  The NACK speaks for the PDC the request named.
+ */
+static void nack_no_pdc(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
+			const struct in6_addr *saddr, u8 code)
+{
+	struct uet_pds_hdr_info n = {
+		.type = UET_PDS_TYPE_NACK,
+		.next_hdr = UET_SES_NH_NONE,
+		.nack = {
+			.code = code,
+			.psn = h->req.psn,
+			.spdcid = h->req.dst.dpdcid,
+			.dpdcid = h->req.spdcid,
+		},
+	};
+
+	if (pds_answer(udev, &n, sizeof(struct uet_pds_nack), saddr))
+		uet_count(udev, UET_CNT_NACKS_SENT, 1);
+}
+
 static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 			const struct uet_pds_hdr_info *h,
 			const struct in6_addr *saddr)
@@ -755,8 +821,11 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	u8 rc;
 
 	pdc = pdc_get_target(udev, h, saddr);
-	if (!pdc)
+	if (!pdc) {
+		if (!(h->flags & UET_PDS_F_SYN))
+			nack_no_pdc(udev, h, saddr, UET_PDS_NACK_INV_DPDCID);
 		return;
+	}
 	/* a malformed SES header still takes its PSN: the SES layer refuses it */
 	hlen = uet_ses_parse_skb(udev, skb, h->next_hdr, &ses);
 	if (h->flags & UET_PDS_F_AR)
@@ -935,12 +1004,38 @@ put:
 	pdc_put(pdc);
 }
 
-/* Initiator: the target refused a request and asks for it again. */
+/*
+ * Initiator: the target has no PDC of ours (any more): the requests in
+ * flight may have been delivered or not, and nothing more will be.  The
+ * PDC closes in error, failing what it holds; the caller takes it out of
+ * the initiator table so that the next send opens a new one.  Only a NACK
+ * of a PSN in flight, from a target whose PDC we know, says so.
+ *
+ * Return: true if the PDC closed.
+ */
+static bool pdc_lost(struct uet_pds_pdc *pdc, u32 psn)
+{
+	lockdep_assert_held(&pdc->lock);
+	if (!pdc->rpdcid_known ||
+	    !uet_psn_in_window(psn, pdc->core.tx.una,
+			       uet_pdc_tx_in_flight(&pdc->core)))
+		return false;
+	uet_pdc_transition(&pdc->core, UET_PDC_EV_ABORT);
+	hrtimer_try_to_cancel(&pdc->rto_timer);
+	pdc_fail_all(pdc, -ECONNRESET);
+	return true;
+}
+
+/*
+ * Initiator: the target refused a request and asks for it again
+ * (ROD_OOO, TRIMMED), or has no PDC of ours (INV_DPDCID).
+ */
 static void rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 		     const struct in6_addr *saddr)
 {
 	const struct uet_pds_nack_info *n = &h->nack;
 	struct uet_pds_pdc *pdc;
+	bool lost = false;
 
 	pdc = pdc_get_by_id(udev, n->dpdcid, true, n->spdcid, saddr);
 	if (!pdc)
@@ -953,13 +1048,18 @@ static void rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 		goto unlock;
 	}
 	uet_count(udev, UET_CNT_NACKS_RECEIVED, 1);
-	if ((n->code == UET_PDS_NACK_ROD_OOO || n->code == UET_PDS_NACK_TRIMMED) &&
-	    !uet_pdc_tx_nack(&pdc->core, n->psn)) {
+	if (n->code == UET_PDS_NACK_INV_DPDCID) {
+		lost = pdc_lost(pdc, n->psn);
+	} else if ((n->code == UET_PDS_NACK_ROD_OOO ||
+		    n->code == UET_PDS_NACK_TRIMMED) &&
+		   !uet_pdc_tx_nack(&pdc->core, n->psn)) {
 		uet_pdc_transition(&pdc->core, UET_PDC_EV_NACK);
 		pdc_push(pdc);
 	}
 unlock:
 	spin_unlock(&pdc->lock);
+	if (lost)
+		pdc_unhash(pdc);
 	pdc_put(pdc);
 }
 
@@ -979,12 +1079,8 @@ static void ack_unknown_close(struct uet_dev *udev, const struct uet_pds_hdr_inf
 			.dpdcid = h->ctl.spdcid,
 		},
 	};
-	struct sk_buff *skb;
 
-	skb = pds_hdr_skb(&a, sizeof(struct uet_pds_ack));
-	if (!skb)
-		return;
-	uet_xmit(udev, skb, saddr, get_random_u16());
+	pds_answer(udev, &a, sizeof(struct uet_pds_ack), saddr);
 }
 
 /*
@@ -1206,6 +1302,10 @@ void uet_pds_init(struct uet_dev *udev)
 	BUILD_BUG_ON(UET_PDC_WND_MAX - 1 > UET_PDS_SYN_PSN_OFFSET_MAX);
 	spin_lock_init(&udev->pds.lock);
 	udev->pds.seed = get_random_u32();
+	ratelimit_state_init(&udev->pds.answers, UET_PDS_ANSWER_INTERVAL,
+			     UET_PDS_ANSWER_BURST);
+	/* no "callbacks suppressed" in the kernel log */
+	ratelimit_set_flags(&udev->pds.answers, RATELIMIT_MSG_ON_RELEASE);
 	hash_init(udev->pds.ini);
 	hash_init(udev->pds.tgt);
 	xa_init_flags(&udev->pds.pdcs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);

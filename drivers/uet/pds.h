@@ -11,6 +11,7 @@
 #include <linux/hrtimer.h>
 #include <linux/seq_file.h>
 #include <linux/in6.h>
+#include <linux/ratelimit.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -107,6 +108,7 @@ struct uet_pds_pdc {
  * @ini: initiator PDCs by struct uet_pds_key.
  * @tgt: target PDCs by peer address and peer PDCID.
  * @seed: the random seed of the hashes of @ini and @tgt.
+ * @answers: bounds the answers to packets that no PDC takes (pds.c).
  * @pdcs: every PDC by local PDCID.
  * @general: PDCs drawn from the general pool, under @lock ...
  * @reserved: ... and from the reserved pool.
@@ -117,6 +119,7 @@ struct uet_pds {
 	DECLARE_HASHTABLE(ini, 8);
 	DECLARE_HASHTABLE(tgt, 8);
 	u32 seed;
+	struct ratelimit_state answers;
 	struct xarray pdcs;
 	u32 general;
 	u32 reserved;
