@@ -192,6 +192,31 @@ forged_acks() {
 	return $rc
 }
 
+# A SYN whose payload was trimmed creates no PDC: with uet1's pool all but
+# full, trimmed SYNs of many PDCs (SPDCIDs 0x7001...) leave it as it was,
+# and a new PDC (of a job not used before) still opens.
+trimmed_syns() {
+	local n active created t i ses rc=0
+	n=$(scaled 64 16)
+	active=$(counter uet1 pdcs_active) created=$(counter uet1 pdcs_created)
+	B uetctl dev set uet1 pdc-pool $((active + 4)) || return 1
+	t=$(counter uet1 trimmed)
+	# SEND of 100 bytes, SOM|EOM, job 1, PIDonFEP 2, no payload
+	ses=0503000100000001000200000000000000000000$(printf '%048x' 100)
+	for i in $(seq "$n"); do
+		craft "$NS_A" "$UET_NET4.2" \
+			"118c0000$(printf '%08x%04x' $((i << 12)) $((0x7000 + i)))0000$ses"
+	done
+	sleep 0.3
+	expect_delta uet1 trimmed "$t" "$n" || rc=1
+	expect_delta uet1 pdcs_created "$created" 0 || rc=1
+	echo "# uet1 pdcs_active: $active -> $(counter uet1 pdcs_active)"
+	[ "$(counter uet1 pdcs_active)" -le "$active" ] || rc=1
+	xfer job=3 count=2 size=100 timeout_s=20 || rc=1
+	B uetctl dev set uet1 pdc-pool 4096 || rc=1
+	return $rc
+}
+
 # The target lost the PDC (its device was deleted and added again): it
 # answers requests naming it with a NACK (INV_DPDCID), the initiator fails
 # them at once (well within timeout_s; without the NACK, it would retry
@@ -296,7 +321,7 @@ counters_sane() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 22
+ktap_set_plan 23
 ktap_test_result "setup" setup
 ktap_test_result "1 B to 16 MiB, lossless, no retransmit" sizes_lossless
 ktap_test_result "empty and odd-sized messages" odd_sizes
@@ -318,6 +343,7 @@ ktap_test_result "no receive buffer: error at the sender" no_recv_buffer
 ktap_test_result "message too long: error, no overrun" too_long
 ktap_test_result "no such endpoint: error at the sender" no_endpoint
 ktap_test_result "forged ACKs and NACKs ignored" forged_acks
+ktap_test_result "trimmed SYNs leave no PDC behind" trimmed_syns
 ktap_test_result "a PDC the target lost: NACKed, failed at once" lost_target_pdc
 ktap_test_result "idle PDCs closed and reclaimed" idle_close
 ktap_test_result "PDC pools: exhaustion refused and counted, reserved pool" pools

@@ -694,12 +694,13 @@ static bool pdc_peer_is(const struct uet_pds_pdc *pdc, u16 spdcid)
 }
 
 /*
- * Target side: the PDC a request names, created by a SYN; referenced.
- * Else a counted drop.
+ * Target side: the PDC of a SYN request, by its peer {@saddr, SPDCID},
+ * created if there is none and @create; referenced, or %NULL.
  */
-static struct uet_pds_pdc *pdc_get_target(struct uet_dev *udev,
-					  const struct uet_pds_hdr_info *h,
-					  const struct in6_addr *saddr)
+static struct uet_pds_pdc *pdc_get_syn_target(struct uet_dev *udev,
+					      const struct uet_pds_hdr_info *h,
+					      const struct in6_addr *saddr,
+					      bool create)
 {
 	const struct uet_pds_req_info *req = &h->req;
 	struct uet_pds *pds = &udev->pds;
@@ -707,27 +708,25 @@ static struct uet_pds_pdc *pdc_get_target(struct uet_dev *udev,
 	struct uet_pds_pdc *pdc;
 	u32 hash;
 
-	if (!(h->flags & UET_PDS_F_SYN))
-		return pdc_get_by_id(udev, req->dst.dpdcid, false, req->spdcid,
-				     saddr);
-
 	hash = tgt_hash(pds, saddr, req->spdcid);
 	spin_lock(&pds->lock);
 	hash_for_each_possible(pds->tgt, pdc, node, hash)
 		if (pdc->rpdcid == req->spdcid &&
 		    ipv6_addr_equal(&pdc->key.raddr, saddr))
 			goto found;
-	key.mode = h->type == UET_PDS_TYPE_ROD_REQ ? UET_PDC_ROD : UET_PDC_RUD;
-	pdc = pdc_alloc(udev, &key, false, req->psn - req->dst.psn_offset,
-			req->spdcid);
-	if (!pdc) {
-		spin_unlock(&pds->lock);
-		uet_count(udev, UET_CNT_DROP_UNKNOWN_PDC, 1);
-		return NULL;
+	pdc = NULL;
+	if (create) {
+		key.mode = h->type == UET_PDS_TYPE_ROD_REQ ? UET_PDC_ROD :
+							     UET_PDC_RUD;
+		pdc = pdc_alloc(udev, &key, false,
+				req->psn - req->dst.psn_offset, req->spdcid);
 	}
+	if (!pdc)
+		goto unlock;
 	hash_add_rcu(pds->tgt, &pdc->node, hash);
 found:
 	pdc_get(pdc);
+unlock:
 	spin_unlock(&pds->lock);
 	return pdc;
 }
@@ -788,7 +787,9 @@ static void pdc_count_verdict(struct uet_dev *udev, enum uet_pdc_rx_verdict v)
 /*
  * Target: NACK a request that no PDC of ours takes.  INV_DPDCID: it names
  * a PDC we do not have (never had, or lost), which its initiator should
- * give up.  The NACK speaks for the PDC the request named.
+ * give up.  TRIMMED: a SYN that lost its payload on the way, which made
+ * no PDC, and is to be sent again at once.  The NACK speaks for the PDC
+ * the request named, none for a SYN.
  */
 static void nack_no_pdc(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 			const struct in6_addr *saddr, u8 code)
@@ -799,7 +800,8 @@ static void nack_no_pdc(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 		.nack = {
 			.code = code,
 			.psn = h->req.psn,
-			.spdcid = h->req.dst.dpdcid,
+			.spdcid = h->flags & UET_PDS_F_SYN ? 0 :
+							      h->req.dst.dpdcid,
 			.dpdcid = h->req.spdcid,
 		},
 	};
@@ -808,43 +810,73 @@ static void nack_no_pdc(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 		uet_count(udev, UET_CNT_NACKS_SENT, 1);
 }
 
+/* Target: a SYN request that got no PDC: trimmed, or none to be had. */
+static void syn_no_pdc(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
+		       const struct in6_addr *saddr, bool trimmed, int hlen)
+{
+	if (trimmed) {
+		uet_count(udev, UET_CNT_TRIMMED, 1);
+		nack_no_pdc(udev, h, saddr, UET_PDS_NACK_TRIMMED);
+	} else if (hlen >= 0) {
+		/* (a malformed SES header was counted already) */
+		uet_count(udev, UET_CNT_DROP_UNKNOWN_PDC, 1);
+	}
+}
+
+/*
+ * Target: a request.  Without SYN it names its PDC; a SYN creates the PDC
+ * unless there is one, and unless its payload was trimmed: a PDC made for
+ * a packet that delivers nothing would stay CLOSED, which the scanner
+ * never reclaims, and hold its place in the pool.
+ */
 static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 			const struct uet_pds_hdr_info *h,
 			const struct in6_addr *saddr)
 {
+	bool syn = h->flags & UET_PDS_F_SYN, trimmed;
+	struct uet_pds_pdc *pdc = NULL;
 	struct uet_ses_answer ans = {};
 	struct uet_ses_hdr_info ses;
 	enum uet_pdc_rx_verdict v;
-	struct uet_pds_pdc *pdc;
 	u32 flags = 0;
 	int hlen;
 	u8 rc;
 
-	pdc = pdc_get_target(udev, h, saddr);
-	if (!pdc) {
-		if (!(h->flags & UET_PDS_F_SYN))
+	if (!syn) {
+		pdc = pdc_get_by_id(udev, h->req.dst.dpdcid, false,
+				    h->req.spdcid, saddr);
+		if (!pdc) {
 			nack_no_pdc(udev, h, saddr, UET_PDS_NACK_INV_DPDCID);
-		return;
+			return;
+		}
 	}
 	/* a malformed SES header still takes its PSN: the SES layer refuses it */
 	hlen = uet_ses_parse_skb(udev, skb, h->next_hdr, &ses);
+	trimmed = uet_ses_trimmed(skb, hlen, &ses);
+	if (syn) {
+		pdc = pdc_get_syn_target(udev, h, saddr, !trimmed);
+		if (!pdc) {
+			syn_no_pdc(udev, h, saddr, trimmed, hlen);
+			return;
+		}
+	}
 	if (h->flags & UET_PDS_F_AR)
 		flags |= UET_PDC_RX_AR;
-	if (h->flags & UET_PDS_F_SYN)
+	if (syn)
 		flags |= UET_PDC_RX_SYN;
 
 	spin_lock(&pdc->lock);
 	if (pdc->dead)
 		goto out;
 	pdc->last_active = jiffies;
-	if (uet_ses_trimmed(skb, hlen, &ses)) {
+	if (trimmed) {
 		/* nothing to deliver: the sender resends it at once */
 		uet_count(udev, UET_CNT_TRIMMED, 1);
 		pdc_send_nack(pdc, h->req.psn, UET_PDS_NACK_TRIMMED);
 		goto out;
 	}
-	uet_pdc_transition(&pdc->core, h->flags & UET_PDS_F_SYN ?
-			   UET_PDC_EV_RECV_SYN : UET_PDC_EV_RECV);
+	uet_pdc_transition(&pdc->core, syn ? UET_PDC_EV_RECV_SYN :
+					     UET_PDC_EV_RECV);
 	v = uet_pdc_rx_packet(&pdc->core, h->req.psn, flags);
 	pdc_count_verdict(udev, v);
 	switch (v) {
