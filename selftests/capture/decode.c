@@ -168,25 +168,24 @@ static void put_pds(struct out *o, const unsigned char *p, size_t len)
 }
 
 /**
- * uet_pcap_frame() - decode one captured frame
+ * uet_pcap_udp() - find the UET datagram in one captured frame
  * @linktype: the capture's link type
  * @p: the frame
  * @len: its captured length
- * @out: the line, NUL-terminated
- * @outlen: room in @out, at least 1
+ * @u: filled in for a UDP datagram to port 4793, IPv4 or IPv6
  *
- * Return: 0 for a UET packet, -1 for anything else (nothing printed).
+ * @u->payload points into @p; @u->len is what was captured of it, no more
+ * than the UDP header says.
+ *
+ * Return: 0 for a UET datagram, -1 for anything else.
  */
-int uet_pcap_frame(uint32_t linktype, const unsigned char *p, size_t len,
-		   char *out, size_t outlen)
+int uet_pcap_udp(uint32_t linktype, const unsigned char *p, size_t len,
+		 struct uet_pcap_udp *u)
 {
-	struct out o = { .buf = out, .len = outlen };
-	const unsigned char *ip, *udp, *src, *dst;
-	unsigned int proto, sport, dport, ulen;
+	const unsigned char *ip, *udp;
+	unsigned int proto, ulen;
 	size_t off, iplen;
-	int v6;
 
-	out[0] = '\0';
 	if (linktype == UET_PCAP_LINKTYPE_ETH)
 		off = ETH_HLEN;
 	else if (linktype == UET_PCAP_LINKTYPE_SLL)
@@ -202,34 +201,58 @@ int uet_pcap_frame(uint32_t linktype, const unsigned char *p, size_t len,
 		if (len < 20 || (ip[0] >> 4) != 4 || ip[9] != IPPROTO_UDP_NUM)
 			return -1;
 		iplen = (size_t)(ip[0] & 0xf) * 4;
-		src = ip + 12;
-		dst = ip + 16;
-		v6 = 0;
+		u->src = ip + 12;
+		u->dst = ip + 16;
+		u->v6 = 0;
 	} else if (proto == ETH_P_IPV6) {
 		if (len < IPV6_HLEN || (ip[0] >> 4) != 6 || ip[6] != IPPROTO_UDP_NUM)
 			return -1;
 		iplen = IPV6_HLEN;
-		src = ip + 8;
-		dst = ip + 24;
-		v6 = 1;
+		u->src = ip + 8;
+		u->dst = ip + 24;
+		u->v6 = 1;
 	} else {
 		return -1;
 	}
 	if (iplen < 20 || len < iplen + UDP_HLEN)
 		return -1;
 	udp = ip + iplen;
-	sport = be16(udp);
-	dport = be16(udp + 2);
+	u->sport = be16(udp);
+	u->dport = be16(udp + 2);
 	ulen = be16(udp + 4);
-	if (dport != UET_PORT)
+	if (u->dport != UET_PORT)
 		return -1;
 	len -= iplen + UDP_HLEN;
 	if (ulen >= UDP_HLEN && ulen - UDP_HLEN < len)
 		len = ulen - UDP_HLEN;
-	put_addr(&o, v6, src);
-	put(&o, ".%u > ", sport);
-	put_addr(&o, v6, dst);
-	put(&o, ".%u len %zu", dport, len);
-	put_pds(&o, udp + UDP_HLEN, len);
+	u->payload = udp + UDP_HLEN;
+	u->len = len;
+	return 0;
+}
+
+/**
+ * uet_pcap_frame() - decode one captured frame
+ * @linktype: the capture's link type
+ * @p: the frame
+ * @len: its captured length
+ * @out: the line, NUL-terminated
+ * @outlen: room in @out, at least 1
+ *
+ * Return: 0 for a UET packet, -1 for anything else (nothing printed).
+ */
+int uet_pcap_frame(uint32_t linktype, const unsigned char *p, size_t len,
+		   char *out, size_t outlen)
+{
+	struct out o = { .buf = out, .len = outlen };
+	struct uet_pcap_udp u;
+
+	out[0] = '\0';
+	if (uet_pcap_udp(linktype, p, len, &u))
+		return -1;
+	put_addr(&o, u.v6, u.src);
+	put(&o, ".%u > ", u.sport);
+	put_addr(&o, u.v6, u.dst);
+	put(&o, ".%u len %zu", u.dport, u.len);
+	put_pds(&o, u.payload, u.len);
 	return 0;
 }

@@ -13,26 +13,19 @@
  * guessed at.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "uet_pcap.h"
 
-#define PCAP_MAGIC		0xa1b2c3d4u	/* microsecond timestamps */
-#define PCAP_MAGIC_NS		0xa1b23c4du	/* nanosecond timestamps */
-#define PCAP_HDR_LEN		24
-#define PCAP_REC_LEN		16
-#define PCAP_LINKTYPE_OFF	20
-#define PCAP_MAX_SNAP		262144
-
 int main(int argc, char **argv)
 {
-	unsigned char hdr[PCAP_HDR_LEN], rec[PCAP_REC_LEN];
-	static unsigned char frame[PCAP_MAX_SNAP];
+	static unsigned char frame[UET_PCAP_MAX_SNAP];
 	char line[UET_PCAP_LINE];
+	struct uet_pcap_file pf;
 	unsigned int n = 0;
-	uint32_t magic, linktype;
+	size_t len;
 	FILE *f;
+	int rc;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: uet_pcap FILE.pcap\n");
@@ -43,29 +36,20 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 1;
 	}
-	if (fread(hdr, sizeof(hdr), 1, f) != 1) {
-		fprintf(stderr, "%s: not a pcap file\n", argv[1]);
-		return 1;
-	}
-	memcpy(&magic, hdr, sizeof(magic));
-	memcpy(&linktype, hdr + PCAP_LINKTYPE_OFF, sizeof(linktype));
-	if (magic != PCAP_MAGIC && magic != PCAP_MAGIC_NS) {
+	if (uet_pcap_open(&pf, f)) {
 		fprintf(stderr, "%s: not a little-endian classic pcap file\n", argv[1]);
 		return 1;
 	}
-	while (fread(rec, sizeof(rec), 1, f) == 1) {
-		uint32_t caplen;
-
-		memcpy(&caplen, rec + 8, sizeof(caplen));
-		if (caplen > sizeof(frame) || fread(frame, caplen, 1, f) != 1) {
-			fprintf(stderr, "%s: truncated record\n", argv[1]);
-			return 1;
-		}
+	while ((rc = uet_pcap_next(&pf, frame, sizeof(frame), &len)) > 0) {
 		n++;
-		if (uet_pcap_frame(linktype, frame, caplen, line, sizeof(line)) >= 0)
+		if (uet_pcap_frame(pf.linktype, frame, len, line, sizeof(line)) >= 0)
 			printf("%u %s\n", n, line);
 		else
 			printf("%u not UET\n", n);
+	}
+	if (rc < 0) {
+		fprintf(stderr, "%s: truncated record\n", argv[1]);
+		return 1;
 	}
 	return 0;
 }

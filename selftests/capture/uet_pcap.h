@@ -4,11 +4,44 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define UET_PCAP_LINE		512
 #define UET_PCAP_LINKTYPE_ETH	1
 #define UET_PCAP_LINKTYPE_SLL	113
+#define UET_PCAP_MAX_SNAP	262144
 
+/* A classic pcap file (tcpdump -w), read one record at a time: pcap.c. */
+struct uet_pcap_file {
+	FILE *f;
+	uint32_t linktype;
+};
+
+int uet_pcap_open(struct uet_pcap_file *pf, FILE *f);
+int uet_pcap_next(struct uet_pcap_file *pf, unsigned char *frame,
+		  size_t size, size_t *len);
+
+/**
+ * struct uet_pcap_udp - the UET datagram of a captured frame
+ * @v6: IPv6, else IPv4
+ * @src: source address, 4 or 16 bytes, in the frame
+ * @dst: destination address, likewise
+ * @sport: UDP source port
+ * @dport: UDP destination port, 4793
+ * @payload: the UET packet, from its first header, in the frame
+ * @len: bytes of it captured
+ */
+struct uet_pcap_udp {
+	int v6;
+	const unsigned char *src, *dst;
+	unsigned int sport, dport;
+	const unsigned char *payload;
+	size_t len;
+};
+
+/* decode.c */
+int uet_pcap_udp(uint32_t linktype, const unsigned char *p, size_t len,
+		 struct uet_pcap_udp *u);
 int uet_pcap_frame(uint32_t linktype, const unsigned char *p, size_t len,
 		   char *out, size_t outlen);
 
