@@ -5,6 +5,7 @@
 #   make              module (against KDIR), libuet, uetctl, selftests
 #   make check        everything, then the whole test suite (README)
 #   make check-debug  only the debug-kernel part of it (KASAN, lockdep, ...)
+#   make soak         hostile packets at a live device for SOAK_SECONDS (300)
 #   make demo         boot a VM, create uet devices, show them (README)
 #   make bench        two VMs: perftest over uet and rxe, iperf3 (slow)
 #   make deps         install the Debian packages all of this needs
@@ -55,6 +56,16 @@ check-debug:
 	@scripts/deps.sh
 	@UET_CHECK_ONLY="debug-kernel vm-debug debug-planted" selftests/check.sh
 
+# inject.sh with a longer injection; the guest's and the test's time
+# limits grow with it.
+SOAK_SECONDS ?= 300
+SOAK_TEST_LIMIT = $(shell echo $$(($(SOAK_SECONDS) + 600)))
+SOAK_VM_LIMIT = $(shell echo $$(($(SOAK_SECONDS) + 900)))
+soak:
+	@scripts/deps.sh
+	@selftests/vm/run-suite.sh selftests --timeout $(SOAK_VM_LIMIT) \
+		--append 'UET_TESTS="inject.sh" UET_INJECT_SECONDS=$(SOAK_SECONDS) kselftest_override_timeout=$(SOAK_TEST_LIMIT)'
+
 demo:
 	@scripts/deps.sh
 	@selftests/vm/run-suite.sh demo
@@ -87,4 +98,4 @@ clean:
 	$(MAKE) -C selftests clean
 	$(MAKE) -C selftests/unit clean
 
-.PHONY: all deps netlink-gen module userspace selftests check check-debug demo install dkms-install clean
+.PHONY: all deps netlink-gen module userspace selftests check check-debug soak demo install dkms-install clean

@@ -94,7 +94,7 @@ step debug-kernel selftests/debug/build-kernel.sh
 # Two one-vCPU debug VMs at once, the suite split between them (devices.sh,
 # the device attributes the RDMA tools show, runs on the stock kernel only).
 step vm-debug selftests/vm/run-suite.sh selftests --debug --timeout 3000 \
-	--groups "load_unload.sh link.sh socket.sh netlink.sh capture.sh kverbs.sh rdmacm.sh loopback.sh;engine.sh rma.sh verbs.sh teardown.sh"
+	--groups "load_unload.sh link.sh socket.sh netlink.sh capture.sh kverbs.sh rdmacm.sh loopback.sh inject.sh;engine.sh rma.sh verbs.sh teardown.sh"
 step debug-planted selftests/debug/selftest.sh
 
 echo
