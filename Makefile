@@ -5,7 +5,8 @@
 #   make              module (against KDIR), libuet, uetctl, selftests
 #   make check        everything, then the whole test suite (README)
 #   make check-debug  only the debug-kernel part of it (KASAN, lockdep, ...)
-#   make soak         hostile packets at a live device for SOAK_SECONDS (300)
+#   make soak         hostile packets at a live device for SOAK_SECONDS (300),
+#                     then SOAK_ROUNDS (100) rounds of teardown under traffic
 #   make demo         boot a VM, create uet devices, show them (README)
 #   make bench        two VMs: perftest over uet and rxe, iperf3 (slow)
 #   make deps         install the Debian packages all of this needs
@@ -61,10 +62,16 @@ check-debug:
 SOAK_SECONDS ?= 300
 SOAK_TEST_LIMIT = $(shell echo $$(($(SOAK_SECONDS) + 600)))
 SOAK_VM_LIMIT = $(shell echo $$(($(SOAK_SECONDS) + 900)))
+# teardown.sh: a round is four teardowns of some 10 s each, a minute at most
+SOAK_ROUNDS ?= 100
+SOAK_TD_LIMIT = $(shell echo $$(($(SOAK_ROUNDS) * 60 + 600)))
+SOAK_TD_VM_LIMIT = $(shell echo $$(($(SOAK_ROUNDS) * 60 + 900)))
 soak:
 	@scripts/deps.sh
 	@selftests/vm/run-suite.sh selftests --timeout $(SOAK_VM_LIMIT) \
 		--append 'UET_TESTS="inject.sh" UET_INJECT_SECONDS=$(SOAK_SECONDS) kselftest_override_timeout=$(SOAK_TEST_LIMIT)'
+	@selftests/vm/run-suite.sh selftests --timeout $(SOAK_TD_VM_LIMIT) \
+		--append 'UET_TESTS="teardown.sh" UET_TEARDOWN_LOOPS=$(SOAK_ROUNDS) kselftest_override_timeout=$(SOAK_TD_LIMIT)'
 
 demo:
 	@scripts/deps.sh
