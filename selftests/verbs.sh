@@ -129,11 +129,11 @@ amo_refused() {
 	local qpn cqpn pid cpid c ga gb rc=0 op=0000000000000001 i=0
 	local -A before
 	ga=$(gid_index uet0 1) && gb=$(gid_index uet1 2) || return 1
-	A timeout 60 ibv_rc_pingpong -d uet0 -g "$ga" -n 1000000 \
+	A timeout 600 ibv_rc_pingpong -d uet0 -g "$ga" -n 1000000 \
 		>/tmp/amo-server.log 2>&1 &
 	pid=$!
 	sleep 1
-	B timeout 60 ibv_rc_pingpong -d uet1 -g "$gb" -n 1000000 "$UET_NET4.1" \
+	B timeout 600 ibv_rc_pingpong -d uet1 -g "$gb" -n 1000000 "$UET_NET4.1" \
 		>/tmp/amo-client.log 2>&1 &
 	cpid=$!
 	qpn=$(qpn /tmp/amo-server.log) && cqpn=$(qpn /tmp/amo-client.log) ||
