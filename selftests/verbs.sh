@@ -129,15 +129,17 @@ amo_refused() {
 	local qpn cqpn pid cpid c ga gb rc=0 op=0000000000000001 i=0
 	local -A before
 	ga=$(gid_index uet0 1) && gb=$(gid_index uet1 2) || return 1
-	A timeout 600 ibv_rc_pingpong -d uet0 -g "$ga" -n 1000000 \
-		>/tmp/amo-server.log 2>&1 &
+	# not through A() and B(): $! must be timeout's pid, which passes the
+	# kill on to the program, not a subshell's
+	ip netns exec "$NS_A" timeout 600 ibv_rc_pingpong -d uet0 -g "$ga" \
+		-n 1000000 >/tmp/amo-server.log 2>&1 &
 	pid=$!
 	sleep 1
-	B timeout 600 ibv_rc_pingpong -d uet1 -g "$gb" -n 1000000 "$UET_NET4.1" \
-		>/tmp/amo-client.log 2>&1 &
+	ip netns exec "$NS_B" timeout 600 ibv_rc_pingpong -d uet1 -g "$gb" \
+		-n 1000000 "$UET_NET4.1" >/tmp/amo-client.log 2>&1 &
 	cpid=$!
 	qpn=$(qpn /tmp/amo-server.log) && cqpn=$(qpn /tmp/amo-client.log) ||
-		{ kill "$pid" "$cpid"; return 1; }
+		{ kill "$pid" "$cpid"; wait "$pid" "$cpid"; return 1; }
 	# EXT OFFSET COUNTER: what each request is refused for
 	while read -r ext off c; do
 		before[$c]=$(counter uet0 "$c")
