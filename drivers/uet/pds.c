@@ -529,7 +529,18 @@ static struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 	cfg.rto_max = (u64)READ_ONCE(udev->cfg.rto_max_us) * NSEC_PER_USEC;
 	cfg.rto_initial = (u64)READ_ONCE(udev->cfg.rto_initial_us) *
 			  NSEC_PER_USEC;
-	uet_pdc_init(&pdc->core, &cfg, initiator, start_psn);
+	/*
+	 * The control plane writes the three one after the other: read
+	 * meanwhile, an old one and a new one can be out of order.
+	 */
+	cfg.rto_max = max(cfg.rto_max, cfg.rto_min);
+	cfg.rto_initial = clamp(cfg.rto_initial, cfg.rto_min, cfg.rto_max);
+	if (WARN_ON_ONCE(uet_pdc_init(&pdc->core, &cfg, initiator,
+				      start_psn))) {
+		xa_erase(&udev->pds.pdcs, id);
+		kfree(pdc);
+		return NULL;
+	}
 	pdc->rsp_rc = UET_SES_RC_OK;
 	hrtimer_init(&pdc->rto_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	pdc->rto_timer.function = pdc_rto_expired;
