@@ -7,21 +7,6 @@
 A() { ip netns exec "$NS_A" "$@"; }
 B() { ip netns exec "$NS_B" "$@"; }
 
-# craft NS ADDR HEX: one UDP datagram of hex digits HEX to ADDR's port
-# 4793, sent from namespace NS (the kernel picks the source address).
-# Through a file that dd reads whole and writes at once: bash writes
-# its printf's output line by line, and a newline byte would split the
-# datagram.
-craft() {
-	local f rc
-	f=$(mktemp) || return 1
-	printf %b "${3//??/\\x&}" >"$f"
-	ip netns exec "$1" bash -c "dd if='$f' bs=4096 2>/dev/null >/dev/udp/$2/4793"
-	rc=$?
-	rm -f "$f"
-	return $rc
-}
-
 setup() {
 	fabric_up && modprobe uet &&
 	A rdma link add uet0 type uet netdev veth0 &&

@@ -114,6 +114,21 @@ wait_no_uet_devs() {
 	return 1
 }
 
+# craft NS ADDR HEX: one UDP datagram of hex digits HEX to ADDR's port
+# 4793, sent from namespace NS (the kernel picks the source address).
+# Through a file that dd reads whole and writes at once: bash writes
+# its printf's output line by line, and a newline byte would split the
+# datagram.
+craft() {
+	local f rc
+	f=$(mktemp) || return 1
+	printf %b "${3//??/\\x&}" >"$f"
+	ip netns exec "$1" bash -c "dd if='$f' bs=4096 2>/dev/null >/dev/udp/$2/4793"
+	rc=$?
+	rm -f "$f"
+	return $rc
+}
+
 # counter DEV NAME: one hw counter of DEV's port, as "rdma statistic" shows
 counter() {
 	rdma statistic show link "$1/1" | tr -s ' \n' '\n' |

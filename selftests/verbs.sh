@@ -106,7 +106,8 @@ amo_send() {
 	ses=0403000100000000$(printf '%04x0000%016x' "$1" "$3")
 	ses+=$(printf '%08x%032x%08x' "$5" 0 8)
 	hex=$pds$ses$4
-	B bash -c "printf '${hex//??/\\x&}' >/dev/udp/$UET_NET4.1/4793"
+	# whole, whatever bytes (a newline) the random QPNs bring
+	craft "$NS_B" "$UET_NET4.1" "$hex"
 }
 
 # qpn LOG: the local QPN an ibv_*_pingpong printed in LOG, once it is
