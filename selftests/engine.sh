@@ -255,9 +255,9 @@ idle_close() {
 	[ "$(counter uet0 pdcs_active)" -eq 1 ] || return 1
 	ca=$(counter uet0 pdcs_closed)
 	cb=$(counter uet1 pdcs_closed)
-	sleep 11
-	expect_delta uet0 pdcs_closed "$ca" 1 &&
-	expect_delta uet1 pdcs_closed "$cb" 1 &&
+	sleep 10
+	wait_delta uet0 pdcs_closed "$ca" 1 10 &&
+	wait_delta uet1 pdcs_closed "$cb" 1 10 &&
 	[ "$(pdcs uet0 ini)" -eq 0 ] && [ "$(pdcs uet1 tgt)" -eq 0 ] &&
 	[ "$(counter uet0 pdcs_active)" -eq 0 ] &&
 	xfer count=4 size=65536

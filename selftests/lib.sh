@@ -142,3 +142,14 @@ expect_delta() {
 	echo "# $1 $2: $3 -> $now (want +$4)"
 	[ "$now" -eq $(($3 + $4)) ]
 }
+
+# wait_delta DEV NAME BEFORE DELTA SECONDS: expect_delta, once counter NAME
+# has moved by DELTA or SECONDS have passed, whichever comes first
+wait_delta() {
+	local i
+	for i in $(seq $(($5 * 10))); do
+		[ "$(counter "$1" "$2")" -ge $(($3 + $4)) ] && break
+		sleep 0.1
+	done
+	expect_delta "$1" "$2" "$3" "$4"
+}
