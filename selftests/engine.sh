@@ -9,6 +9,7 @@
 # happened.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/engine_lib.sh"
+dir=$(dirname "$0")
 
 sizes_lossless() {
 	local rtx
@@ -241,6 +242,114 @@ lost_target_pdc() {
 	return $rc
 }
 
+# A target PDC whose initiator stopped sending is reclaimed when idle,
+# however many out-of-window requests a third party sends it meanwhile:
+# those are dropped and counted, and keep nothing alive.  (uet0 keeps
+# its PDC, pdc-idle-ms 0: no CLOSE ends uet1's, idle after 4 x 1 s.)
+oow_keeps_nothing() {
+	local id rid nxt d c i o ses rc=0
+	# both new: uet0 has but the PDC of the transfer below
+	B rdma link del uet1 && B rdma link add uet1 type uet netdev veth0 &&
+	A rdma link del uet0 && A rdma link add uet0 type uet netdev veth0 &&
+	A uetctl dev set uet0 pdc-idle-ms 0 &&
+	B uetctl dev set uet1 pdc-idle-ms 1000 &&
+	xfer count=1 size=100 || rc=1
+	read -r id rid _ nxt <<<"$(ini_pdc)"
+	echo "# uet0 PDC $id (peer $rid), next PSN $nxt"
+	[ -n "$nxt" ] || rc=1
+	d=$(counter uet1 drop_out_of_window) c=$(counter uet1 pdcs_closed)
+	# SEND of 0 bytes, SOM|EOM, job 1, PIDonFEP 2; AR, not SYN
+	ses=0503000100000001000200000000000000000000$(printf '%048x' 0)
+	# one every 0.2 s or so (on the debug kernel, 0.5 s), for 10 s or more
+	for i in $(seq 50); do
+		[ $rc = 0 ] || break
+		craft "$NS_A" "$UET_NET4.2" "$(printf '11880000%08x%04x%04x' \
+			$(( (nxt + 0x100000) & 0xffffffff )) "$id" "$rid")$ses"
+		sleep 0.2
+		[ "$(counter uet1 pdcs_closed)" -gt "$c" ] && break
+	done
+	o=$(($(counter uet1 drop_out_of_window) - d))
+	echo "# $i requests sent, $o out of window"
+	expect_delta uet1 pdcs_closed "$c" 1 && [ "$o" -ge 2 ] || rc=1
+	[ $rc = 0 ] || rdma statistic show link uet1/1 | sed 's/^/# /'
+	# uet0's PDC outlived its target's: start both again
+	A rdma link del uet0 && A rdma link add uet0 type uet netdev veth0 &&
+	B uetctl dev set uet1 pdc-idle-ms 10000 || rc=1
+	return $rc
+}
+
+# With uet1's pool full, a SYN gets a NACK (NO_PDC_AVAIL) and no PDC; its
+# initiator retries, and once the pool has room the message arrives.
+no_pdc_avail() {
+	local d n r pid rc=0
+	xfer count=1 size=100 &&
+	B uetctl dev set uet1 pdc-pool "$(counter uet1 pdcs_active)" ||
+		return 1
+	d=$(counter uet1 drop_unknown_pdc) n=$(counter uet1 nacks_sent)
+	r=$(counter uet0 nacks_received)
+	xfer job=5 count=1 size=100 timeout_s=60 &
+	pid=$!
+	sleep 2
+	[ "$(counter uet1 drop_unknown_pdc)" -gt "$d" ] &&
+	[ "$(counter uet1 nacks_sent)" -gt "$n" ] &&
+	[ "$(counter uet0 nacks_received)" -gt "$r" ] || rc=1
+	echo "# uet1 NACKs sent +$(($(counter uet1 nacks_sent) - n))"
+	B uetctl dev set uet1 pdc-pool 4096 || rc=1
+	wait $pid || rc=1
+	return $rc
+}
+
+# One address opens at most 1024 target PDCs (a quarter of the pool):
+# SYNs of 1040 PDCs from uet-a's IPv4 address (uet_inject replays them)
+# open the PDCs that make 1024 with uet0's own, the rest get NO_PDC_AVAIL
+# and are counted; uet-a's IPv6 address still opens one.
+source_limit() {
+	local f n=1040 have c l k ses i rc=0
+	f=$(mktemp) || return 1
+	have=$(awk -v peer="::ffff:$UET_NET4.1" '$3 == "tgt" && $6 == peer' \
+		/sys/kernel/debug/uet/uet1/pdcs | wc -l)
+	c=$(counter uet1 pdcs_created) l=$(counter uet1 pdc_source_limit)
+	k=$(counter uet1 nacks_sent)
+	# SEND of 0 bytes, SOM|EOM, job 1, PIDonFEP 2: SYN|AR, PSN offset 0
+	ses=0503000100000001000200000000000000000000$(printf '%048x' 0)
+	for i in $(seq "$n"); do
+		printf '118c0000%08x%04x0000%s\n' $((i << 12)) $((0x8000 + i)) "$ses"
+	done >"$f"
+	A "$dir/uet_inject" -R "$f" -r 2000 "$UET_NET4.2" | sed 's/^/# /'
+	head -n 1 "$f" >"$f.6"
+	A "$dir/uet_inject" -R "$f.6" "$UET_NET6::2" | sed 's/^/# /'
+	rm -f "$f" "$f.6"
+	sleep 0.5
+	echo "# uet1: $have PDCs of uet0's before, +$(($(counter uet1 pdcs_created) - c)) created"
+	expect_delta uet1 pdcs_created "$c" $((1024 - have + 1)) || rc=1
+	expect_delta uet1 pdc_source_limit "$l" $((n - 1024 + have)) || rc=1
+	expect_delta uet1 nacks_sent "$k" $((n - 1024 + have)) || rc=1
+	# uet1 starts again without them
+	B rdma link del uet1 && B rdma link add uet1 type uet netdev veth0 ||
+		rc=1
+	return $rc
+}
+
+# The initiator lost its PDC without a CLOSE (its device was deleted and
+# added again), and its new PDC took the same PDCID: the SYNs of the new
+# PDC, whose start PSN is another, replace the target's stale PDC at once
+# instead of being dropped as out of its window.
+stale_target_pdc() {
+	local c m rc=0
+	B rdma link del uet1 && B rdma link add uet1 type uet netdev veth0 &&
+	A rdma link del uet0 && A rdma link add uet0 type uet netdev veth0 &&
+	xfer count=1 size=100 || return 1
+	# uet0 is new: its first PDC is 1, as its next device's will be
+	A rdma link del uet0 && A rdma link add uet0 type uet netdev veth0 ||
+		return 1
+	c=$(counter uet1 pdcs_closed) m=$(counter uet1 pdcs_created)
+	xfer count=4 size=4096 timeout_s=10 || rc=1
+	expect_delta uet1 pdcs_created "$m" 1 || rc=1
+	# the scanner reclaims the stale PDC
+	wait_delta uet1 pdcs_closed "$c" 1 5 || rc=1
+	return $rc
+}
+
 # PDCs idle for 10 s (pdc_idle_ms) close with a CLOSE handshake and go back
 # to their pools on both sides; the next message opens new ones.
 pdcs() { grep -c " $2 " "/sys/kernel/debug/uet/$1/pdcs"; }
@@ -321,7 +430,7 @@ counters_sane() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 23
+ktap_set_plan 27
 ktap_test_result "setup" setup
 ktap_test_result "1 B to 16 MiB, lossless, no retransmit" sizes_lossless
 ktap_test_result "empty and odd-sized messages" odd_sizes
@@ -345,6 +454,10 @@ ktap_test_result "no such endpoint: error at the sender" no_endpoint
 ktap_test_result "forged ACKs and NACKs ignored" forged_acks
 ktap_test_result "trimmed SYNs leave no PDC behind" trimmed_syns
 ktap_test_result "a PDC the target lost: NACKed, failed at once" lost_target_pdc
+ktap_test_result "out-of-window requests keep no PDC alive" oow_keeps_nothing
+ktap_test_result "a full pool: NO_PDC_AVAIL, retried until there is room" no_pdc_avail
+ktap_test_result "1024 target PDCs per source address" source_limit
+ktap_test_result "a stale target PDC gives way to its initiator's new one" stale_target_pdc
 ktap_test_result "idle PDCs closed and reclaimed" idle_close
 ktap_test_result "PDC pools: exhaustion refused and counted, reserved pool" pools
 ktap_test_result "job counters, PIDonFEP range" job_counters

@@ -29,6 +29,7 @@ static const struct rdma_stat_desc uet_counter_descs[] = {
 	[UET_CNT_PDCS_CREATED].name = "pdcs_created",
 	[UET_CNT_PDCS_CLOSED].name = "pdcs_closed",
 	[UET_CNT_PDC_POOL_EXHAUSTED].name = "pdc_pool_exhausted",
+	[UET_CNT_PDC_SOURCE_LIMIT].name = "pdc_source_limit",
 	[UET_CNT_DROP_MALFORMED].name = "drop_malformed",
 	[UET_CNT_DROP_UNKNOWN_PDC].name = "drop_unknown_pdc",
 	[UET_CNT_DROP_PDC_NOT_PEER].name = "drop_pdc_not_peer",

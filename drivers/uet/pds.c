@@ -71,6 +71,13 @@
 #define UET_PDS_TGT_IDLE_FACTOR	4
 
 /*
+ * One peer address holds at most this many target PDCs, a quarter of the
+ * default general pool (main.c): it takes four sources to fill the pool,
+ * while a peer in many jobs and traffic classes still has room.
+ */
+#define UET_PDS_TGT_PER_SRC	1024
+
+/*
  * ROD's window.  Go-back-N resends everything in flight after a loss, so
  * the window bounds what each loss costs; 64 packets (87 KB at MTU 1500)
  * still cover a round trip at the speeds a software transport reaches
@@ -120,6 +127,49 @@ static u32 tgt_hash(const struct uet_pds *pds, const struct in6_addr *raddr,
 		    u16 rpdcid)
 {
 	return jhash_1word(rpdcid, jhash(raddr, sizeof(*raddr), pds->seed));
+}
+
+static u32 src_hash(const struct uet_pds *pds, const struct in6_addr *addr)
+{
+	return jhash(addr, sizeof(*addr), pds->seed);
+}
+
+/*
+ * The entry of source @addr, made if there is none; %NULL when it has
+ * all the target PDCs it may (counted), or memory is short.
+ */
+static struct uet_pds_src *src_get(struct uet_dev *udev,
+				   const struct in6_addr *addr)
+{
+	struct uet_pds *pds = &udev->pds;
+	u32 hash = src_hash(pds, addr);
+	struct uet_pds_src *src;
+
+	lockdep_assert_held(&pds->lock);
+	hash_for_each_possible(pds->srcs, src, node, hash)
+		if (ipv6_addr_equal(&src->addr, addr))
+			goto found;
+	src = kzalloc(sizeof(*src), GFP_ATOMIC);
+	if (!src)
+		return NULL;
+	src->addr = *addr;
+	hash_add(pds->srcs, &src->node, hash);
+found:
+	if (src->pdcs >= UET_PDS_TGT_PER_SRC) {
+		uet_count(udev, UET_CNT_PDC_SOURCE_LIMIT, 1);
+		return NULL;
+	}
+	return src;
+}
+
+/* A target PDC of @src's is gone: the entry goes with its last. */
+static void src_put(struct uet_pds *pds, struct uet_pds_src *src)
+{
+	lockdep_assert_held(&pds->lock);
+	if (!src || --src->pdcs)
+		return;
+	hash_del(&src->node);
+	kfree(src);
 }
 
 static u16 pdc_slot(const struct uet_pds_pdc *pdc, u32 psn)
@@ -437,7 +487,10 @@ static void pdc_close_progress(struct uet_pds_pdc *pdc)
 	pdc_rto_arm(pdc);
 }
 
-/* Take @pdc out of the initiator table: the next send opens a new PDC. */
+/*
+ * Take @pdc out of its table: an initiator's next send opens a new PDC, a
+ * target's next SYN from that peer PDC too.
+ */
 static void pdc_unhash(struct uet_pds_pdc *pdc)
 {
 	spin_lock_bh(&pdc->udev->pds.lock);
@@ -704,6 +757,15 @@ static bool pdc_peer_is(const struct uet_pds_pdc *pdc, u16 spdcid)
 	return !pdc->rpdcid_known || pdc->rpdcid == spdcid;
 }
 
+/* Established, and nothing owed either way. */
+static bool pdc_quiet(const struct uet_pds_pdc *pdc)
+{
+	return pdc->core.state == UET_PDC_ESTABLISHED &&
+	       skb_queue_empty(&pdc->pending) &&
+	       !uet_pdc_tx_in_flight(&pdc->core) &&
+	       !uet_pdc_rx_ack_pending(&pdc->core);
+}
+
 /*
  * Target side: the PDC of a SYN request, by its peer {@saddr, SPDCID},
  * created if there is none and @create; referenced, or %NULL.
@@ -716,6 +778,7 @@ static struct uet_pds_pdc *pdc_get_syn_target(struct uet_dev *udev,
 	const struct uet_pds_req_info *req = &h->req;
 	struct uet_pds *pds = &udev->pds;
 	struct uet_pds_key key = { .raddr = *saddr };
+	struct uet_pds_src *src;
 	struct uet_pds_pdc *pdc;
 	u32 hash;
 
@@ -726,14 +789,20 @@ static struct uet_pds_pdc *pdc_get_syn_target(struct uet_dev *udev,
 		    ipv6_addr_equal(&pdc->key.raddr, saddr))
 			goto found;
 	pdc = NULL;
-	if (create) {
+	src = create ? src_get(udev, saddr) : NULL;
+	if (src) {
 		key.mode = h->type == UET_PDS_TYPE_ROD_REQ ? UET_PDC_ROD :
 							     UET_PDC_RUD;
+		/* counted ahead: src_put() undoes it if no PDC comes */
+		src->pdcs++;
 		pdc = pdc_alloc(udev, &key, false,
 				req->psn - req->dst.psn_offset, req->spdcid);
+		if (!pdc)
+			src_put(pds, src);
 	}
 	if (!pdc)
 		goto unlock;
+	pdc->src = src;
 	hash_add_rcu(pds->tgt, &pdc->node, hash);
 found:
 	pdc_get(pdc);
@@ -821,7 +890,11 @@ static void nack_no_pdc(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 		uet_count(udev, UET_CNT_NACKS_SENT, 1);
 }
 
-/* Target: a SYN request that got no PDC: trimmed, or none to be had. */
+/*
+ * Target: a SYN request that got no PDC: trimmed, or none to be had (the
+ * pool is exhausted), which its initiator hears of (NO_PDC_AVAIL) and
+ * retries as PDCs free up.
+ */
 static void syn_no_pdc(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 		       const struct in6_addr *saddr, bool trimmed, int hlen)
 {
@@ -831,7 +904,48 @@ static void syn_no_pdc(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 	} else if (hlen >= 0) {
 		/* (a malformed SES header was counted already) */
 		uet_count(udev, UET_CNT_DROP_UNKNOWN_PDC, 1);
+		nack_no_pdc(udev, h, saddr, UET_PDS_NACK_NO_PDC_AVAIL);
 	}
+}
+
+/*
+ * Target: the PDC of SYN request @h, as pdc_get_syn_target().  A PDC of
+ * that peer whose start PSN is another is stale: its initiator lost it
+ * without a CLOSE (it restarted) and gave its PDCID to a new PDC.  Owing
+ * nothing, the stale PDC gives way at once (the scanner reclaims it) to a
+ * new one; else the SYN is refused (INVALID_SYN, counted out of window)
+ * and comes again with the initiator's next retransmission.
+ *
+ * Return: the PDC, referenced; %NULL if none could be had; or
+ * ERR_PTR(-EAGAIN) if the SYN was refused.
+ */
+static struct uet_pds_pdc *syn_target(struct uet_dev *udev,
+				      const struct uet_pds_hdr_info *h,
+				      const struct in6_addr *saddr, bool create)
+{
+	u32 start = h->req.psn - h->req.dst.psn_offset;
+	struct uet_pds_pdc *pdc;
+	bool stale;
+
+	pdc = pdc_get_syn_target(udev, h, saddr, create);
+	/* a PDC's start PSN is set before it is hashed and never changes */
+	if (!pdc || pdc->start_psn == start)
+		return pdc;
+	spin_lock(&pdc->lock);
+	stale = pdc->dead || pdc_quiet(pdc);
+	if (stale) {
+		pdc->reclaim = true;
+	} else {
+		uet_count(udev, UET_CNT_DROP_OUT_OF_WINDOW, 1);
+		pdc_send_nack(pdc, h->req.psn, UET_PDS_NACK_INVALID_SYN);
+	}
+	spin_unlock(&pdc->lock);
+	if (stale)
+		pdc_unhash(pdc);
+	pdc_put(pdc);
+	if (!stale)
+		return ERR_PTR(-EAGAIN);
+	return pdc_get_syn_target(udev, h, saddr, create);
 }
 
 /*
@@ -865,9 +979,10 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	hlen = uet_ses_parse_skb(udev, skb, h->next_hdr, &ses);
 	trimmed = uet_ses_trimmed(skb, hlen, &ses);
 	if (syn) {
-		pdc = pdc_get_syn_target(udev, h, saddr, !trimmed);
-		if (!pdc) {
-			syn_no_pdc(udev, h, saddr, trimmed, hlen);
+		pdc = syn_target(udev, h, saddr, !trimmed);
+		if (IS_ERR_OR_NULL(pdc)) {
+			if (!pdc)
+				syn_no_pdc(udev, h, saddr, trimmed, hlen);
 			return;
 		}
 	}
@@ -879,7 +994,6 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	spin_lock(&pdc->lock);
 	if (pdc->dead)
 		goto out;
-	pdc->last_active = jiffies;
 	if (trimmed) {
 		/* nothing to deliver: the sender resends it at once */
 		uet_count(udev, UET_CNT_TRIMMED, 1);
@@ -895,6 +1009,8 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	case UET_PDC_RX_DELIVER_OOO:
 	case UET_PDC_RX_REPLAY:
 	case UET_PDC_RX_DUPLICATE:
+		/* only what the window takes keeps a PDC alive */
+		pdc->last_active = jiffies;
 		rc = uet_ses_rcv(pdc, skb, hlen, &ses,
 				 v == UET_PDC_RX_DUPLICATE, &ans);
 		if (ans.data) {
@@ -1253,6 +1369,7 @@ static void pdc_reclaim(struct uet_pds *pds, struct uet_pds_pdc *pdc)
 {
 	spin_lock_bh(&pds->lock);
 	hash_del_rcu(&pdc->node);
+	src_put(pds, pdc->src);
 	if (pdc->reserved)
 		pds->reserved--;
 	else
@@ -1262,14 +1379,10 @@ static void pdc_reclaim(struct uet_pds *pds, struct uet_pds_pdc *pdc)
 	pdc_teardown(pdc, -ECONNRESET);
 }
 
-/* Nothing owed either way, and no traffic for @idle jiffies. */
+/* No traffic for @idle jiffies, and nothing owed either way. */
 static bool pdc_idle(const struct uet_pds_pdc *pdc, unsigned long idle)
 {
-	return pdc->core.state == UET_PDC_ESTABLISHED &&
-	       skb_queue_empty(&pdc->pending) &&
-	       !uet_pdc_tx_in_flight(&pdc->core) &&
-	       !uet_pdc_rx_ack_pending(&pdc->core) &&
-	       time_after(jiffies, pdc->last_active + idle);
+	return pdc_quiet(pdc) && time_after(jiffies, pdc->last_active + idle);
 }
 
 /*
@@ -1351,6 +1464,7 @@ void uet_pds_init(struct uet_dev *udev)
 	ratelimit_set_flags(&udev->pds.answers, RATELIMIT_MSG_ON_RELEASE);
 	hash_init(udev->pds.ini);
 	hash_init(udev->pds.tgt);
+	hash_init(udev->pds.srcs);
 	xa_init_flags(&udev->pds.pdcs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
 	INIT_DELAYED_WORK(&udev->pds.scan, pds_scan);
 	schedule_delayed_work(&udev->pds.scan, msecs_to_jiffies(UET_PDS_SCAN_MS));
@@ -1372,6 +1486,7 @@ void uet_pds_fini(struct uet_dev *udev)
 	xa_for_each(&pds->pdcs, id, pdc) {
 		spin_lock_bh(&pds->lock);
 		hash_del_rcu(&pdc->node);
+		src_put(pds, pdc->src);
 		spin_unlock_bh(&pds->lock);
 		xa_erase_bh(&pds->pdcs, id);
 		pdc_teardown(pdc, -ENETDOWN);

@@ -43,6 +43,20 @@ struct uet_pds_key {
 };
 
 /**
+ * struct uet_pds_src - the target PDCs of one peer address
+ * @node: in the device's table of sources.
+ * @addr: the address; IPv4 as IPv4-mapped IPv6.
+ * @pdcs: how many target PDCs it has.
+ *
+ * Under the device's struct uet_pds.lock; freed with its last PDC.
+ */
+struct uet_pds_src {
+	struct hlist_node node;
+	struct in6_addr addr;
+	u32 pdcs;
+};
+
+/**
  * struct uet_pds_pdc - one PDC of a device
  * @udev: the device.
  * @ref: references: the tables' one, and one per user outside a lock.
@@ -52,6 +66,7 @@ struct uet_pds_key {
  * @key: the initiator's lookup key; a target fills in @key.raddr only.
  * @lpdcid: our PDC identifier, what the peer's packets carry as DPDCID.
  * @reserved: drawn from the reserved pool (struct uet_dev_cfg).
+ * @src: a target's entry in the table of sources.
  * @entropy: the UDP source port entropy of this PDC's packets.
  * @lock: protects everything below, and the core.
  * @rpdcid: the peer's PDC identifier: a target's from the SYN that
@@ -82,6 +97,7 @@ struct uet_pds_pdc {
 	u16 lpdcid;
 	u16 entropy;
 	bool reserved;
+	struct uet_pds_src *src;
 
 	spinlock_t lock;	/* see above */
 	u16 rpdcid;
@@ -107,6 +123,7 @@ struct uet_pds_pdc {
  * @lock: serialises changes of the tables; readers use RCU.
  * @ini: initiator PDCs by struct uet_pds_key.
  * @tgt: target PDCs by peer address and peer PDCID.
+ * @srcs: struct uet_pds_src by peer address.
  * @seed: the random seed of the hashes of @ini and @tgt.
  * @answers: bounds the answers to packets that no PDC takes (pds.c).
  * @pdcs: every PDC by local PDCID.
@@ -118,6 +135,7 @@ struct uet_pds {
 	spinlock_t lock;	/* see above */
 	DECLARE_HASHTABLE(ini, 8);
 	DECLARE_HASHTABLE(tgt, 8);
+	DECLARE_HASHTABLE(srcs, 8);
 	u32 seed;
 	struct ratelimit_state answers;
 	struct xarray pdcs;
