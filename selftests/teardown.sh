@@ -33,18 +33,28 @@ again() {
 }
 
 # traffic: ib_write_bw from uet0 to uet1 in the background ($tpids), RUN_S
-# seconds at most, moving data once this returns
+# seconds at most, both programs running and moving data once this
+# returns: the server listens (perftest's port 18515) before the client
+# starts, however slow the kernel.
 traffic() {
-	local ga gb
+	local ga gb i pid
 	ga=$(gid_index uet0 1) && gb=$(gid_index uet1 2) || return 1
 	B timeout $((RUN_S + 10)) ib_write_bw -d uet1 -x "$gb" -F -D "$RUN_S" \
-		>/dev/null 2>&1 &
+		>/tmp/teardown-server.log 2>&1 &
 	tpids=$!
-	sleep 1
+	for i in $(seq 100); do
+		[ -n "$(B ss -Hltn 'sport = :18515')" ] && break
+		sleep 0.1
+	done
 	A timeout $((RUN_S + 10)) ib_write_bw -d uet0 -x "$ga" -F -D "$RUN_S" \
-		"$UET_NET4.2" >/dev/null 2>&1 &
+		"$UET_NET4.2" >/tmp/teardown-client.log 2>&1 &
 	tpids+=" $!"
 	sleep 2
+	for pid in $tpids; do
+		kill -0 "$pid" 2>/dev/null && continue
+		sed 's/^/# traffic: /' /tmp/teardown-server.log /tmp/teardown-client.log
+		return 1
+	done
 }
 
 # traffic_end: the perftest programs ended (whatever they reported)
