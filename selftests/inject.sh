@@ -122,18 +122,6 @@ wait_idle() {
 	return 1
 }
 
-meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
-
-# Memory as the kernel holds it once caches are dropped and RCU has run;
-# a copy of /proc/meminfo goes to FILE.
-mem_snapshot() {
-	sync
-	echo 3 >/proc/sys/vm/drop_caches
-	sleep 1
-	cp /proc/meminfo "$1"
-	echo "$(meminfo SUnreclaim) $(meminfo MemAvailable)"
-}
-
 # all counters of DEV as "name value" lines
 counters() {
 	rdma statistic show link "$1/1" | tr -s ' \n' '\n' |
@@ -144,10 +132,11 @@ counters() {
 baseline() {
 	pdcs0=0 pdcs1=0
 	wait_idle || return 1
-	read -r slab0 avail0 <<<"$(mem_snapshot /tmp/inject-meminfo0.txt)"
+	mem_snapshot /tmp/inject-meminfo0.txt
 	counters uet0 >/tmp/inject-counters0.txt
 	tx1=$(counter uet1 tx_packets)
-	echo "# SUnreclaim $slab0 kB, MemAvailable $avail0 kB;" \
+	echo "# SUnreclaim $(meminfo SUnreclaim /tmp/inject-meminfo0.txt) kB," \
+		"MemAvailable $(meminfo MemAvailable /tmp/inject-meminfo0.txt) kB;" \
 		"PDCs active: uet0 $pdcs0, uet1 $pdcs1"
 }
 
@@ -266,14 +255,9 @@ counted() {
 # packets' buffers (20,000 of some 2 KiB) 32 MiB.  Smaller leaks are
 # kmemleak's to find, on the debug kernel.
 memory_flat() {
-	local slab avail grow
-	grow=$(scaled 2048 4096)
-	read -r slab avail <<<"$(mem_snapshot /tmp/inject-meminfo.txt)"
-	echo "# SUnreclaim $slab0 -> $slab kB, MemAvailable $avail0 -> $avail kB"
-	awk 'NR == FNR { b[$1] = $2; next }
-	     $2 - b[$1] > 256 || b[$1] - $2 > 256 { printf "# %s %+d kB\n", $1, $2 - b[$1] }' \
-		/tmp/inject-meminfo0.txt /tmp/inject-meminfo.txt
-	[ "$slab" -le $((slab0 + grow)) ] && [ "$avail" -ge $((avail0 - 32768)) ]
+	mem_snapshot /tmp/inject-meminfo.txt &&
+	mem_flat /tmp/inject-meminfo0.txt /tmp/inject-meminfo.txt \
+		"$(scaled 2048 4096)" 32768
 }
 
 teardown_all() {

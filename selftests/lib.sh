@@ -153,3 +153,29 @@ wait_delta() {
 	done
 	expect_delta "$1" "$2" "$3" "$4"
 }
+
+# meminfo KEY [FILE]: a field of /proc/meminfo, or of FILE (a copy), in kB
+meminfo() { awk -v k="$1:" '$1 == k { print $2 }' "${2:-/proc/meminfo}"; }
+
+# mem_snapshot FILE: a copy of /proc/meminfo in FILE, taken once caches
+# are dropped and RCU has run: memory as the kernel holds it.
+mem_snapshot() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	sleep 1
+	cp /proc/meminfo "$1"
+}
+
+# mem_flat BEFORE AFTER SLAB AVAIL: from snapshot BEFORE to AFTER,
+# unreclaimable slab grew by at most SLAB kB and available memory shrank
+# by at most AVAIL kB.  Fields that moved by more than 256 kB are printed.
+mem_flat() {
+	local slab0 slab avail0 avail
+	slab0=$(meminfo SUnreclaim "$1") slab=$(meminfo SUnreclaim "$2")
+	avail0=$(meminfo MemAvailable "$1") avail=$(meminfo MemAvailable "$2")
+	echo "# SUnreclaim $slab0 -> $slab kB, MemAvailable $avail0 -> $avail kB"
+	awk 'NR == FNR { b[$1] = $2; next }
+	     $2 - b[$1] > 256 || b[$1] - $2 > 256 { printf "# %s %+d kB\n", $1, $2 - b[$1] }' \
+		"$1" "$2"
+	[ "$slab" -le $((slab0 + $3)) ] && [ "$avail" -ge $((avail0 - $4)) ]
+}
