@@ -195,6 +195,12 @@ profiles() {
 		A uetctl job add dev uet0 id 11 mode uud &&
 	expect_rc 1 'Profile ai-base does not allow delivery mode ROD' \
 		A uetctl dev set uet0 rc-mode rod &&
+	# nor is AI Base made active under an ROD RC mode
+	A uetctl profile set dev uet0 hpc && A uetctl dev set uet0 rc-mode rod &&
+	expect_rc 1 'The RC mode is delivery mode ROD, which profile ai-base does not allow \(Device or resource busy\)' \
+		A uetctl profile set dev uet0 ai-base &&
+	[ "$(json_get '.[0].profile' A uetctl -j dev show uet0)" = hpc ] &&
+	A uetctl dev set uet0 rc-mode rud && A uetctl profile set dev uet0 ai-base &&
 	A uetctl job add dev uet0 id 11 mode rudi &&
 	A uetctl job del dev uet0 id 11 &&
 	expect_rc 2 'invalid profile "ai-max"' A uetctl profile set dev uet0 ai-max &&

@@ -11,7 +11,8 @@
  *
  * A device's profile gates what its jobs may use: a job whose default
  * delivery mode the profile forbids is refused, and a profile that would
- * forbid an existing job's mode cannot be made active.
+ * forbid an existing job's mode, or the device's RC mode, cannot be made
+ * active.
  */
 #include <linux/bitops.h>
 #include <linux/build_bug.h>
@@ -135,7 +136,8 @@ int uet_profile_check(struct uet_dev *udev, u32 feature,
  *
  * Called under uet_devs_lock, the writers' lock of the device's settings.
  *
- * Return: 0, or -EBUSY if a job uses a delivery mode @profile forbids.
+ * Return: 0, or -EBUSY if the device's RC mode or a job uses a delivery
+ * mode @profile forbids.
  */
 int uet_profile_set(struct uet_dev *udev, u8 profile,
 		    struct netlink_ext_ack *extack)
@@ -147,6 +149,14 @@ int uet_profile_set(struct uet_dev *udev, u8 profile,
 	int err = 0;
 
 	lockdep_assert_held(&uet_devs_lock);
+	/* uet_devs_lock keeps dev-set from changing the RC mode meanwhile */
+	mode = uet_profile_mode_feature(udev->cfg.rc_mode);
+	if (!(allowed & mode)) {
+		NL_SET_ERR_MSG_FMT(extack,
+				   "The RC mode is %s, which profile %s does not allow",
+				   feature_name(mode), uet_profile_name(profile));
+		return -EBUSY;
+	}
 	/* the jobs' lock keeps uet_job_add() from slipping a job in */
 	mutex_lock(&udev->jobs.lock);
 	xa_for_each(&udev->jobs.xa, id, job) {
