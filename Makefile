@@ -6,7 +6,8 @@
 #   make check        everything, then the whole test suite (README)
 #   make check-debug  only the debug-kernel part of it (KASAN, lockdep, ...)
 #   make soak         hostile packets at a live device for SOAK_SECONDS (300),
-#                     then SOAK_ROUNDS (100) rounds of teardown under traffic
+#                     hostile netlink requests as long, then SOAK_ROUNDS
+#                     (100) rounds of teardown under traffic
 #   make demo         boot a VM, create uet devices, show them (README)
 #   make bench        two VMs: perftest over uet and rxe, iperf3 (slow)
 #   make deps         install the Debian packages all of this needs
@@ -57,8 +58,8 @@ check-debug:
 	@scripts/deps.sh
 	@UET_CHECK_ONLY="debug-kernel vm-debug debug-planted" selftests/check.sh
 
-# inject.sh with a longer injection; the guest's and the test's time
-# limits grow with it.
+# inject.sh with a longer injection, netlink.sh with a longer run of its
+# fuzzer; the guest's and the test's time limits grow with them.
 SOAK_SECONDS ?= 300
 SOAK_TEST_LIMIT = $(shell echo $$(($(SOAK_SECONDS) + 600)))
 SOAK_VM_LIMIT = $(shell echo $$(($(SOAK_SECONDS) + 900)))
@@ -70,6 +71,8 @@ soak:
 	@scripts/deps.sh
 	@selftests/vm/run-suite.sh selftests --timeout $(SOAK_VM_LIMIT) \
 		--append 'UET_TESTS="inject.sh" UET_INJECT_SECONDS=$(SOAK_SECONDS) kselftest_override_timeout=$(SOAK_TEST_LIMIT)'
+	@selftests/vm/run-suite.sh selftests --timeout $(SOAK_VM_LIMIT) \
+		--append 'UET_TESTS="netlink.sh" UET_NLFUZZ_SECONDS=$(SOAK_SECONDS) kselftest_override_timeout=$(SOAK_TEST_LIMIT)'
 	@selftests/vm/run-suite.sh selftests --timeout $(SOAK_TD_VM_LIMIT) \
 		--append 'UET_TESTS="teardown.sh" UET_TEARDOWN_LOOPS=$(SOAK_ROUNDS) kselftest_override_timeout=$(SOAK_TD_LIMIT)'
 
