@@ -244,33 +244,39 @@ lost_target_pdc() {
 
 # A target PDC whose initiator stopped sending is reclaimed when idle,
 # however many out-of-window requests a third party sends it meanwhile:
-# those are dropped and counted, and keep nothing alive.  (uet0 keeps
-# its PDC, pdc-idle-ms 0: no CLOSE ends uet1's, idle after 4 x 2.5 s.)
+# uet_inject replays one 5 times a second for 20 s, and the PDC, idle for
+# 10 s (4 x uet1's pdc-idle-ms), goes while they still come: the first
+# are dropped out of window, those after it name a PDC gone.  (uet0 keeps
+# its PDC, pdc-idle-ms 0: no CLOSE ends uet1's.)
 oow_keeps_nothing() {
-	local id rid nxt d c o ses t rc=0
+	local id rid nxt d u c o f ses rc=0
 	# both new: uet0 has but the PDC of the transfer below
 	B rdma link del uet1 && B rdma link add uet1 type uet netdev veth0 &&
 	A rdma link del uet0 && A rdma link add uet0 type uet netdev veth0 &&
 	A uetctl dev set uet0 pdc-idle-ms 0 &&
 	B uetctl dev set uet1 pdc-idle-ms 2500 || rc=1
-	d=$(counter uet1 drop_out_of_window) c=$(counter uet1 pdcs_closed)
+	d=$(counter uet1 drop_out_of_window) u=$(counter uet1 drop_unknown_pdc)
+	c=$(counter uet1 pdcs_closed)
 	xfer count=1 size=100 || rc=1
 	read -r id rid _ nxt <<<"$(ini_pdc)"
 	echo "# uet0 PDC $id (peer $rid), next PSN $nxt"
-	[ -n "$nxt" ] || rc=1
-	# SEND of 0 bytes, SOM|EOM, job 1, PIDonFEP 2; AR, not SYN
-	ses=0503000100000001000200000000000000000000$(printf '%048x' 0)
-	# one every 0.2 s or so (on the debug kernel, 0.5 s), for up to 30 s
-	t=$SECONDS
-	while [ $rc = 0 ] && [ $((SECONDS - t)) -lt 30 ]; do
-		craft "$NS_A" "$UET_NET4.2" "$(printf '11880000%08x%04x%04x' \
-			$(( (nxt + 0x100000) & 0xffffffff )) "$id" "$rid")$ses"
-		sleep 0.2
-		[ "$(counter uet1 pdcs_closed)" -gt "$c" ] && break
-	done
+	[ -n "$nxt" ] && f=$(mktemp) || rc=1
+	if [ $rc = 0 ]; then
+		# SEND of 0 bytes, SOM|EOM, job 1, PIDonFEP 2; AR, not SYN
+		ses=0503000100000001000200000000000000000000$(printf '%048x' 0)
+		for _ in $(seq 100); do
+			printf '11880000%08x%04x%04x%s\n' \
+				$(( (nxt + 0x100000) & 0xffffffff )) "$id" "$rid" "$ses"
+		done >"$f"
+		A "$dir/uet_inject" -R "$f" -r 5 "$UET_NET4.2" | grep sent |
+			sed 's/^/# /'
+		rm -f "$f"
+	fi
 	o=$(($(counter uet1 drop_out_of_window) - d))
-	echo "# after $((SECONDS - t)) s: $o requests out of window"
-	expect_delta uet1 pdcs_closed "$c" 1 && [ "$o" -ge 5 ] || rc=1
+	u=$(($(counter uet1 drop_unknown_pdc) - u))
+	echo "# out of window $o, to the PDC gone $u"
+	expect_delta uet1 pdcs_closed "$c" 1 && [ "$o" -ge 10 ] &&
+		[ "$u" -ge 1 ] && [ $((o + u)) = 100 ] || rc=1
 	[ $rc = 0 ] || rdma statistic show link uet1/1 | sed 's/^/# /'
 	# uet0's PDC outlived its target's: start both again
 	A rdma link del uet0 && A rdma link add uet0 type uet netdev veth0 &&
@@ -289,7 +295,10 @@ no_pdc_avail() {
 	r=$(counter uet0 nacks_received)
 	xfer job=5 count=1 size=100 timeout_s=60 &
 	pid=$!
-	sleep 2
+	for _ in $(seq 300); do		# the SYN's first NACK, within 30 s
+		[ "$(counter uet0 nacks_received)" -gt "$r" ] && break
+		sleep 0.1
+	done
 	[ "$(counter uet1 drop_unknown_pdc)" -gt "$d" ] &&
 	[ "$(counter uet1 nacks_sent)" -gt "$n" ] &&
 	[ "$(counter uet0 nacks_received)" -gt "$r" ] || rc=1
