@@ -57,6 +57,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include "uet_rng.h"
 
 #define MSG_MAX			8192	/* a request; room for many copies */
 #define RX_MAX			65536	/* a reply datagram */
@@ -375,44 +376,6 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * NSEC + (uint64_t)ts.tv_nsec;
-}
-
-/* The PRNG: splitmix64, so a seed replays the same choices. */
-static uint64_t rng;
-
-static uint64_t rnd64(void)
-{
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* A number below @n, 0 if @n is 0. */
-static uint32_t below(uint32_t n)
-{
-	return (uint32_t)(((rnd64() >> 32) * n) >> 32);
-}
-
-static bool one_in(uint32_t n)
-{
-	return below(n) == 0;
-}
-
-static uint64_t pick64(const uint64_t *v, size_t n)
-{
-	return v[below((uint32_t)n)];
-}
-
-/* One of the values given, each as likely. */
-#define PICK(...) pick64((const uint64_t[]){ __VA_ARGS__ }, \
-			 sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t))
-
-static void fill_random(uint8_t *p, size_t n)
-{
-	while (n--)
-		*p++ = (uint8_t)rnd64();
 }
 
 /* --- building requests --- */
