@@ -45,7 +45,10 @@ struct uet_sge {
 	u32 len;
 };
 
-/* Scatter/gather entries of one work request, at most: as many as rxe's. */
+/*
+ * Scatter/gather entries of one work request, at most: as many as rxe's;
+ * also the limit the device reports.
+ */
 #define UET_MAX_SGE	32
 
 bool uet_mem_contains(const struct uet_mem *mem, u64 iova, u64 len);

@@ -46,7 +46,6 @@
 #define UET_MAX_QP_WR		16383
 #define UET_MAX_CQE		65535
 #define UET_MAX_SRQ_WR		16383
-#define UET_MAX_SGE		32
 #define UET_MAX_INLINE		512
 #define UET_MAX_FMR_PAGES	512
 #define UET_MAX_MR		0x100000

@@ -87,9 +87,10 @@
  * @wqe: send: a copy of the WQE, to post it again.
  * @rnr_left: send: how many more times it may be refused.
  * @len: send: its bytes, counted in the QP's @sq_bytes until it completes.
- * @nmr: entries of @mr.
- * @mr: the regions it names, referenced, in the order of the WQE's
- *	entries that are not empty.
+ * @nsge: entries of @sge.
+ * @sge: the WQE's entries that are not empty, in its order, each in a
+ *	region it holds a reference on (see sge_mr()); a UD receive's first
+ *	begins after the GRH.
  */
 struct uet_xfer {
 	struct list_head node;
@@ -101,16 +102,22 @@ struct uet_xfer {
 	struct rxe_send_wqe *wqe;
 	u8 rnr_left;
 	u32 len;
-	unsigned int nmr;
-	struct uet_mr *mr[];
+	unsigned int nsge;
+	struct uet_sge sge[];
 };
+
+/* The region an entry of an xfer's scatter/gather list is in. */
+static struct uet_mr *sge_mr(const struct uet_sge *sge)
+{
+	return container_of(sge->mem, struct uet_mr, mem);
+}
 
 static void xfer_free(struct uet_xfer *x)
 {
 	unsigned int i;
 
-	for (i = 0; i < x->nmr; i++)
-		uet_mr_put(x->mr[i]);
+	for (i = 0; i < x->nsge; i++)
+		uet_mr_put(sge_mr(&x->sge[i]));
 	kfree(x->wqe);
 	kfree(x);
 }
@@ -127,10 +134,10 @@ static bool opcode_amo(u32 opcode)
  */
 static bool xfer_put_refs(struct uet_xfer *x)
 {
-	while (x->nmr) {
-		if (!refcount_dec_not_one(&x->mr[x->nmr - 1]->ref))
+	while (x->nsge) {
+		if (!refcount_dec_not_one(&sge_mr(&x->sge[x->nsge - 1])->ref))
 			return false;
-		x->nmr--;
+		x->nsge--;
 	}
 	kfree(x->wqe);
 	kfree(x);
@@ -307,13 +314,14 @@ static void xfer_comp(struct uet_ep *ep, const struct uet_comp *c, void *priv)
 }
 
 /*
- * Resolve the scatter/gather entries of a WQE into @sge, referencing their
- * MRs in @x; returns how many, or the status to fail the WQE with.
+ * Resolve the @n scatter/gather entries of a WQE into @x's list, which
+ * has room for them, referencing their MRs; false when one names memory
+ * the WQE may not use (the WQE fails with IB_WC_LOC_PROT_ERR).
  */
-static int wqe_sgl(struct uet_qp *qp, const struct rxe_sge *in, u32 n,
-		   int access, struct uet_sge *sge, struct uet_xfer *x)
+static bool wqe_sgl(struct uet_qp *qp, const struct rxe_sge *in, u32 n,
+		    int access, struct uet_xfer *x)
 {
-	u32 i, out = 0;
+	u32 i;
 
 	for (i = 0; i < n; i++) {
 		struct uet_mr *mr;
@@ -323,13 +331,12 @@ static int wqe_sgl(struct uet_qp *qp, const struct rxe_sge *in, u32 n,
 		mr = uet_mr_get(qp->udev, qp->ibqp.pd, in[i].lkey, in[i].addr,
 				in[i].length, access);
 		if (!mr)
-			return -IB_WC_LOC_PROT_ERR;
-		x->mr[x->nmr++] = mr;
-		sge[out++] = (struct uet_sge) {
+			return false;
+		x->sge[x->nsge++] = (struct uet_sge) {
 			.mem = &mr->mem, .addr = in[i].addr, .len = in[i].length,
 		};
 	}
-	return out;
+	return true;
 }
 
 /* Where @wqe goes: the peer of a connected QP, or the AH of a UD WQE. */
@@ -369,8 +376,8 @@ static int send_dest(struct uet_qp *qp, const struct rxe_send_wqe *wqe,
 static int xfer_post(struct uet_qp *qp, struct uet_xfer *x)
 {
 	const struct rxe_send_wqe *wqe = x->wqe;
-	u32 opcode = wqe->wr.opcode, i, n = 0;
-	struct uet_sge sge[UET_MAX_SGE];
+	u32 opcode = wqe->wr.opcode;
+	struct uet_sge inl_sge;
 	struct uet_wr wr = {};
 	struct uet_mem inl;
 	int err;
@@ -378,30 +385,20 @@ static int xfer_post(struct uet_qp *qp, struct uet_xfer *x)
 	err = send_dest(qp, wqe, &wr);
 	if (err)
 		return err;
+	wr.sge = x->sge;
+	wr.nsge = x->nsge;
 	if (uet_wqe_inline(opcode, wqe->wr.send_flags)) {
 		/* the copy of the WQE is kernel memory */
 		inl = (struct uet_mem) {
 			.iova = (uintptr_t)wqe->dma.inline_data,
 			.length = wqe->dma.length,
 		};
-		sge[0] = (struct uet_sge) { .mem = &inl, .addr = inl.iova,
-					    .len = wqe->dma.length };
-		n = wqe->dma.length ? 1 : 0;
-	} else {
-		for (i = 0; i < wqe->dma.num_sge; i++) {
-			const struct rxe_sge *in = &wqe->dma.sge[i];
-
-			if (!in->length)
-				continue;
-			sge[n] = (struct uet_sge) { .mem = &x->mr[n]->mem,
-						    .addr = in->addr,
-						    .len = in->length };
-			n++;
-		}
+		inl_sge = (struct uet_sge) { .mem = &inl, .addr = inl.iova,
+					     .len = wqe->dma.length };
+		wr.sge = &inl_sge;
+		wr.nsge = wqe->dma.length ? 1 : 0;
 	}
 	wr.cookie = (uintptr_t)x;
-	wr.sge = sge;
-	wr.nsge = n;
 	if (opcode == IB_WR_SEND_WITH_IMM || opcode == IB_WR_RDMA_WRITE_WITH_IMM) {
 		wr.flags = UET_WR_IMM;
 		wr.imm = (__force u32)wqe->wr.ex.imm_data;
@@ -471,14 +468,13 @@ static enum ib_wc_status post_status(int err)
 enum ib_wc_status uet_xfer_send(struct uet_qp *qp, struct rxe_send_wqe *wqe)
 {
 	u32 opcode = wqe->wr.opcode, nsge = wqe->dma.num_sge;
-	struct uet_sge sge[UET_MAX_SGE];
 	unsigned long flags;
 	struct uet_xfer *x;
-	int n, err;
+	int err;
 
 	if (nsge > UET_MAX_SGE)
 		return IB_WC_LOC_LEN_ERR;
-	x = kzalloc(struct_size(x, mr, nsge), GFP_KERNEL);
+	x = kzalloc(struct_size(x, sge, nsge), GFP_KERNEL);
 	if (!x)
 		return IB_WC_LOC_QP_OP_ERR;
 	x->wqe = kmemdup(wqe, BIT(qp->sq.queue.log2_elem), GFP_KERNEL);
@@ -492,15 +488,13 @@ enum ib_wc_status uet_xfer_send(struct uet_qp *qp, struct rxe_send_wqe *wqe)
 	spin_lock_irqsave(&qp->attr_lock, flags);
 	x->rnr_left = qp->attr.rnr_retry;
 	spin_unlock_irqrestore(&qp->attr_lock, flags);
-	if (!uet_wqe_inline(opcode, wqe->wr.send_flags)) {
-		/* reads and atomics write what comes back */
-		n = wqe_sgl(qp, wqe->dma.sge, nsge,
-			    opcode == IB_WR_RDMA_READ || opcode_amo(opcode) ?
-			    IB_ACCESS_LOCAL_WRITE : 0, sge, x);
-		if (n < 0) {
-			xfer_free(x);
-			return -n;
-		}
+	/* reads and atomics write what comes back */
+	if (!uet_wqe_inline(opcode, wqe->wr.send_flags) &&
+	    !wqe_sgl(qp, wqe->dma.sge, nsge,
+		     opcode == IB_WR_RDMA_READ || opcode_amo(opcode) ?
+		     IB_ACCESS_LOCAL_WRITE : 0, x)) {
+		xfer_free(x);
+		return IB_WC_LOC_PROT_ERR;
 	}
 	x->len = wqe->dma.length;
 	atomic_long_add(x->len, &qp->sq_bytes);
@@ -563,19 +557,17 @@ static bool recv_one(struct uet_qp *qp, void *copy)
 	u32 max_sge = qp->srq ? qp->srq->max_sge : qp->rq.max_sge;
 	bool ud = uet_qp_datagram(qp);
 	struct uet_comp fail = { .recv = true, .status = -EFAULT };
-	struct uet_sge sge[UET_MAX_SGE];
 	struct uet_recv rv = {};
 	struct rxe_recv_wqe *wqe;
 	unsigned long flags;
 	struct uet_xfer *x;
 	u32 nsge;
-	int n;
 
 	wqe = take_recv(qp, copy);
 	if (!wqe)
 		return false;
 	nsge = min3(wqe->dma.num_sge, max_sge, (u32)UET_MAX_SGE);
-	x = kzalloc(struct_size(x, mr, nsge), GFP_KERNEL);
+	x = kzalloc(struct_size(x, sge, nsge), GFP_KERNEL);
 	if (!x) {
 		struct ib_wc wc = { .wr_id = wqe->wr_id, .qp = &qp->ibqp,
 				    .status = IB_WC_LOC_QP_OP_ERR,
@@ -592,25 +584,24 @@ static bool recv_one(struct uet_qp *qp, void *copy)
 	qp->nrecvs++;
 	spin_unlock_irqrestore(&qp->xfer_lock, flags);
 
-	n = wqe_sgl(qp, wqe->dma.sge, nsge, IB_ACCESS_LOCAL_WRITE, sge, x);
-	if (n >= 0 && ud) {
+	if (!wqe_sgl(qp, wqe->dma.sge, nsge, IB_ACCESS_LOCAL_WRITE, x))
+		goto fail;
+	if (ud) {
 		/* the GRH takes the first bytes, in the first entry */
-		if (!n || sge[0].len < UET_GRH_LEN) {
+		if (!x->nsge || x->sge[0].len < UET_GRH_LEN) {
 			fail.status = -EMSGSIZE;
-			n = -1;
-		} else {
-			x->grh = sge[0];
-			sge[0].addr += UET_GRH_LEN;
-			sge[0].len -= UET_GRH_LEN;
+			goto fail;
 		}
+		x->grh = x->sge[0];
+		x->sge[0].addr += UET_GRH_LEN;
+		x->sge[0].len -= UET_GRH_LEN;
 	}
-	if (n >= 0) {
-		rv.cookie = (uintptr_t)x;
-		rv.sge = sge;
-		rv.nsge = n;
-		if (qp->ep && !uet_ep_post_recv(qp->ep, &rv))
-			return true;
-	}
+	rv.cookie = (uintptr_t)x;
+	rv.sge = x->sge;
+	rv.nsge = x->nsge;
+	if (qp->ep && !uet_ep_post_recv(qp->ep, &rv))
+		return true;
+fail:
 	xfer_recv_done(qp, &fail);
 	return true;
 }
