@@ -344,6 +344,43 @@ source_limit() {
 	return $rc
 }
 
+# An endpoint that takes requests from anyone keeps flows for 64
+# initiator endpoints.  A transfer's first request makes uet0's flow; its
+# ACKs are then lost, so it waits.  Meanwhile tagged sends of 70 other
+# initiators (uet_inject; each on a PDC of its own, with a tag nobody
+# posted) make 63 flows, each a drop for want of a buffer, and 7 drops
+# beyond the limit, counted there only.  The transfer then completes.
+flow_limit() {
+	local f n=70 i ses p d b pid rc=0
+	# new devices: uet0's first request opens a PDC, and so the flow
+	B rdma link del uet1 && B rdma link add uet1 type uet netdev veth0 &&
+	A rdma link del uet0 && A rdma link add uet0 type uet netdev veth0 &&
+	B tc qdisc replace dev veth0 root netem loss 100% || return 1
+	f=$(mktemp) || return 1
+	p=$(counter uet1 pdcs_created)
+	xfer count=1 size=100 timeout_s=60 &
+	pid=$!
+	wait_delta uet1 pdcs_created "$p" 1 30 >/dev/null
+	d=$(counter uet1 drop_flow_limit) b=$(counter uet1 drop_no_recv_buffer)
+	# TAGGED_SEND of 0 bytes, SOM|EOM, job 1, PIDonFEP 2: SYN|AR
+	for i in $(seq "$n"); do
+		ses=0903000000000001000200000000000000000000
+		ses+=$(printf '%08x%016x%024x' $((0x100 + i)) $((0xbad0 + i)) 0)
+		printf '118c0000%08x%04x0000%s\n' $((i << 12)) $((0x9000 + i)) "$ses"
+	done >"$f"
+	A "$dir/uet_inject" -R "$f" -r 2000 "$UET_NET4.2" | sed 's/^/# /'
+	rm -f "$f"
+	sleep 0.5
+	expect_delta uet1 drop_flow_limit "$d" $((n - 63)) || rc=1
+	expect_delta uet1 drop_no_recv_buffer "$b" 63 || rc=1
+	netem_off
+	wait $pid || rc=1
+	# uet1 starts again without them
+	B rdma link del uet1 && B rdma link add uet1 type uet netdev veth0 ||
+		rc=1
+	return $rc
+}
+
 # The initiator lost its PDC without a CLOSE (its device was deleted and
 # added again), and its new PDC took the same PDCID: the SYNs of the new
 # PDC, whose start PSN is another, replace the target's stale PDC at once
@@ -444,7 +481,7 @@ counters_sane() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 27
+ktap_set_plan 28
 ktap_test_result "setup" setup
 ktap_test_result "1 B to 16 MiB, lossless, no retransmit" sizes_lossless
 ktap_test_result "empty and odd-sized messages" odd_sizes
@@ -471,6 +508,7 @@ ktap_test_result "a PDC the target lost: NACKed, failed at once" lost_target_pdc
 ktap_test_result "out-of-window requests keep no PDC alive" oow_keeps_nothing
 ktap_test_result "a full pool: NO_PDC_AVAIL, retried until there is room" no_pdc_avail
 ktap_test_result "1024 target PDCs per source address" source_limit
+ktap_test_result "64 initiator flows per endpoint, the rest counted" flow_limit
 ktap_test_result "a stale target PDC gives way to its initiator's new one" stale_target_pdc
 ktap_test_result "idle PDCs closed and reclaimed" idle_close
 ktap_test_result "PDC pools: exhaustion refused and counted, reserved pool" pools

@@ -61,10 +61,17 @@
 #define UET_SES_FLOW_MSGS	UET_PDC_WND_MAX
 
 /*
+ * Entries a flow's ring of untagged messages starts with; it doubles, up
+ * to UET_SES_FLOW_MSGS, as more are in progress at once.
+ */
+#define UET_SES_FLOW_RING_MIN	8
+
+/*
  * Initiator endpoints one endpoint keeps receive flows for, at most.  A
  * connected QP's endpoint has one peer; an endpoint of the kernel API
- * that takes requests from anyone keeps up to this many flows (8.5 KB
- * each), and refuses the initiators beyond them.
+ * that takes requests from anyone keeps up to this many flows (under
+ * 0.5 KB each, and 8 bytes per message in progress), and refuses the
+ * initiators beyond them.
  */
 #define UET_SES_EP_FLOWS_MAX	64
 
@@ -214,7 +221,8 @@ struct uet_rx_flow {
 	u16 initiator;
 	u16 next_bind;		/* message ID the next receive buffer binds to */
 	u16 next_done;		/* message ID that completes next */
-	struct uet_rx_msg *msgs[UET_SES_FLOW_MSGS];	/* by ID modulo size */
+	u16 ring_size;		/* entries of @msgs, a power of two */
+	struct uet_rx_msg **msgs;	/* next_done..next_bind - 1, by ID */
 	struct list_head tagged;
 	unsigned int ntagged;	/* entries of @tagged */
 	struct uet_amo_done amo[UET_SES_AMO_MAX];	/* the newest atomics */
@@ -695,8 +703,8 @@ EXPORT_SYMBOL_NS_GPL(uet_ep_post, UET_ENGINE);
 /*
  * The flow of messages from the initiator endpoint {@src, @initiator},
  * created on its first request unless the endpoint has
- * UET_SES_EP_FLOWS_MAX already (a counted drop); %NULL then or without
- * memory.
+ * UET_SES_EP_FLOWS_MAX already; %NULL then or without memory, a drop
+ * counted in drop_flow_limit.
  */
 static struct uet_rx_flow *rx_flow(struct uet_ep *ep, const struct in6_addr *src,
 				   u16 initiator)
@@ -713,14 +721,48 @@ static struct uet_rx_flow *rx_flow(struct uet_ep *ep, const struct in6_addr *src
 		return NULL;
 	}
 	f = kzalloc(sizeof(*f), GFP_ATOMIC);
-	if (!f)
+	if (f)
+		f->msgs = kcalloc(UET_SES_FLOW_RING_MIN, sizeof(*f->msgs),
+				  GFP_ATOMIC);
+	if (!f || !f->msgs) {
+		kfree(f);
+		uet_count(ep->udev, UET_CNT_DROP_FLOW_LIMIT, 1);
 		return NULL;
+	}
+	f->ring_size = UET_SES_FLOW_RING_MIN;
 	f->src = *src;
 	f->initiator = initiator;
 	INIT_LIST_HEAD(&f->tagged);
 	hash_add(ep->rx_flows, &f->node, key);
 	ep->nr_rx_flows++;
 	return f;
+}
+
+/* The entry of @f's ring for message @id. */
+static struct uet_rx_msg **rx_slot(struct uet_rx_flow *f, u16 id)
+{
+	return &f->msgs[id & (f->ring_size - 1)];
+}
+
+/*
+ * Make @f's ring hold at least @need messages from next_done on (at most
+ * UET_SES_FLOW_MSGS), moving those in progress; false without memory.
+ */
+static bool rx_ring_grow(struct uet_rx_flow *f, unsigned int need)
+{
+	unsigned int size = roundup_pow_of_two(need);
+	struct uet_rx_msg **msgs;
+	u16 id;
+
+	msgs = kcalloc(size, sizeof(*msgs), GFP_ATOMIC);
+	if (!msgs)
+		return false;
+	for (id = f->next_done; id != f->next_bind; id++)
+		msgs[id & (size - 1)] = *rx_slot(f, id);
+	kfree(f->msgs);
+	f->msgs = msgs;
+	f->ring_size = size;
+	return true;
 }
 
 /* The oldest receive buffer of @q that takes @tag (untagged: any). */
@@ -744,9 +786,12 @@ static struct uet_rbuf *rbuf_take(struct list_head *q, bool tagged, u64 tag)
  */
 static struct uet_rx_msg *rx_msg(struct uet_ep *ep, struct uet_rx_flow *f, u16 id)
 {
+	u16 span = id - f->next_done;
 	struct uet_rx_msg *m;
 
-	if ((u16)(id - f->next_done) >= UET_SES_FLOW_MSGS)
+	if (span >= UET_SES_FLOW_MSGS)
+		return NULL;
+	if (span >= f->ring_size && !rx_ring_grow(f, span + 1))
 		return NULL;
 	while ((u16)(id - f->next_bind) < UET_SES_FLOW_MSGS) {
 		m = kzalloc(sizeof(*m), GFP_ATOMIC);
@@ -755,10 +800,10 @@ static struct uet_rx_msg *rx_msg(struct uet_ep *ep, struct uet_rx_flow *f, u16 i
 		m->rb = rbuf_take(&ep->recvq, false, 0);
 		if (!m->rb)
 			m->status = -ENOBUFS;
-		f->msgs[f->next_bind % UET_SES_FLOW_MSGS] = m;
+		*rx_slot(f, f->next_bind) = m;
 		f->next_bind++;
 	}
-	return f->msgs[id % UET_SES_FLOW_MSGS];
+	return *rx_slot(f, id);
 }
 
 /*
@@ -823,9 +868,10 @@ static void rx_complete(struct uet_ep *ep, struct uet_pds_pdc *pdc,
 {
 	struct uet_rx_msg *m;
 
-	while (rx_msg_done(m = f->msgs[f->next_done % UET_SES_FLOW_MSGS])) {
+	while (f->next_done != f->next_bind &&
+	       rx_msg_done(m = *rx_slot(f, f->next_done))) {
 		rx_report(ep, pdc, f, m);
-		f->msgs[f->next_done % UET_SES_FLOW_MSGS] = NULL;
+		*rx_slot(f, f->next_done) = NULL;
 		f->next_done++;
 		kfree(m);
 	}
@@ -1150,13 +1196,16 @@ static u8 ep_rcv(struct uet_ep *ep, struct uet_pds_pdc *pdc,
 		rc = UET_SES_RC_CANCELLED;
 		goto out;
 	}
+	rc = UET_SES_RC_NO_MATCH;
+	/* without a flow, rx_flow() counted the drop */
 	f = rx_flow(ep, &pdc->key.raddr, req->initiator);
-	if (f && req->opcode == UET_SES_TAGGED_SEND)
+	if (!f)
+		goto out;
+	if (req->opcode == UET_SES_TAGGED_SEND)
 		m = rx_tagged_msg(ep, f, req);
 	else
-		m = f ? rx_msg(ep, f, req->message_id) : NULL;
+		m = rx_msg(ep, f, req->message_id);
 	if (!m) {
-		rc = UET_SES_RC_NO_MATCH;
 		uet_count(ep->udev, UET_CNT_DROP_NO_RECV_BUFFER, 1);
 		goto out;
 	}
@@ -1798,10 +1847,11 @@ static void ep_free_flows(struct uet_ep *ep)
 
 	ep->nr_rx_flows = 0;
 	hash_for_each_safe(ep->rx_flows, bkt, tmp, rf, node) {
-		for (i = 0; i < UET_SES_FLOW_MSGS; i++)
+		for (i = 0; i < rf->ring_size; i++)
 			rx_msg_free(rf->msgs[i]);
 		list_for_each_entry_safe(m, mtmp, &rf->tagged, node)
 			rx_msg_free(m);
+		kfree(rf->msgs);
 		kfree(rf);
 	}
 	hash_for_each_safe(ep->tx_flows, bkt, tmp, tf, node)
