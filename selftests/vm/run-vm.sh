@@ -202,6 +202,9 @@ for log in "${logs[@]}"; do
 	if grep -qE "$splat" "$log"; then
 		echo "not ok - $name: kernel report in guest log:"
 		grep -E "$splat" "$log" | sort -u | head -n 10 | sed 's/^/#   /'
+		# and the first report whole: where it happened, and how
+		echo "#   the first report:"
+		grep -m 1 -A 40 -E "$splat" "$log" | sed 's/^/#   /'
 		fail=$((fail + 1))
 	else
 		pass=$((pass + 1))
