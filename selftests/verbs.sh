@@ -30,7 +30,7 @@ objects() {
 data() {
 	local tx
 	tx=$(counter uet0 tx_packets)
-	A ./verbs_data -T rc_across_pdc_reopen &&
+	A ./verbs_data -T rc_across_pdc_reopen -T held_sends_charged &&
 	[ "$(counter uet0 tx_packets)" -gt "$tx" ] &&
 	[ "$(counter uet0 rnr_retries)" -gt 0 ]
 }
@@ -68,6 +68,35 @@ ud_held() {
 	[ "$rc" = 0 ] || return 1
 	lost=$(sed -n 's/^# ud_held_lost=\([0-9]*\)$/\1/p' /tmp/ud_held.log)
 	[ -n "$lost" ] && expect_delta uet1 drop_no_recv_buffer "$d" $((1 + lost))
+}
+
+# What the data path holds for a process's sends is charged to the
+# process's memory cgroup: verbs_data runs in a cgroup of its own while
+# uet1's answers are lost (in this namespace, whose /sys shows the
+# cgroups; the devices are everyone's), and sees the charge.  Once the
+# answers come, the charge goes back below where it started.  The debug
+# kernel has no memory controller.
+memcg_on() { grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; }
+
+charged() {
+	local cg=/sys/fs/cgroup/uet-charged log=/tmp/verbs-charged.log
+	local base now rc=0
+	echo +memory >/sys/fs/cgroup/cgroup.subtree_control && mkdir -p $cg &&
+	B tc qdisc replace dev veth0 root netem loss 100% || return 1
+	sh -c "echo \$\$ >$cg/cgroup.procs &&
+	       exec ./verbs_data -t held_sends_charged" >$log 2>&1 || rc=1
+	sed 's/^/# /' $log
+	B tc qdisc del dev veth0 root
+	base=$(sed -n 's/^# memcg_kernel_base=\([0-9]*\)$/\1/p' $log)
+	for _ in $(seq 300); do
+		now=$(awk '$1 == "kernel" { print $2 }' $cg/memory.stat)
+		[ -n "$base" ] && [ "$now" -le "$base" ] && break
+		sleep 0.1
+	done
+	echo "# kernel memory of the cgroup once answered: $((now >> 10)) KiB"
+	[ -n "$base" ] && [ "$now" -le "$base" ] || rc=1
+	rmdir $cg
+	return $rc
 }
 
 # A connected QP takes requests from its peer only, over its PDCs: a write
@@ -252,7 +281,7 @@ teardown() {
 }
 
 ktap_print_header
-ktap_set_plan 31
+ktap_set_plan 32
 setup || ktap_exit_fail_msg "cannot set up the fabric"
 ktap_test_result "CQ, MR, SRQ, AH, QP objects and states" objects
 ktap_test_result "ibv_rc_pingpong 4 KiB x 200" rc_pingpong
@@ -292,6 +321,12 @@ ktap_test_result "ib_atomic_bw under 1% loss" lossy ib_atomic_bw -n 1500
 ktap_test_result "ib_write_lat 8 B under 1% loss" lossy ib_write_lat -n 1500 -s 8
 ktap_test_result "ib_send_lat 4 KiB under 1% loss" lossy ib_send_lat -n 400 -s 4096
 ktap_test_result "UD datagrams wait for late receives, then a counted drop" ud_held
+if [ -e /sys/fs/cgroup/cgroup.controllers ] ||
+   mount -t cgroup2 none /sys/fs/cgroup && memcg_on; then
+	ktap_test_result "sends held in the engine charged to the poster's memory cgroup" charged
+else
+	ktap_test_skip "sends held in the engine charged to the poster's memory cgroup: no memory controller in this kernel"
+fi
 ktap_test_result "a QP takes requests from its peer or of its Q_Key only" peer_only
 ktap_test_result "RC messages across a PDC closed when idle and reopened" pdc_reopen
 ktap_test_result "fetch-and-add exactly once under 5% loss and duplication" atomics_lossy

@@ -1048,4 +1048,82 @@ TEST_F(pair, datagram_to_rc_qp_dropped)
 	ud_teardown(&u);
 }
 
+/* Bytes a QP's sends may hold in the data path (UET_SQ_BYTES_MAX). */
+#define SQ_BYTES_MAX	(4 << 20)
+
+/*
+ * The memory.stat field @key of this process's cgroup (cgroup v2), in
+ * bytes; -1 without one.
+ */
+static long long memcg_stat(const char *key)
+{
+	char path[600] = "", line[512], name[64];
+	long long v = -1, n;
+	FILE *f;
+
+	f = fopen("/proc/self/cgroup", "r");
+	if (!f)
+		return -1;
+	/* the v2 line: "0::/path" */
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::", 3)) {
+			line[strcspn(line, "\n")] = 0;
+			snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.stat",
+				 line + 3);
+			break;
+		}
+	fclose(f);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %lld", name, &n) == 2 &&
+		    !strcmp(name, key))
+			v = n;
+	fclose(f);
+	return v;
+}
+
+/* Wait up to @ms for the cgroup's kernel memory to reach @bound. */
+static long long kernel_mem_wait(long long bound, long ms)
+{
+	long end = now_ms() + ms;
+	long long v;
+
+	do {
+		v = memcg_stat("kernel");
+		if (v >= bound)
+			break;
+		usleep(10000);
+	} while (now_ms() < end);
+	return v;
+}
+
+/*
+ * What the data path holds for a process's sends is charged to its
+ * memory cgroup, and bounded: RDMA writes the peer never acknowledges
+ * (verbs.sh drops its answers) raise the cgroup's kernel memory by at
+ * least the 4 MiB a QP may hold.  The test says where it started, for
+ * verbs.sh to see the memory given back once the answers come.
+ */
+TEST_F(pair, held_sends_charged)
+{
+	struct side *a = &self->s[0], *b = &self->s[1];
+	struct ibv_sge ss = { (uintptr_t)a->buf[0], MR_LEN, a->mr[0]->lkey };
+	long long base, held;
+	int i;
+
+	base = memcg_stat("kernel");
+	ASSERT_LE(0, base) TH_LOG("no memory cgroup (cgroup v2) to read");
+	for (i = 0; i < 6; i++)
+		ASSERT_EQ(0, post(a->qp[0], IBV_WR_RDMA_WRITE, &ss, 1,
+				  (uintptr_t)b->buf[0], b->mr[0]->rkey, 0, i));
+	held = kernel_mem_wait(base + SQ_BYTES_MAX, 5000);
+	printf("# kernel memory of the cgroup: %lld KiB, then %lld KiB held\n",
+	       base >> 10, held >> 10);
+	printf("# memcg_kernel_base=%lld\n", base);
+	fflush(stdout);
+	ASSERT_GE(held, base + SQ_BYTES_MAX);
+}
+
 TEST_HARNESS_MAIN

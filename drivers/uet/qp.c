@@ -16,6 +16,7 @@
  * IB_WC_WR_FLUSH_ERR; WQEs a process adds later are flushed at its next
  * doorbell (send queue) or when the data path looks for a receive WQE.
  */
+#include <linux/memcontrol.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
@@ -147,6 +148,8 @@ int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		return qpn == -ENOSPC ? -ENOMEM : qpn;
 	qp->udev = udev;
 	qp->user = !!udata;
+	if (udata)
+		qp->memcg = get_mem_cgroup_from_mm(current->mm);
 	qp->state = IB_QPS_RESET;
 	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	spin_lock_init(&qp->attr_lock);
@@ -198,6 +201,7 @@ err_rq:
 err_sq:
 	wq_free(&qp->sq);
 err_qpn:
+	mem_cgroup_put(qp->memcg);
 	ida_free(&udev->vdev.qpns, qpn);
 	return err;
 }
@@ -210,6 +214,7 @@ int uet_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	if (!qp->srq)
 		wq_free(&qp->rq);
 	wq_free(&qp->sq);
+	mem_cgroup_put(qp->memcg);
 	ida_free(&qp->udev->vdev.qpns, ibqp->qp_num);
 	return 0;
 }

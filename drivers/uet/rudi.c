@@ -149,7 +149,7 @@ void uet_rudi_send(struct uet_dev *udev, const struct in6_addr *dst,
 	struct uet_rudi *t = &udev->rudi;
 	struct uet_rudi_req *r;
 
-	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
 	if (!r) {
 		uet_ses_tx_done(skb, -ENOMEM);
 		kfree_skb(skb);

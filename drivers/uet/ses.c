@@ -454,7 +454,8 @@ static struct sk_buff *ses_packet(struct uet_tx_msg *m,
 	struct sk_buff *skb;
 
 	skb = alloc_skb(UET_PDS_HEADROOM + sizeof(struct uet_ses_std) +
-			(amo ? sizeof(struct uet_ses_amo_cas) : len), GFP_KERNEL);
+			(amo ? sizeof(struct uet_ses_amo_cas) : len),
+			GFP_KERNEL_ACCOUNT);
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, UET_PDS_HEADROOM);
@@ -611,7 +612,8 @@ static bool req_ordered(const struct uet_ses_req_info *req)
  *
  * A send in %UET_PDC_UUD mode is one packet, best effort: it completes
  * once handed to the network.  An atomic needs %UET_PDC_RUD or
- * %UET_PDC_ROD.
+ * %UET_PDC_ROD.  What the request holds until it completes (its packets
+ * among it) is charged to the caller's memory cgroup.
  *
  * Context: process, may sleep.
  * Return: 0 when the request was queued (its completion follows), else a
@@ -646,7 +648,8 @@ int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
 				      wr->sge[i].len))
 			return -EFAULT;
 	fetch = wr->op == UET_OP_READ || wr->op == UET_OP_ATOMIC;
-	m = kzalloc(struct_size(m, sge, fetch ? wr->nsge : 0), GFP_KERNEL);
+	m = kzalloc(struct_size(m, sge, fetch ? wr->nsge : 0),
+		    GFP_KERNEL_ACCOUNT);
 	if (!m)
 		return -ENOMEM;
 	m->ep = ep;
@@ -1649,7 +1652,7 @@ int uet_ep_post_recv(struct uet_ep *ep, const struct uet_recv *rv)
 		if (!uet_mem_contains(rv->sge[i].mem, rv->sge[i].addr,
 				      rv->sge[i].len))
 			return -EINVAL;
-	rb = kzalloc(struct_size(rb, sge, rv->nsge), GFP_KERNEL);
+	rb = kzalloc(struct_size(rb, sge, rv->nsge), GFP_KERNEL_ACCOUNT);
 	if (!rb)
 		return -ENOMEM;
 	rb->cookie = rv->cookie;

@@ -227,6 +227,10 @@ struct uet_wq {
  * @work: process-context work of the data path: dropping references,
  *	handing receive WQEs to @ep, posting @rnr again, draining the send
  *	queue for kernel users that posted from atomic context, flushing @ep.
+ * @memcg: a user QP's: the memory cgroup of the process that created it,
+ *	referenced.  What the data path holds for the QP's work is charged
+ *	there, by @work as by the process's own system calls; a kernel QP's
+ *	is %NULL, charged to none.
  */
 struct uet_qp {
 	struct ib_qp ibqp;
@@ -255,6 +259,7 @@ struct uet_qp {
 	atomic_long_t sq_bytes;
 	unsigned long poll;
 	struct delayed_work work;
+	struct mem_cgroup *memcg;
 };
 
 /* Inline data: only sends and writes carry it; other WQEs ignore the flag. */

@@ -43,6 +43,7 @@
  * endpoint more receive WQEs), every atomic (the send queue may wait for
  * it) and every error (the QP flushes).
  */
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_pack.h>
@@ -474,10 +475,10 @@ enum ib_wc_status uet_xfer_send(struct uet_qp *qp, struct rxe_send_wqe *wqe)
 
 	if (nsge > UET_MAX_SGE)
 		return IB_WC_LOC_LEN_ERR;
-	x = kzalloc(struct_size(x, sge, nsge), GFP_KERNEL);
+	x = kzalloc(struct_size(x, sge, nsge), GFP_KERNEL_ACCOUNT);
 	if (!x)
 		return IB_WC_LOC_QP_OP_ERR;
-	x->wqe = kmemdup(wqe, BIT(qp->sq.queue.log2_elem), GFP_KERNEL);
+	x->wqe = kmemdup(wqe, BIT(qp->sq.queue.log2_elem), GFP_KERNEL_ACCOUNT);
 	if (!x->wqe) {
 		xfer_free(x);
 		return IB_WC_LOC_QP_OP_ERR;
@@ -567,7 +568,7 @@ static bool recv_one(struct uet_qp *qp, void *copy)
 	if (!wqe)
 		return false;
 	nsge = min3(wqe->dma.num_sge, max_sge, (u32)UET_MAX_SGE);
-	x = kzalloc(struct_size(x, sge, nsge), GFP_KERNEL);
+	x = kzalloc(struct_size(x, sge, nsge), GFP_KERNEL_ACCOUNT);
 	if (!x) {
 		struct ib_wc wc = { .wr_id = wqe->wr_id, .qp = &qp->ibqp,
 				    .status = IB_WC_LOC_QP_OP_ERR,
@@ -745,10 +746,8 @@ static void drop_done(struct uet_qp *qp)
 		xfer_free(x);
 }
 
-static void xfer_work(struct work_struct *work)
+static void xfer_run(struct uet_qp *qp)
 {
-	struct uet_qp *qp = container_of(to_delayed_work(work), struct uet_qp,
-					 work);
 	unsigned long flags;
 	bool flush;
 
@@ -777,6 +776,17 @@ static void xfer_work(struct work_struct *work)
 		qp->poll = min_t(unsigned long, qp->poll * 2, UET_XFER_POLL_MAX);
 	if (receiving(qp) && !READ_ONCE(qp->closing))
 		queue_delayed_work(system_wq, &qp->work, qp->poll);
+}
+
+/* What the work allocates for a user QP is charged to its owner. */
+static void xfer_work(struct work_struct *work)
+{
+	struct uet_qp *qp = container_of(to_delayed_work(work), struct uet_qp,
+					 work);
+	struct mem_cgroup *old = set_active_memcg(qp->memcg);
+
+	xfer_run(qp);
+	set_active_memcg(old);
 }
 
 /**
