@@ -1048,6 +1048,57 @@ TEST_F(pair, datagram_to_rc_qp_dropped)
 	ud_teardown(&u);
 }
 
+/*
+ * A QP takes RDMA writes only while it receives (RTR or RTS).  In INIT it
+ * refuses them as a receiver not ready: the initiator retries (rnr_retry
+ * 7, without limit) and the memory stays untouched until the QP reaches
+ * RTR, when the write lands.  In ERR it refuses them again.
+ */
+TEST_F(pair, writes_need_a_receiving_qp)
+{
+	struct side *a = &self->s[0], *b = &self->s[1];
+	struct ibv_sge ss = { (uintptr_t)a->buf[1], 4096, a->mr[1]->lkey };
+	struct ibv_qp_attr attr = {
+		.qp_state = IBV_QPS_INIT, .port_num = PORT,
+		.qp_access_flags = REMOTE_ALL,
+	};
+	static const unsigned char zero[4096];
+	struct ibv_qp *qa, *qb;
+	struct ibv_wc wc;
+
+	qa = make_qp(a, IBV_QPT_RC);
+	qb = make_qp(b, IBV_QPT_RC);
+	ASSERT_NE(NULL, qa);
+	ASSERT_NE(NULL, qb);
+	ASSERT_EQ(0, ibv_modify_qp(qb, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+				   IBV_QP_PORT | IBV_QP_ACCESS_FLAGS));
+	ASSERT_EQ(0, to_rts(qa, a->gid, 2, qb->qp_num));
+	pattern(a->buf[1], 4096, 7);
+	memset(b->buf[2], 0, 4096);
+	ASSERT_EQ(0, post(qa, IBV_WR_RDMA_WRITE, &ss, 1, (uintptr_t)b->buf[2],
+			  b->mr[2]->rkey, 0, 1));
+	EXPECT_EQ(0, quiet_for(a->cq, 300));
+	EXPECT_EQ(0, memcmp(b->buf[2], zero, 4096));
+
+	ASSERT_EQ(0, to_rts(qb, b->gid, 1, qa->qp_num));
+	ASSERT_EQ(0, wait_wc(a->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	EXPECT_EQ(1, wc.wr_id);
+	EXPECT_EQ(0, memcmp(b->buf[2], a->buf[1], 4096));
+
+	attr.qp_state = IBV_QPS_ERR;
+	ASSERT_EQ(0, ibv_modify_qp(qb, &attr, IBV_QP_STATE));
+	memset(b->buf[2], 0, 4096);
+	ASSERT_EQ(0, post(qa, IBV_WR_RDMA_WRITE, &ss, 1, (uintptr_t)b->buf[2],
+			  b->mr[2]->rkey, 0, 2));
+	EXPECT_EQ(0, quiet_for(a->cq, 300));
+	EXPECT_EQ(0, memcmp(b->buf[2], zero, 4096));
+	EXPECT_EQ(0, ibv_destroy_qp(qa));
+	EXPECT_EQ(0, ibv_destroy_qp(qb));
+	while (quiet_for(a->cq, 100) > 0 || quiet_for(b->cq, 100) > 0)
+		;
+}
+
 /* Bytes a QP's sends may hold in the data path (UET_SQ_BYTES_MAX). */
 #define SQ_BYTES_MAX	(4 << 20)
 
@@ -1118,7 +1169,7 @@ TEST_F(pair, held_sends_charged)
 	for (i = 0; i < 6; i++)
 		ASSERT_EQ(0, post(a->qp[0], IBV_WR_RDMA_WRITE, &ss, 1,
 				  (uintptr_t)b->buf[0], b->mr[0]->rkey, 0, i));
-	held = kernel_mem_wait(base + SQ_BYTES_MAX, 5000);
+	held = kernel_mem_wait(base + SQ_BYTES_MAX, 10000);
 	printf("# kernel memory of the cgroup: %lld KiB, then %lld KiB held\n",
 	       base >> 10, held >> 10);
 	printf("# memcg_kernel_base=%lld\n", base);

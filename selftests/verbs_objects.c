@@ -10,6 +10,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <infiniband/verbs.h>
@@ -202,6 +203,62 @@ static struct ibv_qp *make_qp(struct ibv_pd *pd, struct ibv_cq *cq,
 	};
 
 	return ibv_create_qp(pd, &init);
+}
+
+/* Objects of each kind the next test creates. */
+#define NKEYS	16
+
+/* How many of @n numbers follow their predecessor by exactly @stride. */
+static int in_step(const uint32_t *v, int n, uint32_t stride)
+{
+	int i, steps = 0;
+
+	for (i = 1; i < n; i++)
+		steps += v[i] == v[i - 1] + stride;
+	return steps;
+}
+
+/*
+ * What a peer must name to reach a QP or a region is not predictable
+ * from the ones it was told: QPNs and rkeys are drawn at random among the
+ * free ones, so keys created one after the other do not count up.  (A
+ * pair of random 12-bit QPNs is in step about once in 2047; 3 pairs of
+ * 15, fewer than once in 10^7 runs.)
+ */
+TEST_F(dev, keys_unpredictable)
+{
+	uint32_t qpn[NKEYS], rkey[NKEYS];
+	struct ibv_qp *qp[NKEYS];
+	struct ibv_mr *mr[NKEYS];
+	static char buf[4096];
+	struct ibv_cq *cq;
+	int i, j;
+
+	cq = ibv_create_cq(self->ctx, 16, NULL, NULL, 0);
+	ASSERT_NE(NULL, cq);
+	for (i = 0; i < NKEYS; i++) {
+		qp[i] = make_qp(self->pd, cq, IBV_QPT_RC, NULL);
+		ASSERT_NE(NULL, qp[i]);
+		qpn[i] = qp[i]->qp_num;
+		mr[i] = ibv_reg_mr(self->pd, buf, sizeof(buf),
+				   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ);
+		ASSERT_NE(NULL, mr[i]);
+		rkey[i] = mr[i]->rkey;
+		for (j = 0; j < i; j++) {
+			EXPECT_NE(qpn[j], qpn[i]);
+			EXPECT_NE(rkey[j] >> 8, rkey[i] >> 8);
+		}
+	}
+	EXPECT_GT(3, in_step(qpn, NKEYS, 1));
+	/* the index, above the 8-bit generation */
+	for (i = 0; i < NKEYS; i++)
+		rkey[i] >>= 8;
+	EXPECT_GT(3, in_step(rkey, NKEYS, 1));
+	for (i = 0; i < NKEYS; i++) {
+		EXPECT_EQ(0, ibv_destroy_qp(qp[i]));
+		EXPECT_EQ(0, ibv_dereg_mr(mr[i]));
+	}
+	EXPECT_EQ(0, ibv_destroy_cq(cq));
 }
 
 /* The transitions and attributes of ibv_rc_pingpong and perftest. */
