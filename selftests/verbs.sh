@@ -100,14 +100,15 @@ charged() {
 }
 
 # A connected QP takes requests from its peer only, over its PDCs: a write
-# and a send from two other QPs, and a datagram, are three counted drops;
-# a UD QP takes the datagrams of its Q_Key only: one more.
+# and a send from two other QPs, each posted once and again retry_cnt (7)
+# times, and a datagram, are 2 * 8 + 1 counted drops; a UD QP takes the
+# datagrams of its Q_Key only: one more.
 peer_only() {
 	local d
 	d=$(counter uet1 drop_not_peer)
 	A ./verbs_data -t rc_takes_its_peer_only -t datagram_to_rc_qp_dropped \
 		-t ud_qkey &&
-	expect_delta uet1 drop_not_peer "$d" 4
+	expect_delta uet1 drop_not_peer "$d" $((2 * 8 + 1 + 1))
 }
 
 # RC messages across an idle close of their PDC and a new one under

@@ -689,8 +689,9 @@ static void peer_takes_recv(struct __test_metadata *_metadata,
 /*
  * An RC QP takes requests from its peer only.  Two QPs of a connected to
  * b's QP 0 behind its back (b's QP 0 is connected to a's QP 0) are refused
- * as if b's QP did not exist: a write that leaves b's memory as it was,
- * and a send that leaves b's receive WQE to the peer's send.
+ * as if b's QP did not exist: as on IB, they retry until retry_cnt is
+ * spent and fail with IBV_WC_RETRY_EXC_ERR, a write that leaves b's memory
+ * as it was, and a send that leaves b's receive WQE to the peer's send.
  */
 TEST_F(pair, rc_takes_its_peer_only)
 {
@@ -710,14 +711,14 @@ TEST_F(pair, rc_takes_its_peer_only)
 	ASSERT_EQ(0, post(intruder[0], IBV_WR_RDMA_WRITE, &sge, 1,
 			  (uintptr_t)b->buf[1], b->mr[1]->rkey, 0, 1));
 	ASSERT_EQ(0, wait_wc(a->cq, &wc));
-	EXPECT_EQ(IBV_WC_REM_ACCESS_ERR, wc.status);
+	EXPECT_EQ(IBV_WC_RETRY_EXC_ERR, wc.status);
 	for (i = 0; i < 100; i++)
 		ASSERT_EQ(0, b->buf[1][i]);
 
 	ASSERT_EQ(0, post_recv(b->qp[0], &rs, 1, 5));
 	ASSERT_EQ(0, post(intruder[1], IBV_WR_SEND, &sge, 1, 0, 0, 0, 2));
 	ASSERT_EQ(0, wait_wc(a->cq, &wc));
-	EXPECT_EQ(IBV_WC_REM_ACCESS_ERR, wc.status);
+	EXPECT_EQ(IBV_WC_RETRY_EXC_ERR, wc.status);
 	EXPECT_EQ(0, quiet_for(b->cq, 100));
 
 	peer_takes_recv(_metadata, a, b, 3);

@@ -32,6 +32,15 @@
  * it may overtake it.  (Holding the flow at the target until a buffer
  * comes would keep the order; the endpoint API does not offer that.)
  *
+ * A connected QP's message that the target refuses as not its peer's
+ * (UET_SES_RC_BAD_PID: the peer QP is gone, or is another QP's peer) is
+ * what an IB responder drops silently (IB spec 9.6, packet header
+ * validation): the sender posts it again after the QP's local ACK
+ * timeout, as often as its retry_cnt allows, then completes it with
+ * IB_WC_RETRY_EXC_ERR.  So a program that posts a send its peer, done and
+ * gone, will never take, has the timeout to finish before it fails, as
+ * on IB.
+ *
  * The QP's access flags become the endpoint's: the remote writes, reads
  * and atomics it accepts.
  *
@@ -68,6 +77,12 @@
 /* Delay before a refused send is posted again (IB's RNR timer 14 = 1 ms). */
 #define UET_XFER_RNR_DELAY	msecs_to_jiffies(1)
 
+/* The unit of a QP's local ACK timeout, ns (IB spec 9.7.6.1.3: 4.096 us). */
+#define UET_XFER_TIMEOUT_UNIT_NS	4096
+
+/* Longest local ACK timeout, and the one of a QP that sets none (0). */
+#define UET_XFER_TIMEOUT_MAX	(8 * HZ)
+
 /* rnr_retry value meaning "without limit" (IB spec 9.7.5.2.8). */
 #define UET_RNR_INFINITE	7
 
@@ -86,7 +101,10 @@
  * @signaled: ... and whether a success completes it: what its CQE needs.
  * @grh: UD receive: where the GRH goes.
  * @wqe: send: a copy of the WQE, to post it again.
- * @rnr_left: send: how many more times it may be refused.
+ * @rnr_left: send: how many more times it may be refused for want of a
+ *	receive buffer ...
+ * @retry_left: ... or as not the peer's.
+ * @due: send, refused: when it may be posted again (jiffies).
  * @len: send: its bytes, counted in the QP's @sq_bytes until it completes.
  * @nsge: entries of @sge.
  * @sge: the WQE's entries that are not empty, in its order, each in a
@@ -102,6 +120,8 @@ struct uet_xfer {
 	struct uet_sge grh;
 	struct rxe_send_wqe *wqe;
 	u8 rnr_left;
+	u8 retry_left;
+	unsigned long due;
 	u32 len;
 	unsigned int nsge;
 	struct uet_sge sge[];
@@ -203,16 +223,13 @@ static enum ib_wc_status comp_status(const struct uet_comp *c, bool recv)
 	}
 }
 
-/* A send the target refused for want of a buffer: again, if allowed. */
-static bool xfer_rnr(struct uet_qp *qp, struct uet_xfer *x)
+/* Queue a refused send to be posted again after @delay jiffies. */
+static bool xfer_again(struct uet_qp *qp, struct uet_xfer *x,
+		       unsigned long delay)
 {
 	unsigned long flags;
 
-	if (!x->rnr_left || READ_ONCE(qp->state) != IB_QPS_RTS)
-		return false;
-	if (x->rnr_left != UET_RNR_INFINITE)
-		x->rnr_left--;
-	uet_count(qp->udev, UET_CNT_RNR_RETRIES, 1);
+	x->due = jiffies + delay;
 	spin_lock_irqsave(&qp->xfer_lock, flags);
 	if (qp->closing) {
 		spin_unlock_irqrestore(&qp->xfer_lock, flags);
@@ -220,8 +237,48 @@ static bool xfer_rnr(struct uet_qp *qp, struct uet_xfer *x)
 	}
 	list_add_tail(&x->node, &qp->rnr);
 	spin_unlock_irqrestore(&qp->xfer_lock, flags);
-	mod_delayed_work(system_wq, &qp->work, UET_XFER_RNR_DELAY);
+	mod_delayed_work(system_wq, &qp->work, delay);
 	return true;
+}
+
+/* A send the target refused for want of a buffer: again, if allowed. */
+static bool xfer_rnr(struct uet_qp *qp, struct uet_xfer *x)
+{
+	if (!x->rnr_left || READ_ONCE(qp->state) != IB_QPS_RTS)
+		return false;
+	if (x->rnr_left != UET_RNR_INFINITE)
+		x->rnr_left--;
+	uet_count(qp->udev, UET_CNT_RNR_RETRIES, 1);
+	return xfer_again(qp, x, UET_XFER_RNR_DELAY);
+}
+
+/*
+ * The local ACK timeout of a QP's attribute @timeout: 4.096 us * 2^timeout
+ * (IB spec 9.7.6.1.3); 0, which IB leaves without one, and what exceeds
+ * UET_XFER_TIMEOUT_MAX, take UET_XFER_TIMEOUT_MAX.
+ */
+static unsigned long local_ack_timeout(u8 timeout)
+{
+	u64 ns = (u64)UET_XFER_TIMEOUT_UNIT_NS << min_t(u8, timeout, 31);
+
+	if (!timeout || ns > jiffies_to_nsecs(UET_XFER_TIMEOUT_MAX))
+		return UET_XFER_TIMEOUT_MAX;
+	return max(nsecs_to_jiffies(ns), 1UL);
+}
+
+/* A connected QP's send the target took as not its peer's: see above. */
+static bool xfer_lost(struct uet_qp *qp, struct uet_xfer *x)
+{
+	unsigned long flags;
+	u8 timeout;
+
+	if (!x->retry_left || READ_ONCE(qp->state) != IB_QPS_RTS)
+		return false;
+	x->retry_left--;
+	spin_lock_irqsave(&qp->attr_lock, flags);
+	timeout = qp->attr.timeout;
+	spin_unlock_irqrestore(&qp->attr_lock, flags);
+	return xfer_again(qp, x, local_ack_timeout(timeout));
 }
 
 /*
@@ -249,6 +306,12 @@ static void xfer_send_done(struct uet_qp *qp, const struct uet_comp *c)
 
 	if (status == IB_WC_RNR_RETRY_EXC_ERR && xfer_rnr(qp, x))
 		return;
+	if (c->status == -EREMOTEIO && c->ses_rc == UET_SES_RC_BAD_PID &&
+	    !uet_qp_datagram(qp)) {
+		if (xfer_lost(qp, x))
+			return;
+		status = IB_WC_RETRY_EXC_ERR;
+	}
 	xfer_sq_release(qp, x);
 	if (!READ_ONCE(qp->closing))
 		uet_qp_send_done(qp, x->wr_id, x->opcode, x->signaled, status);
@@ -488,6 +551,7 @@ enum ib_wc_status uet_xfer_send(struct uet_qp *qp, struct rxe_send_wqe *wqe)
 	x->signaled = qp->sq_sig_all || (wqe->wr.send_flags & IB_SEND_SIGNALED);
 	spin_lock_irqsave(&qp->attr_lock, flags);
 	x->rnr_left = qp->attr.rnr_retry;
+	x->retry_left = qp->attr.retry_cnt;
 	spin_unlock_irqrestore(&qp->attr_lock, flags);
 	/* reads and atomics write what comes back */
 	if (!uet_wqe_inline(opcode, wqe->wr.send_flags) &&
@@ -508,15 +572,23 @@ enum ib_wc_status uet_xfer_send(struct uet_qp *qp, struct rxe_send_wqe *wqe)
 	return IB_WC_SUCCESS;
 }
 
-/* Post the sends refused for want of a receive buffer again, in order. */
+/* Post the refused sends that are due again, in order. */
 static void rnr_repost(struct uet_qp *qp)
 {
+	bool rts = READ_ONCE(qp->state) == IB_QPS_RTS;
 	struct uet_xfer *x, *tmp;
 	unsigned long flags;
 	LIST_HEAD(again);
 
+	/* those due, in order; out of RTS, all of them, to fail */
 	spin_lock_irqsave(&qp->xfer_lock, flags);
-	list_splice_init(&qp->rnr, &again);
+	list_for_each_entry_safe(x, tmp, &qp->rnr, node) {
+		if (rts && time_before(jiffies, x->due)) {
+			mod_delayed_work(system_wq, &qp->work, x->due - jiffies);
+			break;
+		}
+		list_move_tail(&x->node, &again);
+	}
 	spin_unlock_irqrestore(&qp->xfer_lock, flags);
 	list_for_each_entry_safe(x, tmp, &again, node) {
 		list_del(&x->node);
