@@ -351,10 +351,15 @@ source_limit() {
 # posted) make 63 flows, each a drop for want of a buffer, and 7 drops
 # beyond the limit, counted there only.  The transfer then completes.
 flow_limit() {
-	local f n=70 i ses p d b pid rc=0
+	local f n=70 i ses p d b pid mac rc=0
 	# new devices: uet0's first request opens a PDC, and so the flow
 	B rdma link del uet1 && B rdma link add uet1 type uet netdev veth0 &&
-	A rdma link del uet0 && A rdma link add uet0 type uet netdev veth0 &&
+	A rdma link del uet0 && A rdma link add uet0 type uet netdev veth0 ||
+		return 1
+	# uet-b's answers are lost, its ARP replies too: uet-a keeps its
+	# neighbour entry (the debug kernel is slow enough for it to expire)
+	mac=$(B cat /sys/class/net/veth0/address) &&
+	A ip neigh replace "$UET_NET4.2" lladdr "$mac" dev veth0 nud permanent &&
 	B tc qdisc replace dev veth0 root netem loss 100% || return 1
 	f=$(mktemp) || return 1
 	p=$(counter uet1 pdcs_created)
@@ -375,6 +380,7 @@ flow_limit() {
 	expect_delta uet1 drop_no_recv_buffer "$b" 63 || rc=1
 	netem_off
 	wait $pid || rc=1
+	A ip neigh del "$UET_NET4.2" dev veth0
 	# uet1 starts again without them
 	B rdma link del uet1 && B rdma link add uet1 type uet netdev veth0 ||
 		rc=1

@@ -1050,6 +1050,29 @@ TEST_F(pair, datagram_to_rc_qp_dropped)
 }
 
 /*
+ * A send to a peer QP that is gone fails as on IB: not at once, but once
+ * the sender has posted it again retry_cnt (7) times, a local ACK timeout
+ * (timeout 14: 67 ms) apart, with IBV_WC_RETRY_EXC_ERR.
+ */
+TEST_F(pair, send_to_a_peer_gone)
+{
+	struct side *a = &self->s[0], *b = &self->s[1];
+	struct ibv_sge ss = { (uintptr_t)a->buf[0], 100, a->mr[0]->lkey };
+	struct ibv_wc wc;
+	long t0;
+
+	ASSERT_EQ(0, ibv_destroy_qp(b->qp[3]));
+	b->qp[3] = NULL;
+	t0 = now_ms();
+	ASSERT_EQ(0, post(a->qp[3], IBV_WR_SEND, &ss, 1, 0, 0, 0, 4));
+	ASSERT_EQ(0, wait_wc(a->cq, &wc));
+	EXPECT_EQ(IBV_WC_RETRY_EXC_ERR, wc.status) TH_LOG("status %s",
+		ibv_wc_status_str(wc.status));
+	EXPECT_EQ(4, wc.wr_id);
+	EXPECT_LE(7 * 67, now_ms() - t0);
+}
+
+/*
  * A QP takes RDMA writes only while it receives (RTR or RTS).  In INIT it
  * refuses them as a receiver not ready: the initiator retries (rnr_retry
  * 7, without limit) and the memory stays untouched until the QP reaches
