@@ -289,11 +289,14 @@ oow_keeps_nothing() {
 # With uet1's pool full, a SYN gets a NACK (NO_PDC_AVAIL) and no PDC; its
 # initiator retries, and once the pool has room the message arrives.  On
 # new devices, the pool holds the one PDC of a first transfer: no PDC of
-# an earlier test can go meanwhile and make room.
+# an earlier test can go meanwhile and make room, nor that one, which no
+# idle close ends (the debug kernel may take 10 s to the next transfer).
 no_pdc_avail() {
 	local d n r pid rc=0
 	B rdma link del uet1 && B rdma link add uet1 type uet netdev veth0 &&
 	A rdma link del uet0 && A rdma link add uet0 type uet netdev veth0 &&
+	A uetctl dev set uet0 pdc-idle-ms 0 &&
+	B uetctl dev set uet1 pdc-idle-ms 0 &&
 	xfer count=1 size=100 && B uetctl dev set uet1 pdc-pool 1 ||
 		return 1
 	d=$(counter uet1 drop_unknown_pdc) n=$(counter uet1 nacks_sent)
@@ -310,6 +313,8 @@ no_pdc_avail() {
 	echo "# uet1 NACKs sent +$(($(counter uet1 nacks_sent) - n))"
 	B uetctl dev set uet1 pdc-pool 4096 || rc=1
 	wait $pid || rc=1
+	A uetctl dev set uet0 pdc-idle-ms 10000 &&
+	B uetctl dev set uet1 pdc-idle-ms 10000 || rc=1
 	return $rc
 }
 
