@@ -372,11 +372,12 @@ flow_limit() {
 	pid=$!
 	wait_delta uet1 pdcs_created "$p" 1 30 >/dev/null
 	d=$(counter uet1 drop_flow_limit) b=$(counter uet1 drop_no_recv_buffer)
-	# TAGGED_SEND of 0 bytes, SOM|EOM, job 1, PIDonFEP 2: SYN|AR
+	# TAGGED_SEND of 0 bytes, SOM|EOM, job 1, PIDonFEP 2: SYN|AR; then
+	# each its initiator and tag
+	ses=0903000000000001000200000000000000000000
 	for i in $(seq "$n"); do
-		ses=0903000000000001000200000000000000000000
-		ses+=$(printf '%08x%016x%024x' $((0x100 + i)) $((0xbad0 + i)) 0)
-		printf '118c0000%08x%04x0000%s\n' $((i << 12)) $((0x9000 + i)) "$ses"
+		printf '118c0000%08x%04x0000%s%08x%016x%024x\n' $((i << 12)) \
+			$((0x9000 + i)) "$ses" $((0x100 + i)) $((0xbad0 + i)) 0
 	done >"$f"
 	A "$dir/uet_inject" -R "$f" -r 2000 "$UET_NET4.2" | sed 's/^/# /'
 	rm -f "$f"
