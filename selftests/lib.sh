@@ -7,6 +7,21 @@
 # shellcheck disable=SC1091
 . "$(dirname "$0")/../kselftest/ktap_helpers.sh"
 
+# ktap_test_result DESCRIPTION CMD...: as the kernel's, and it says how
+# long CMD took, so that a run's log shows where the time goes.
+ktap_test_result() {
+	local description=$1 t=$SECONDS ok=1
+	shift
+
+	"$@" || ok=0
+	echo "# $((SECONDS - t)) s"
+	if [ $ok = 1 ]; then
+		ktap_test_pass "$description"
+	else
+		ktap_test_fail "$description"
+	fi
+}
+
 # Addresses of the test fabric: the benchmarking range of RFC 2544 and the
 # IPv6 documentation prefix, so nothing here resembles a real network.
 UET_NET4=198.18.0
