@@ -30,7 +30,7 @@ objects() {
 data() {
 	local tx
 	tx=$(counter uet0 tx_packets)
-	A ./verbs_data -T rc_across_pdc_reopen -T held_sends_charged &&
+	A ./verbs_data -T rc_across_pdc_reopen -T held_sends_bounded &&
 	[ "$(counter uet0 tx_packets)" -gt "$tx" ] &&
 	[ "$(counter uet0 rnr_retries)" -gt 0 ]
 }
@@ -70,12 +70,13 @@ ud_held() {
 	[ -n "$lost" ] && expect_delta uet1 drop_no_recv_buffer "$d" $((1 + lost))
 }
 
-# What the data path holds for a process's sends is charged to the
-# process's memory cgroup: verbs_data runs in a cgroup of its own while
-# uet1's answers are lost (in this namespace, whose /sys shows the
-# cgroups; the devices are everyone's), and sees the charge.  Once the
-# answers come, the charge goes back below where it started.  The debug
-# kernel has no memory controller.
+# What the data path holds for a process's sends is bounded and charged
+# to the process's memory cgroup: verbs_data runs in a cgroup of its own
+# while uet1's answers are lost (in this namespace, whose /sys shows the
+# cgroups; the devices are everyone's), posts 1 GiB of writes and sees
+# them refused or held in little memory.  Once the answers come, the
+# charge goes back below where it started.  The debug kernel has no
+# memory controller.
 memcg_on() { grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; }
 
 charged() {
@@ -84,7 +85,7 @@ charged() {
 	echo +memory >/sys/fs/cgroup/cgroup.subtree_control && mkdir -p $cg &&
 	B tc qdisc replace dev veth0 root netem loss 100% || return 1
 	sh -c "echo \$\$ >$cg/cgroup.procs &&
-	       exec ./verbs_data -t held_sends_charged" >$log 2>&1 || rc=1
+	       exec ./verbs_data -t held_sends_bounded" >$log 2>&1 || rc=1
 	sed 's/^/# /' $log
 	B tc qdisc del dev veth0 root
 	base=$(sed -n 's/^# memcg_kernel_base=\([0-9]*\)$/\1/p' $log)
@@ -324,9 +325,9 @@ ktap_test_result "ib_send_lat 4 KiB under 1% loss" lossy ib_send_lat -n 400 -s 4
 ktap_test_result "UD datagrams wait for late receives, then a counted drop" ud_held
 if [ -e /sys/fs/cgroup/cgroup.controllers ] ||
    mount -t cgroup2 none /sys/fs/cgroup && memcg_on; then
-	ktap_test_result "sends held in the engine charged to the poster's memory cgroup" charged
+	ktap_test_result "1 GiB of writes to a stalled peer: refused, or held in flat memory" charged
 else
-	ktap_test_skip "sends held in the engine charged to the poster's memory cgroup: no memory controller in this kernel"
+	ktap_test_skip "1 GiB of writes to a stalled peer: refused, or held in flat memory: no memory controller in this kernel"
 fi
 ktap_test_result "a QP takes requests from its peer or of its Q_Key only" peer_only
 ktap_test_result "RC messages across a PDC closed when idle and reopened" pdc_reopen

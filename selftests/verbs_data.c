@@ -1123,8 +1123,15 @@ TEST_F(pair, writes_need_a_receiving_qp)
 		;
 }
 
-/* Bytes a QP's sends may hold in the data path (UET_SQ_BYTES_MAX). */
-#define SQ_BYTES_MAX	(4 << 20)
+/*
+ * 1 GiB of 1 MiB writes, and what the kernel may hold for them at most,
+ * in the cgroup and in unreclaimable slab: descriptors, not packets.  (A
+ * data path that held packets would hold the 4 MiB a QP may have in it,
+ * UET_SQ_BYTES_MAX.)
+ */
+#define HELD_POSTS	1024
+#define HELD_MAX	(1 << 20)
+#define HELD_SLAB_MAX	(2 << 20)
 
 /*
  * The memory.stat field @key of this process's cgroup (cgroup v2), in
@@ -1159,46 +1166,64 @@ static long long memcg_stat(const char *key)
 	return v;
 }
 
-/* Wait up to @ms for the cgroup's kernel memory to reach @bound. */
-static long long kernel_mem_wait(long long bound, long ms)
+/* A field of /proc/meminfo, in bytes; -1 if missing. */
+static long long meminfo(const char *key)
 {
-	long end = now_ms() + ms;
-	long long v;
+	char line[256], name[64];
+	long long v = -1, n;
+	FILE *f;
 
-	do {
-		v = memcg_stat("kernel");
-		if (v >= bound)
-			break;
-		usleep(10000);
-	} while (now_ms() < end);
+	f = fopen("/proc/meminfo", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63[^:]: %lld", name, &n) == 2 &&
+		    !strcmp(name, key))
+			v = n << 10;
+	fclose(f);
 	return v;
 }
 
 /*
- * What the data path holds for a process's sends is charged to its
- * memory cgroup, and bounded: RDMA writes the peer never acknowledges
- * (verbs.sh drops its answers) raise the cgroup's kernel memory by at
- * least the 4 MiB a QP may hold.  The test says where it started, for
- * verbs.sh to see the memory given back once the answers come.
+ * What the data path holds for a process's sends is bounded, and charged
+ * to its memory cgroup: 1 GiB of RDMA writes posted against a peer whose
+ * answers never come (verbs.sh drops them).  The send queue takes what it
+ * has room for and refuses the rest with ENOMEM, and the kernel's memory
+ * stays flat: the cgroup's grows by less than HELD_MAX, unreclaimable
+ * slab by less than HELD_SLAB_MAX.  The test says where the cgroup
+ * started, for verbs.sh to see the memory given back once the answers
+ * come.
  */
-TEST_F(pair, held_sends_charged)
+TEST_F(pair, held_sends_bounded)
 {
 	struct side *a = &self->s[0], *b = &self->s[1];
 	struct ibv_sge ss = { (uintptr_t)a->buf[0], MR_LEN, a->mr[0]->lkey };
-	long long base, held;
-	int i;
+	long long base, slab0, held, slab;
+	int i, err, refused = 0;
 
 	base = memcg_stat("kernel");
 	ASSERT_LE(0, base) TH_LOG("no memory cgroup (cgroup v2) to read");
-	for (i = 0; i < 6; i++)
-		ASSERT_EQ(0, post(a->qp[0], IBV_WR_RDMA_WRITE, &ss, 1,
-				  (uintptr_t)b->buf[0], b->mr[0]->rkey, 0, i));
-	held = kernel_mem_wait(base + SQ_BYTES_MAX, 10000);
-	printf("# kernel memory of the cgroup: %lld KiB, then %lld KiB held\n",
-	       base >> 10, held >> 10);
+	slab0 = meminfo("SUnreclaim");
+	for (i = 0; i < HELD_POSTS; i++) {
+		err = post(a->qp[0], IBV_WR_RDMA_WRITE, &ss, 1,
+			   (uintptr_t)b->buf[0], b->mr[0]->rkey, 0, i);
+		if (err == ENOMEM)
+			refused++;
+		else
+			ASSERT_EQ(0, err);
+	}
+	/* the engine takes what it may meanwhile, and sends it */
+	sleep(2);
+	held = memcg_stat("kernel");
+	slab = meminfo("SUnreclaim");
+	printf("# %d of %d writes of 1 MiB taken; kernel memory of the cgroup %lld -> %lld KiB, unreclaimable slab %lld -> %lld KiB\n",
+	       HELD_POSTS - refused, HELD_POSTS, base >> 10, held >> 10,
+	       slab0 >> 10, slab >> 10);
 	printf("# memcg_kernel_base=%lld\n", base);
 	fflush(stdout);
-	ASSERT_GE(held, base + SQ_BYTES_MAX);
+	ASSERT_LT(0, refused);
+	ASSERT_LT(held, base + HELD_MAX);
+	ASSERT_LT(slab, slab0 + HELD_SLAB_MAX);
 }
 
 TEST_HARNESS_MAIN

@@ -92,11 +92,11 @@ const char *uet_job_counter_name(enum uet_job_counter idx);
  * The engine's accounting, in any context, softirq included: each CPU
  * has its own counters, and preemption is off while one is updated.
  */
-static inline void uet_job_count_tx(struct uet_job *job, u32 bytes)
+static inline void uet_job_count_tx(struct uet_job *job, u32 pkts, u64 bytes)
 {
 	struct uet_job_counters *c = get_cpu_ptr(job->counters);
 
-	local64_inc(&c->c[UET_JOB_CNT_TX_PACKETS]);
+	local64_add(pkts, &c->c[UET_JOB_CNT_TX_PACKETS]);
 	local64_add(bytes, &c->c[UET_JOB_CNT_TX_BYTES]);
 	put_cpu_ptr(job->counters);
 }

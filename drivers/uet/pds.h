@@ -22,11 +22,63 @@
 struct uet_dev;
 
 /*
- * Headroom of a request skb handed to uet_pds_send(): link layer, IPv6,
- * UDP and the longest PDS request header.
+ * Headroom of a request skb (uet_pds_send(), uet_ses_build_req()): link
+ * layer, IPv6, UDP and the longest PDS request header.
  */
 #define UET_PDS_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
 				 sizeof(struct udphdr) + UET_PDS_REQ_MAX_LEN)
+
+/**
+ * struct uet_pds_msg - a message the SES layer gives a PDC to send
+ * @node: on the PDC's send queue, until cut whole.
+ * @len: the bytes its requests carry (a send, a write) or ask for (a read,
+ *	an atomic).
+ * @seg: at most this many of them per request.
+ * @npkts: its requests: @len in pieces of @seg, at least one.
+ * @ncut: requests cut from it so far (given PSNs).
+ * @read: its requests ask for data, which comes back in their ACKs.
+ *
+ * The PDC builds each request only when it may leave, and builds it again
+ * for a retransmission, with uet_ses_build_req(); per PSN it keeps only
+ * where in which message the request is (struct uet_pds_tx).  The SES
+ * layer owns the message and keeps it, and the memory its requests are
+ * built from, until every request of it is done (uet_ses_tx_done()), or
+ * until uet_pds_orphan() let go of it.
+ */
+struct uet_pds_msg {
+	struct list_head node;
+	u32 len;
+	u32 npkts;
+	u32 ncut;
+	u16 seg;
+	bool read;
+};
+
+#define UET_PDS_TX_USED		BIT(0)	/* a request is in flight */
+#define UET_PDS_TX_CLOSE	BIT(1)	/* the PDC's CLOSE command */
+#define UET_PDS_TX_ORPHAN	BIT(2)	/* built once, kept: @skb */
+#define UET_PDS_TX_READ		BIT(3)	/* asks for data */
+#define UET_PDS_TX_ANSWERED	BIT(4)	/* its data or refusal arrived */
+#define UET_PDS_TX_EOM		BIT(5)	/* its message's last request */
+
+/**
+ * struct uet_pds_tx - the request of a PSN in flight
+ * @msg: its message, without %UET_PDS_TX_ORPHAN ...
+ * @skb: ... with it: the request, SES header and payload, built when its
+ *	message's endpoint closed (uet_pds_orphan()).
+ * @off: where its payload (or what it asks for) starts in the message.
+ * @len: how many bytes of it.
+ * @flags: UET_PDS_TX_*.
+ */
+struct uet_pds_tx {
+	union {
+		struct uet_pds_msg *msg;
+		struct sk_buff *skb;
+	};
+	u32 off;
+	u16 len;
+	u16 flags;
+};
 
 /**
  * struct uet_pds_key - what selects an initiator's PDC (design decision 5)
@@ -75,9 +127,11 @@ struct uet_pds_src {
  * @dead: torn down: timers must not rearm, nothing new is queued.
  * @core: the reliability core: state machine and windows.
  * @start_psn: the PDC's first PSN.
- * @pending: initiator: requests waiting for room in the window.
+ * @sendq: initiator: messages (struct uet_pds_msg) with requests to cut.
+ * @reissue: initiator: read requests to send again under new PSNs
+ *	(struct uet_pds_reissue).
  * @txq: initiator: the request of each PSN in flight, by PSN modulo the
- *	window; %NULL once acknowledged.
+ *	window, the window's size of them; flags 0 once acknowledged.
  * @rto_timer: initiator: retransmission timeout.
  * @ack_timer: target: delayed ACK.
  * @rsp_msg_id: target: the SES response of the next ACK: message ID ...
@@ -105,8 +159,9 @@ struct uet_pds_pdc {
 	bool dead;
 	struct uet_pdc core;
 	u32 start_psn;
-	struct sk_buff_head pending;
-	struct sk_buff *txq[UET_PDC_WND_MAX];
+	struct list_head sendq;
+	struct list_head reissue;
+	struct uet_pds_tx *txq;
 	struct hrtimer rto_timer;
 	struct hrtimer ack_timer;
 	u16 rsp_msg_id;
@@ -145,13 +200,9 @@ struct uet_pds {
 };
 
 /**
- * struct uet_pds_cb - what the PDS keeps in a request skb's cb
+ * struct uet_pds_cb - what a UUD or RUDI request skb carries in its cb
  * @next_hdr: the SES header the payload starts with (UET_SES_NH_*).
- * @ack_req: ask for an ACK at once (AR), e.g. on the last packet of a
- *	message; other requests are acknowledged as the target coalesces.
- * @close_cmd: not a request but the PDC's CLOSE command.
- * @read: an RMA read request: its ACK brings data back.
- * @answered: a read request's data (or refusal) arrived.
+ * @read: an RMA read request: its response brings data back.
  * @ses: the SES layer's message, for uet_ses_tx_done(); %NULL once
  *	nobody waits for the request (its endpoint closed).
  * @rd_off: a read request: where its data goes in the message ...
@@ -159,11 +210,8 @@ struct uet_pds {
  */
 struct uet_pds_cb {
 	u8 next_hdr;
-	bool ack_req;
-	bool close_cmd;
 	bool read;
-	bool answered;
-	void *ses;
+	struct uet_pds_msg *ses;
 	u32 rd_off;
 	u32 rd_len;
 };
@@ -196,8 +244,11 @@ void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
 		 const struct in6_addr *saddr);
 int uet_pds_show(struct seq_file *m, struct uet_dev *udev);
 int uet_pds_close(struct uet_dev *udev, u16 lpdcid);
+int uet_pds_send_msg(struct uet_dev *udev, const struct uet_pds_key *key,
+		     struct uet_pds_msg *msg);
+typedef bool (*uet_pds_msg_fn)(struct uet_pds_msg *msg, void *arg);
+void uet_pds_orphan(struct uet_dev *udev, uet_pds_msg_fn mine, void *arg);
 typedef void (*uet_pds_req_fn)(struct sk_buff *skb, void *arg);
-void uet_pds_walk_reqs(struct uet_dev *udev, uet_pds_req_fn fn, void *arg);
 
 /* rudi.c */
 struct uet_pds_hdr_info;

@@ -97,7 +97,7 @@ static struct uet_rudi_req *rudi_take(struct uet_rudi *t, u32 pkt_id,
 static void rudi_finish(struct uet_rudi_req *r, int err)
 {
 	hrtimer_cancel(&r->timer);
-	uet_ses_tx_done(r->skb, err);
+	uet_ses_tx_done(uet_pds_cb(r->skb)->ses, 1, err);
 	kfree_skb(r->skb);
 	kfree(r);
 }
@@ -125,7 +125,7 @@ static enum hrtimer_restart rudi_expired(struct hrtimer *timer)
 		if (!give_up)
 			return HRTIMER_RESTART;
 		/* the request is ours now; its timer is this very call */
-		uet_ses_tx_done(r->skb, -ETIMEDOUT);
+		uet_ses_tx_done(uet_pds_cb(r->skb)->ses, 1, -ETIMEDOUT);
 		kfree_skb(r->skb);
 		kfree(r);
 		return HRTIMER_NORESTART;
@@ -151,7 +151,7 @@ void uet_rudi_send(struct uet_dev *udev, const struct in6_addr *dst,
 
 	r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
 	if (!r) {
-		uet_ses_tx_done(skb, -ENOMEM);
+		uet_ses_tx_done(uet_pds_cb(skb)->ses, 1, -ENOMEM);
 		kfree_skb(skb);
 		return;
 	}
@@ -166,7 +166,7 @@ void uet_rudi_send(struct uet_dev *udev, const struct in6_addr *dst,
 	spin_lock_bh(&t->lock);
 	if (!t->live) {
 		spin_unlock_bh(&t->lock);
-		uet_ses_tx_done(skb, -ENETDOWN);
+		uet_ses_tx_done(uet_pds_cb(skb)->ses, 1, -ENETDOWN);
 		kfree_skb(skb);
 		kfree(r);
 		return;
@@ -223,6 +223,7 @@ static void rcv_rudi_resp(struct uet_dev *udev, struct sk_buff *skb,
 	u8 buf[sizeof(struct uet_ses_rsp_data)];
 	struct uet_ses_hdr_info ses;
 	struct uet_rudi_req *r;
+	struct uet_pds_cb *cb;
 	unsigned int slen;
 	const u8 *p;
 	int err = 0;
@@ -242,10 +243,12 @@ static void rcv_rudi_resp(struct uet_dev *udev, struct sk_buff *skb,
 		uet_count(udev, UET_CNT_DUPLICATES, 1);	/* answered already */
 		return;
 	}
+	cb = uet_pds_cb(r->skb);
 	if (ses.rsp.rc != UET_SES_RC_OK)
-		uet_ses_tx_refused(r->skb, ses.rsp.rc);
+		uet_ses_tx_refused(cb->ses, ses.rsp.rc);
 	else if (h->next_hdr == UET_SES_NH_RSP_DATA &&
-		 !uet_ses_read_data(r->skb, skb, slen, ses.rsp.payload_length,
+		 !uet_ses_read_data(cb->ses, cb->rd_off, cb->rd_len, skb, slen,
+				    ses.rsp.payload_length,
 				    ses.rsp.message_offset))
 		err = -EPROTO;
 	rudi_finish(r, err);

@@ -241,6 +241,7 @@ struct uet_tx_flow {
 
 /**
  * struct uet_tx_msg - a work request in progress
+ * @pm: what the PDS sees of it: its requests, cut as they may leave.
  * @node: in the endpoint's list.
  * @ep: the endpoint.
  * @cookie: the caller's.
@@ -249,10 +250,17 @@ struct uet_tx_flow {
  * @rc: the target's SES return code with -EREMOTEIO.
  * @op: enum uet_op.
  * @flow: an atomic: the flow that counts it in flight.
- * @nsge: a read or an atomic: where the data goes: entries ...
+ * @req: the SES header its requests start from (req_skb()).
+ * @raddr: a write, read or atomic: the address in the target's region.
+ * @amo: an atomic: enum uet_amo, ...
+ * @compare: ... and its operands.
+ * @operand: see @compare.
+ * @nsge: the data (a send, a write) or where it goes (a read, an
+ *	atomic): entries ...
  * @sge: ... of this list.
  */
 struct uet_tx_msg {
+	struct uet_pds_msg pm;
 	struct list_head node;
 	struct uet_ep *ep;
 	struct uet_tx_flow *flow;
@@ -261,9 +269,19 @@ struct uet_tx_msg {
 	int status;
 	u8 rc;
 	u8 op;
+	struct uet_ses_req_info req;
+	u64 raddr;
+	u8 amo;
+	u64 compare;
+	u64 operand;
 	unsigned int nsge;
 	struct uet_sge sge[];
 };
+
+static struct uet_tx_msg *tx_msg(struct uet_pds_msg *pm)
+{
+	return container_of(pm, struct uet_tx_msg, pm);
+}
 
 /* Every {job, PIDonFEP} has its own index in the endpoint table. */
 static_assert(UET_JOB_BITS + UET_PID_BITS <= BITS_PER_LONG);
@@ -299,37 +317,40 @@ static void ep_complete_sends(struct uet_ep *ep)
 }
 
 /**
- * uet_ses_tx_done() - the PDS is done with one request packet
- * @skb: the request
- * @err: 0 when acknowledged, else why it never will be
+ * uet_ses_tx_done() - the PDS is done with requests of a message
+ * @pm: the message; %NULL: one nobody waits for (its endpoint closed)
+ * @n: how many requests
+ * @err: 0 when acknowledged, else why they never will be
  */
-void uet_ses_tx_done(struct sk_buff *skb, int err)
+void uet_ses_tx_done(struct uet_pds_msg *pm, u32 n, int err)
 {
-	struct uet_tx_msg *m = uet_pds_cb(skb)->ses;
+	struct uet_tx_msg *m;
 	struct uet_ep *ep;
 
-	if (!m)
-		return;		/* orphaned by uet_ep_close() */
+	if (!pm)
+		return;
+	m = tx_msg(pm);
 	ep = m->ep;
 	spin_lock_bh(&ep->lock);
 	if (err && !m->status)
 		m->status = err;
-	m->pkts_left--;
+	m->pkts_left -= n;
 	ep_complete_sends(ep);
 	spin_unlock_bh(&ep->lock);
 }
 
 /**
- * uet_ses_tx_refused() - the target refused the message of @skb
- * @skb: a request of the message, still in flight
+ * uet_ses_tx_refused() - the target refused a message
+ * @pm: the message, a request of it still in flight; %NULL: nobody waits
  * @rc: the target's SES return code
  */
-void uet_ses_tx_refused(struct sk_buff *skb, u8 rc)
+void uet_ses_tx_refused(struct uet_pds_msg *pm, u8 rc)
 {
-	struct uet_tx_msg *m = uet_pds_cb(skb)->ses;
+	struct uet_tx_msg *m;
 
-	if (!m)
+	if (!pm)
 		return;
+	m = tx_msg(pm);
 	spin_lock_bh(&m->ep->lock);
 	if (!m->status) {
 		m->status = -EREMOTEIO;
@@ -340,31 +361,33 @@ void uet_ses_tx_refused(struct sk_buff *skb, u8 rc)
 
 /**
  * uet_ses_read_data() - the data a read request asked for arrived
- * @req: the read request, still in flight
+ * @pm: the read, the request still in flight; %NULL: nobody waits
+ * @rd_off: where the request's data goes in the read's data ...
+ * @rd_len: ... and how much it asked for
  * @skb: the response
  * @off: where its payload starts
  * @len: the payload's length, as the response says
  * @msg_off: where it goes in the read's data, as the response says
  *
  * Context: softirq, the request's PDC locked.
- * Return: true when the response answers @req (placed, or failed to
- * place, which fails the read); false when it does not match what @req
- * asked for, a counted drop.
+ * Return: true when the response answers the request (placed, or failed
+ * to place, which fails the read); false when it does not match what the
+ * request asked for, a counted drop.
  */
-bool uet_ses_read_data(struct sk_buff *req, const struct sk_buff *skb,
-		       unsigned int off, u16 len, u32 msg_off)
+bool uet_ses_read_data(struct uet_pds_msg *pm, u32 rd_off, u32 rd_len,
+		       const struct sk_buff *skb, unsigned int off, u16 len,
+		       u32 msg_off)
 {
-	struct uet_pds_cb *cb = uet_pds_cb(req);
-	struct uet_tx_msg *m = cb->ses;
-
+	struct uet_tx_msg *m;
 	__le64 v;
 	u64 old;
 	int err;
 
-	if (len != cb->rd_len || msg_off != cb->rd_off || skb->len < off + len)
+	if (len != rd_len || msg_off != rd_off || skb->len < off + len)
 		return false;
-	if (!m)
+	if (!pm)
 		return true;
+	m = tx_msg(pm);
 	if (m->op == UET_OP_ATOMIC) {
 		err = skb_copy_bits(skb, off, &v, sizeof(v));
 		old = le64_to_cpu(v);
@@ -421,16 +444,16 @@ static u32 ses_max_payload(struct uet_dev *udev)
  * travel as little-endian byte images, in the compare-and-swap header's
  * operand fields or as the payload after the other header.
  */
-static int amo_put(struct sk_buff *skb, const struct uet_wr *wr)
+static int amo_put(struct sk_buff *skb, const struct uet_tx_msg *m)
 {
 	struct uet_ses_amo_info amo = {
-		.opcode = wr->amo,
+		.opcode = m->amo,
 		.datatype = UET_AMO_DT_UINT64,
 	};
-	__le64 cmp = cpu_to_le64(wr->compare), v = cpu_to_le64(wr->operand);
+	__le64 cmp = cpu_to_le64(m->compare), v = cpu_to_le64(m->operand);
 	int hlen;
 
-	if (wr->amo == UET_AMO_CSWAP) {
+	if (m->amo == UET_AMO_CSWAP) {
 		memcpy(amo.compare, &cmp, sizeof(cmp));
 		memcpy(amo.swap, &v, sizeof(v));
 	}
@@ -438,104 +461,98 @@ static int amo_put(struct sk_buff *skb, const struct uet_wr *wr)
 	if (hlen < 0)
 		return hlen;
 	skb_put(skb, hlen);
-	if (wr->amo != UET_AMO_CSWAP)
+	if (m->amo != UET_AMO_CSWAP)
 		skb_put_data(skb, &v, sizeof(v));
 	return 0;
 }
 
-/* A request packet of @m: SES header, then @len bytes of @wr's data at @off. */
-static struct sk_buff *ses_packet(struct uet_tx_msg *m,
-				  const struct uet_ses_req_info *req,
-				  const struct uet_wr *wr, u64 off, u32 len)
+/*
+ * The request of message @m that carries (a read, an atomic: asks for)
+ * its @len bytes at @off: SES header and payload, %UET_PDS_HEADROOM
+ * before them; %NULL without memory, or if @m's memory could not be read.
+ */
+static struct sk_buff *req_skb(const struct uet_tx_msg *m, u32 off, u32 len,
+			       gfp_t gfp)
 {
-	struct uet_ses_hdr_info h = { .next_hdr = UET_SES_NH_REQ_STD, .req = *req };
-	bool amo = wr->op == UET_OP_ATOMIC;
-	struct uet_pds_cb *cb;
+	struct uet_ses_hdr_info h = { .next_hdr = UET_SES_NH_REQ_STD,
+				      .req = m->req };
+	bool amo = m->op == UET_OP_ATOMIC;
+	u32 plen = m->pm.read ? 0 : len;
+	struct uet_ses_req_info *req = &h.req;
 	struct sk_buff *skb;
 
+	req->flags |= (off ? 0 : UET_SES_F_SOM) |
+		      (off + len == m->pm.len ? UET_SES_F_EOM : 0);
+	req->buffer_offset = (m->op == UET_OP_SEND ? 0 : m->raddr) + off;
+	req->payload_length = plen;
+	req->message_offset = off;
+	req->request_length = m->pm.read ? len : m->pm.len;
+
 	skb = alloc_skb(UET_PDS_HEADROOM + sizeof(struct uet_ses_std) +
-			(amo ? sizeof(struct uet_ses_amo_cas) : len),
-			GFP_KERNEL_ACCOUNT);
+			(amo ? sizeof(struct uet_ses_amo_cas) : plen), gfp);
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, UET_PDS_HEADROOM);
 	if (uet_ses_build(skb_put(skb, sizeof(struct uet_ses_std)),
 			  sizeof(struct uet_ses_std), &h) < 0 ||
-	    (amo ? amo_put(skb, wr) :
-	     uet_sgl_copy(wr->sge, wr->nsge, off, skb_put(skb, len), len,
+	    (amo ? amo_put(skb, m) :
+	     uet_sgl_copy(m->sge, m->nsge, off, skb_put(skb, plen), plen,
 			  false))) {
 		kfree_skb(skb);
 		return NULL;
 	}
-	cb = uet_pds_cb(skb);
-	memset(cb, 0, sizeof(*cb));
-	cb->next_hdr = UET_SES_NH_REQ_STD;
-	/* the last packet asks for the ACK that completes the message */
-	cb->ack_req = req->flags & UET_SES_F_EOM;
-	cb->ses = m;
-	if (wr->op == UET_OP_READ || amo) {
-		cb->read = true;
-		cb->rd_off = off;
-		cb->rd_len = req->request_length;
-	}
 	return skb;
 }
 
-/* Queue @m's packets, or fail the message without sending a thing. */
-static void ep_queue_msg(struct uet_ep *ep, const struct uet_pds_key *key,
-			 struct uet_tx_msg *m, struct sk_buff_head *pkts)
+/**
+ * uet_ses_build_req() - build a request of a message, to send it (again)
+ * @pm: the message
+ * @off: where the request's payload (or what it asks for) starts in it
+ * @len: how many bytes
+ *
+ * Context: any; the caller holds the message's PDC locked.
+ * Return: the request, SES header and payload, %UET_PDS_HEADROOM before
+ * them; %NULL without memory.
+ */
+struct sk_buff *uet_ses_build_req(struct uet_pds_msg *pm, u32 off, u32 len)
 {
-	struct sk_buff *skb;
-
-	while ((skb = __skb_dequeue(pkts))) {
-		if (!uet_pds_send(ep->udev, key, skb))
-			continue;
-		spin_lock_bh(&ep->lock);	/* the PDS freed @skb */
-		if (!m->status)
-			m->status = -ENOBUFS;
-		m->pkts_left--;
-		ep_complete_sends(ep);
-		spin_unlock_bh(&ep->lock);
-	}
+	return req_skb(tx_msg(pm), off, len, GFP_ATOMIC);
 }
 
 /*
- * Cut @wr, @len bytes, into requests of message @req->message_id.  Sends
- * and writes carry the data; a read's requests each ask for a packet's
- * worth of it (request length), to come back in the ACK of that request;
- * an atomic is one request whose ACK brings back the old value.
+ * UUD and RUDI: every request of @m built now and handed to the PDS as a
+ * packet; the message fails (its completion says so) from the first the
+ * PDS cannot take, or cannot be built.
  */
-static int ep_cut_msg(struct uet_ep *ep, struct uet_tx_msg *m,
-		      struct uet_ses_req_info *req, const struct uet_wr *wr,
-		      u32 len, struct sk_buff_head *pkts)
+static void ep_send_pkts(struct uet_ep *ep, const struct uet_pds_key *key,
+			 struct uet_tx_msg *m)
 {
-	u32 max = ses_max_payload(ep->udev), off = 0, n;
-	bool read = wr->op == UET_OP_READ || wr->op == UET_OP_ATOMIC;
+	u32 i, off, len, npkts = m->pm.npkts;	/* @m may go with the last */
+	struct uet_pds_cb *cb;
 	struct sk_buff *skb;
+	int err = 0;
 
-	if (!max)
-		return -EMSGSIZE;
-	do {
-		n = min(len - off, max);
-		req->flags &= ~(UET_SES_F_SOM | UET_SES_F_EOM);
-		req->flags |= (off ? 0 : UET_SES_F_SOM) |
-			      (off + n == len ? UET_SES_F_EOM : 0);
-		req->buffer_offset = (wr->op == UET_OP_SEND ? 0 : wr->raddr) + off;
-		req->payload_length = read ? 0 : n;
-		req->message_offset = off;
-		req->request_length = read ? n : len;
-		skb = ses_packet(m, req, wr, off, read ? 0 : n);
+	for (i = 0; i < npkts; i++) {
+		off = i * m->pm.seg;
+		len = min(m->pm.len - off, (u32)m->pm.seg);
+		skb = req_skb(m, off, len, GFP_KERNEL_ACCOUNT);
 		if (!skb) {
-			__skb_queue_purge(pkts);
-			return -ENOMEM;
+			err = -ENOMEM;
+			break;
 		}
-		__skb_queue_tail(pkts, skb);
-		m->pkts_left++;
-		if (ep->jobp)
-			uet_job_count_tx(ep->jobp, read ? 0 : n);
-		off += n;
-	} while (off < len);
-	return 0;
+		cb = uet_pds_cb(skb);
+		memset(cb, 0, sizeof(*cb));
+		cb->next_hdr = UET_SES_NH_REQ_STD;
+		cb->ses = &m->pm;
+		cb->read = m->pm.read;
+		cb->rd_off = off;
+		cb->rd_len = len;
+		err = uet_pds_send(ep->udev, key, skb);
+		if (err)
+			break;
+	}
+	if (i < npkts)
+		uet_ses_tx_done(&m->pm, npkts - i, err);
 }
 
 /* The SES header fields a work request starts from. */
@@ -612,8 +629,12 @@ static bool req_ordered(const struct uet_ses_req_info *req)
  *
  * A send in %UET_PDC_UUD mode is one packet, best effort: it completes
  * once handed to the network.  An atomic needs %UET_PDC_RUD or
- * %UET_PDC_ROD.  What the request holds until it completes (its packets
- * among it) is charged to the caller's memory cgroup.
+ * %UET_PDC_ROD.  Over a PDC (%UET_PDC_RUD, %UET_PDC_ROD) the request is
+ * a descriptor: each packet is built from @wr's memory when it may leave,
+ * and again to be retransmitted, so that memory is read until the
+ * completion; in the other modes its packets are built before this
+ * returns.  What the request holds is charged to the caller's memory
+ * cgroup.
  *
  * Context: process, may sleep.
  * Return: 0 when the request was queued (its completion follows), else a
@@ -627,11 +648,11 @@ int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
 {
 	struct uet_pds_key key = { .raddr = wr->dst, .job = ep->job,
 				   .mode = wr->mode };
+	u32 seg = ses_max_payload(ep->udev);
 	struct uet_ses_req_info req;
-	struct sk_buff_head pkts;
 	struct uet_tx_flow *flow;
 	struct uet_tx_msg *m;
-	bool ordered, busy, fetch;
+	bool ordered, busy;
 	unsigned int i;
 	u64 len;
 	int err;
@@ -640,26 +661,31 @@ int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
 	if (err)
 		return err;
 	len = uet_sgl_len(wr->sge, wr->nsge);
-	if (len > UET_SES_MAX_MSG ||
-	    (wr->mode == UET_PDC_UUD && len > ses_max_payload(ep->udev)))
+	if (len > UET_SES_MAX_MSG || !seg ||
+	    (wr->mode == UET_PDC_UUD && len > seg))
 		return -EMSGSIZE;
 	for (i = 0; i < wr->nsge; i++)
 		if (!uet_mem_contains(wr->sge[i].mem, wr->sge[i].addr,
 				      wr->sge[i].len))
 			return -EFAULT;
-	fetch = wr->op == UET_OP_READ || wr->op == UET_OP_ATOMIC;
-	m = kzalloc(struct_size(m, sge, fetch ? wr->nsge : 0),
-		    GFP_KERNEL_ACCOUNT);
+	m = kzalloc(struct_size(m, sge, wr->nsge), GFP_KERNEL_ACCOUNT);
 	if (!m)
 		return -ENOMEM;
+	m->req = req;
 	m->ep = ep;
 	m->cookie = wr->cookie;
 	m->op = wr->op;
-	if (fetch) {
-		m->nsge = wr->nsge;
-		memcpy(m->sge, wr->sge, wr->nsge * sizeof(*wr->sge));
-	}
-	__skb_queue_head_init(&pkts);
+	m->raddr = wr->raddr;
+	m->amo = wr->amo;
+	m->compare = wr->compare;
+	m->operand = wr->operand;
+	m->nsge = wr->nsge;
+	memcpy(m->sge, wr->sge, wr->nsge * sizeof(*wr->sge));
+	m->pm.len = len;
+	m->pm.seg = seg;
+	m->pm.npkts = len ? DIV_ROUND_UP_ULL(len, seg) : 1;
+	m->pm.read = wr->op == UET_OP_READ || wr->op == UET_OP_ATOMIC;
+	m->pkts_left = m->pm.npkts;
 
 	/*
 	 * One poster at a time per endpoint: a flow's message IDs then enter
@@ -670,34 +696,36 @@ int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
 	flow = ep->closing ? NULL : tx_flow(ep, &wr->dst, wr->dst_pid);
 	busy = flow && wr->op == UET_OP_ATOMIC &&
 	       flow->amo_inflight >= UET_SES_AMO_MAX;
-	spin_unlock_bh(&ep->lock);
 	err = ep->closing ? -ESHUTDOWN : busy ? -EBUSY : -ENOMEM;
-	if (!flow || busy)
-		goto err_unlock;
-	ordered = req_ordered(&req) && wr->mode != UET_PDC_UUD;
-	req.message_id = ordered ? flow->next_msg_id : flow->next_other_id;
-	err = ep_cut_msg(ep, m, &req, wr, len, &pkts);
-	if (err)
-		goto err_unlock;
-	spin_lock_bh(&ep->lock);
-	if (ordered)
-		flow->next_msg_id++;
-	else
-		flow->next_other_id++;
+	if (!flow || busy) {
+		spin_unlock_bh(&ep->lock);
+		mutex_unlock(&ep->send_lock);
+		kfree(m);
+		return err;
+	}
+	ordered = req_ordered(&m->req) && wr->mode != UET_PDC_UUD;
+	m->req.message_id = ordered ? flow->next_msg_id++ :
+				      flow->next_other_id++;
 	if (wr->op == UET_OP_ATOMIC) {
 		m->flow = flow;
 		flow->amo_inflight++;
 	}
 	list_add_tail(&m->node, &ep->sends);
 	spin_unlock_bh(&ep->lock);
-	ep_queue_msg(ep, &key, m, &pkts);
+	if (ep->jobp)
+		uet_job_count_tx(ep->jobp, m->pm.npkts,
+				 m->pm.read ? 0 : m->pm.len);
+
+	/* from here on, @m completes, and may go, at any time */
+	if (wr->mode == UET_PDC_RUD || wr->mode == UET_PDC_ROD) {
+		err = uet_pds_send_msg(ep->udev, &key, &m->pm);
+		if (err)
+			uet_ses_tx_done(&m->pm, m->pm.npkts, err);
+	} else {
+		ep_send_pkts(ep, &key, m);
+	}
 	mutex_unlock(&ep->send_lock);
 	return 0;
-
-err_unlock:
-	mutex_unlock(&ep->send_lock);
-	kfree(m);
-	return err;
 }
 EXPORT_SYMBOL_NS_GPL(uet_ep_post, UET_ENGINE);
 
@@ -1861,12 +1889,18 @@ static void ep_free_flows(struct uet_ep *ep)
 		kfree(tf);
 }
 
-/* uet_pds_walk_reqs() visitor: forget the requests of a closing endpoint. */
+/* uet_pds_orphan() test: a message of the closing endpoint @ep. */
+static bool ep_owns_msg(struct uet_pds_msg *pm, void *ep)
+{
+	return tx_msg(pm)->ep == ep;
+}
+
+/* uet_rudi_walk_reqs() visitor: forget the requests of a closing endpoint. */
 static void ep_orphan_req(struct sk_buff *skb, void *ep)
 {
-	struct uet_tx_msg *m = uet_pds_cb(skb)->ses;
+	struct uet_pds_msg *pm = uet_pds_cb(skb)->ses;
 
-	if (m && m->ep == ep)
+	if (pm && ep_owns_msg(pm, ep))
 		uet_pds_cb(skb)->ses = NULL;
 }
 
@@ -1889,7 +1923,8 @@ static void ep_cancel_recvq(struct uet_ep *ep, struct list_head *q)
  * @ep: the endpoint; no uet_ep_post() or uet_ep_post_recv() may be running
  *
  * Work requests not yet done and unused receive buffers complete with
- * -ECANCELED; the PDCs still deliver the packets already handed to them.
+ * -ECANCELED; the PDCs still deliver the packets already sent, the rest
+ * of those messages is dropped.
  * Messages half received are dropped.  No completion follows the return.
  */
 void uet_ep_close(struct uet_ep *ep)
@@ -1908,7 +1943,8 @@ void uet_ep_close(struct uet_ep *ep)
 	mutex_unlock(&ep->send_lock);
 
 	/* After this, no PDC calls back about @ep's messages. */
-	uet_pds_walk_reqs(udev, ep_orphan_req, ep);
+	uet_pds_orphan(udev, ep_owns_msg, ep);
+	uet_rudi_walk_reqs(udev, ep_orphan_req, ep);
 	list_for_each_entry_safe(m, mtmp, &ep->sends, node) {
 		struct uet_comp c = { .cookie = m->cookie, .status = -ECANCELED,
 				      .op = m->op };

@@ -70,9 +70,10 @@ enum uet_op {
  *	stores @operand if the integer equals @compare.
  * @compare: see @amo.
  * @operand: see @amo.
- * @sge: send, write: the data, copied before uet_ep_post() returns; read:
- *	where the data goes, atomic: where the old value goes (%UET_AMO_SIZE
- *	bytes), used until the completion.
+ * @sge: send, write: the data, read until the completion (over a PDC
+ *	each packet is built from it when it leaves); read: where the data
+ *	goes, atomic: where the old value goes (%UET_AMO_SIZE bytes), used
+ *	until the completion.  The list itself is copied.
  * @nsge: entries of @sge, at most %UET_MAX_SGE.
  */
 struct uet_wr {
@@ -224,10 +225,13 @@ u8 uet_ses_rcv_rudi(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 		    const struct in6_addr *saddr, struct uet_ses_answer *ans);
 struct sk_buff *uet_ses_response(struct uet_dev *udev, u8 rc, u16 msg_id,
 				 u32 job);
-bool uet_ses_read_data(struct sk_buff *req, const struct sk_buff *skb,
-		       unsigned int off, u16 len, u32 msg_off);
-void uet_ses_tx_done(struct sk_buff *skb, int err);
-void uet_ses_tx_refused(struct sk_buff *skb, u8 rc);
+struct uet_pds_msg;
+bool uet_ses_read_data(struct uet_pds_msg *pm, u32 rd_off, u32 rd_len,
+		       const struct sk_buff *skb, unsigned int off, u16 len,
+		       u32 msg_off);
+struct sk_buff *uet_ses_build_req(struct uet_pds_msg *pm, u32 off, u32 len);
+void uet_ses_tx_done(struct uet_pds_msg *pm, u32 n, int err);
+void uet_ses_tx_refused(struct uet_pds_msg *pm, u8 rc);
 
 void uet_ses_init(struct uet_dev *udev);
 void uet_ses_fini(struct uet_dev *udev);

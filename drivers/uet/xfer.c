@@ -101,6 +101,8 @@
  * @signaled: ... and whether a success completes it: what its CQE needs.
  * @grh: UD receive: where the GRH goes.
  * @wqe: send: a copy of the WQE, to post it again.
+ * @inl: send of inline data: the region of it, in @wqe; the endpoint
+ *	builds packets from it until the send completes.
  * @rnr_left: send: how many more times it may be refused for want of a
  *	receive buffer ...
  * @retry_left: ... or as not the peer's.
@@ -119,6 +121,7 @@ struct uet_xfer {
 	bool signaled;
 	struct uet_sge grh;
 	struct rxe_send_wqe *wqe;
+	struct uet_mem inl;
 	u8 rnr_left;
 	u8 retry_left;
 	unsigned long due;
@@ -443,7 +446,6 @@ static int xfer_post(struct uet_qp *qp, struct uet_xfer *x)
 	u32 opcode = wqe->wr.opcode;
 	struct uet_sge inl_sge;
 	struct uet_wr wr = {};
-	struct uet_mem inl;
 	int err;
 
 	err = send_dest(qp, wqe, &wr);
@@ -453,11 +455,11 @@ static int xfer_post(struct uet_qp *qp, struct uet_xfer *x)
 	wr.nsge = x->nsge;
 	if (uet_wqe_inline(opcode, wqe->wr.send_flags)) {
 		/* the copy of the WQE is kernel memory */
-		inl = (struct uet_mem) {
+		x->inl = (struct uet_mem) {
 			.iova = (uintptr_t)wqe->dma.inline_data,
 			.length = wqe->dma.length,
 		};
-		inl_sge = (struct uet_sge) { .mem = &inl, .addr = inl.iova,
+		inl_sge = (struct uet_sge) { .mem = &x->inl, .addr = x->inl.iova,
 					     .len = wqe->dma.length };
 		wr.sge = &inl_sge;
 		wr.nsge = wqe->dma.length ? 1 : 0;
