@@ -757,7 +757,15 @@ TEST(rx_ack_coalescing)
 	uet_pdc_rx_packet(&pdc, WRAP_START + 5, UET_PDC_RX_SYN);
 	EXPECT_TRUE(uet_pdc_rx_ack_due(&pdc));
 	uet_pdc_rx_build_ack(&pdc, &ack);
+	/* a new hole: at once; what follows it in sequence: in its turn */
 	uet_pdc_rx_packet(&pdc, WRAP_START + 7, 0);
+	EXPECT_TRUE(uet_pdc_rx_ack_due(&pdc));
+	uet_pdc_rx_build_ack(&pdc, &ack);
+	uet_pdc_rx_packet(&pdc, WRAP_START + 8, 0);
+	EXPECT_FALSE(uet_pdc_rx_ack_due(&pdc));
+	EXPECT_TRUE(uet_pdc_rx_ack_pending(&pdc));
+	/* the hole filled: at once */
+	uet_pdc_rx_packet(&pdc, WRAP_START + 6, 0);
 	EXPECT_TRUE(uet_pdc_rx_ack_due(&pdc));
 	uet_pdc_rx_build_ack(&pdc, &ack);
 	uet_pdc_rx_packet(&pdc, WRAP_START + 1, 0);
