@@ -84,9 +84,9 @@ opcodes() {
 	grep -q ' ses SEND job 1 pid 2 msg 0 SOM ' "$dec" &&
 	grep -q ' ses SEND job 1 pid 2 msg 1 .*EOM' "$dec" &&
 	grep -q ' ses WRITE job 1 pid 2 .*SOM' "$dec" &&
-	grep -q ' ses READ job 1 pid 2 .*reqlen 1360 payload 0' "$dec" &&
-	grep -q ' ses RSP_DATA rc OK .* len 1360' "$dec" &&
-	grep -q ' ses RSP_DATA rc OK .*off 1360 len 640' "$dec" &&
+	grep -q ' ses READ job 1 pid 2 .*reqlen 1000 payload 0' "$dec" &&
+	grep -q ' ses RSP_DATA rc OK .* len 1000' "$dec" &&
+	grep -q ' ses RSP_DATA rc OK .*off 1000 len 1000' "$dec" &&
 	grep -q ' ses RSP rc OK ' "$dec"
 }
 

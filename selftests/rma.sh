@@ -82,20 +82,20 @@ fault() {
 
 faults() {
 	local rc=0
-	# 8 KiB is 7 packets at MTU 1500 (1360 payload bytes each): two
-	# writes or reads are refused 14 times, packet by packet; a write
+	# 8 KiB is 6 packets at MTU 1500 (1366 payload bytes, the last 1362):
+	# two writes or reads are refused 12 times, packet by packet; a write
 	# with immediate data once per message, as it fails whole.  A read
 	# asks packet by packet: placed 4 KiB before the region's end, its
-	# first 3 requests are answered and 4 refused.
-	fault write rkey drop_bad_rkey 14 || rc=1
-	fault write gen drop_bad_rkey 14 || rc=1
-	fault write bounds drop_bounds 14 || rc=1
-	fault write perm drop_access 14 || rc=1
-	fault read rkey drop_bad_rkey 14 || rc=1
+	# first 2 requests are answered and 4 refused.
+	fault write rkey drop_bad_rkey 12 || rc=1
+	fault write gen drop_bad_rkey 12 || rc=1
+	fault write bounds drop_bounds 12 || rc=1
+	fault write perm drop_access 12 || rc=1
+	fault read rkey drop_bad_rkey 12 || rc=1
 	fault read bounds drop_bounds 8 || rc=1
-	fault read perm drop_access 14 || rc=1
-	fault write domain drop_bad_rkey 14 || rc=1
-	fault read domain drop_bad_rkey 14 || rc=1
+	fault read perm drop_access 12 || rc=1
+	fault write domain drop_bad_rkey 12 || rc=1
+	fault read domain drop_bad_rkey 12 || rc=1
 	fault writeimm rkey drop_bad_rkey 2 || rc=1
 	return $rc
 }

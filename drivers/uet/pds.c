@@ -128,6 +128,7 @@ static void pdc_get(struct uet_pds_pdc *pdc)
 static void pdc_put(struct uet_pds_pdc *pdc)
 {
 	if (refcount_dec_and_test(&pdc->ref)) {
+		dst_cache_destroy(&pdc->dst_cache);
 		kfree(pdc->txq);
 		kfree_rcu(pdc, rcu);
 	}
@@ -258,7 +259,7 @@ static bool pds_answer(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 	skb = pds_hdr_skb(h, len);
 	if (!skb)
 		return false;
-	uet_xmit(udev, skb, daddr, get_random_u16());
+	uet_xmit(udev, skb, daddr, get_random_u16(), NULL);
 	return true;
 }
 
@@ -380,7 +381,8 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 	}
 	if (retx)
 		uet_count(pdc->udev, UET_CNT_RETRANSMITS, 1);
-	uet_xmit(pdc->udev, skb, &pdc->key.raddr, pdc->entropy);
+	uet_xmit(pdc->udev, skb, &pdc->key.raddr, pdc->entropy,
+		 &pdc->dst_cache);
 }
 
 /* Requests wait to be cut: reads to reissue, or messages. */
@@ -408,10 +410,10 @@ static void pdc_cut(struct uet_pds_pdc *pdc, struct uet_pds_tx *tx)
 	}
 	m = list_first_entry(&pdc->sendq, struct uet_pds_msg, node);
 	tx->msg = m;
-	tx->off = m->ncut * m->seg;
-	tx->len = min(m->len - tx->off, (u32)m->seg);
+	tx->off = uet_seg_off(&m->seg, m->ncut);
+	tx->len = uet_seg_len(&m->seg, m->ncut);
 	tx->flags = UET_PDS_TX_USED | (m->read ? UET_PDS_TX_READ : 0);
-	if (++m->ncut == m->npkts) {
+	if (++m->ncut == m->seg.count) {
 		tx->flags |= UET_PDS_TX_EOM;
 		list_del_init(&m->node);
 	}
@@ -431,7 +433,7 @@ static void pdc_fail_queued(struct uet_pds_pdc *pdc, int err)
 	}
 	list_for_each_entry_safe(m, mtmp, &pdc->sendq, node) {
 		list_del_init(&m->node);
-		uet_ses_tx_done(m, m->npkts - m->ncut, err);
+		uet_ses_tx_done(m, m->seg.count - m->ncut, err);
 	}
 }
 
@@ -558,7 +560,8 @@ static void pdc_send_ack(struct uet_pds_pdc *pdc, struct sk_buff *data, u32 psn)
 		return;
 	}
 	hrtimer_try_to_cancel(&pdc->ack_timer);
-	uet_xmit(pdc->udev, skb, &pdc->key.raddr, pdc->entropy);
+	uet_xmit(pdc->udev, skb, &pdc->key.raddr, pdc->entropy,
+		 &pdc->dst_cache);
 }
 
 static ktime_t pdc_ack_delay(const struct uet_pds_pdc *pdc)
@@ -648,7 +651,8 @@ static void pdc_send_ctl(struct uet_pds_pdc *pdc, u8 type)
 	skb = pds_hdr_skb(&h, sizeof(struct uet_pds_ctl));
 	if (!skb)
 		return;
-	uet_xmit(pdc->udev, skb, &pdc->key.raddr, pdc->entropy);
+	uet_xmit(pdc->udev, skb, &pdc->key.raddr, pdc->entropy,
+		 &pdc->dst_cache);
 }
 
 /*
@@ -716,30 +720,31 @@ static struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 		pdc->txq = kcalloc(cfg.window, sizeof(*pdc->txq), GFP_ATOMIC);
 	if ((initiator && !pdc->txq) ||
 	    WARN_ON_ONCE(uet_pdc_init(&pdc->core, &cfg, initiator,
-				      start_psn))) {
-		xa_erase(&udev->pds.pdcs, id);
-		kfree(pdc->txq);
-		kfree(pdc);
-		return NULL;
-	}
+				      start_psn)))
+		goto err_free;
+	/* without a route cache each packet looks its route up */
+	dst_cache_init(&pdc->dst_cache, GFP_ATOMIC);
 	pdc->rsp_rc = UET_SES_RC_OK;
 	hrtimer_init(&pdc->rto_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	pdc->rto_timer.function = pdc_rto_expired;
 	hrtimer_init(&pdc->ack_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	pdc->ack_timer.function = pdc_ack_expired;
 	old = xa_store(&udev->pds.pdcs, id, pdc, GFP_ATOMIC);
-	if (xa_is_err(old)) {
-		xa_erase(&udev->pds.pdcs, id);
-		kfree(pdc->txq);
-		kfree(pdc);
-		return NULL;
-	}
+	if (xa_is_err(old))
+		goto err_free;
 	if (reserved)
 		udev->pds.reserved++;
 	else
 		udev->pds.general++;
 	uet_count(udev, UET_CNT_PDCS_CREATED, 1);
 	return pdc;
+
+err_free:
+	xa_erase(&udev->pds.pdcs, id);
+	dst_cache_destroy(&pdc->dst_cache);
+	kfree(pdc->txq);
+	kfree(pdc);
+	return NULL;
 }
 
 /* Find @key's initiator PDC, or make one; returns it referenced. */
@@ -784,7 +789,7 @@ static void pds_send_uud(struct uet_dev *udev, const struct uet_pds_key *key,
 		kfree_skb(skb);
 		return;
 	}
-	uet_xmit(udev, skb, &key->raddr, get_random_u16());
+	uet_xmit(udev, skb, &key->raddr, get_random_u16(), NULL);
 }
 
 /**
@@ -839,7 +844,7 @@ int uet_pds_send_msg(struct uet_dev *udev, const struct uet_pds_key *key,
 		return -ENOBUFS;
 	spin_lock_bh(&pdc->lock);
 	if (pdc->dead) {
-		uet_ses_tx_done(msg, msg->npkts, -ENETDOWN);
+		uet_ses_tx_done(msg, msg->seg.count, -ENETDOWN);
 	} else {
 		list_add_tail(&msg->node, &pdc->sendq);
 		if (!uet_pdc_tx_in_flight(&pdc->core))
@@ -990,7 +995,8 @@ static void pdc_send_nack(struct uet_pds_pdc *pdc, u32 psn, u8 code)
 	if (!skb)
 		return;
 	uet_count(pdc->udev, UET_CNT_NACKS_SENT, 1);
-	uet_xmit(pdc->udev, skb, &pdc->key.raddr, pdc->entropy);
+	uet_xmit(pdc->udev, skb, &pdc->key.raddr, pdc->entropy,
+		 &pdc->dst_cache);
 }
 
 static void pdc_count_verdict(struct uet_dev *udev, enum uet_pdc_rx_verdict v)

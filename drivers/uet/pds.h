@@ -16,8 +16,10 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
+#include <net/dst_cache.h>
 
 #include "pdc.h"
+#include "seg.h"
 
 struct uet_dev;
 
@@ -31,10 +33,8 @@ struct uet_dev;
 /**
  * struct uet_pds_msg - a message the SES layer gives a PDC to send
  * @node: on the PDC's send queue, until cut whole.
- * @len: the bytes its requests carry (a send, a write) or ask for (a read,
- *	an atomic).
- * @seg: at most this many of them per request.
- * @npkts: its requests: @len in pieces of @seg, at least one.
+ * @seg: its requests: the bytes they carry (a send, a write) or ask for
+ *	(a read, an atomic), cut in equal pieces.
  * @ncut: requests cut from it so far (given PSNs).
  * @read: its requests ask for data, which comes back in their ACKs.
  *
@@ -47,10 +47,8 @@ struct uet_dev;
  */
 struct uet_pds_msg {
 	struct list_head node;
-	u32 len;
-	u32 npkts;
+	struct uet_seg seg;
 	u32 ncut;
-	u16 seg;
 	bool read;
 };
 
@@ -120,6 +118,7 @@ struct uet_pds_src {
  * @reserved: drawn from the reserved pool (struct uet_dev_cfg).
  * @src: a target's entry in the table of sources.
  * @entropy: the UDP source port entropy of this PDC's packets.
+ * @dst_cache: the route of this PDC's packets, and their source address.
  * @lock: protects everything below, and the core.
  * @rpdcid: the peer's PDC identifier: a target's from the SYN that
  *	created it, an initiator's from the first valid ACK ...
@@ -150,6 +149,7 @@ struct uet_pds_pdc {
 	struct uet_pds_key key;
 	u16 lpdcid;
 	u16 entropy;
+	struct dst_cache dst_cache;
 	bool reserved;
 	struct uet_pds_src *src;
 

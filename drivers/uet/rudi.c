@@ -75,7 +75,7 @@ static void rudi_xmit(struct uet_rudi_req *r)
 	}
 	if (r->tries++)
 		uet_count(r->udev, UET_CNT_RETRANSMITS, 1);
-	uet_xmit(r->udev, copy, &r->dst, r->entropy);
+	uet_xmit(r->udev, copy, &r->dst, r->entropy, NULL);
 }
 
 /* Out of the table: the caller owns @r.  %NULL if it was gone already. */
@@ -193,7 +193,7 @@ static void rudi_respond(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 		kfree_skb(skb);
 		return;
 	}
-	uet_xmit(udev, skb, peer, get_random_u16());
+	uet_xmit(udev, skb, peer, get_random_u16(), NULL);
 }
 
 static void rcv_rudi_req(struct uet_dev *udev, struct sk_buff *skb,

@@ -53,6 +53,7 @@
 #include "mem.h"
 #include "pds.h"
 #include "ri.h"
+#include "seg.h"
 #include "ses.h"
 #include "uet.h"
 #include "wire.h"
@@ -426,14 +427,29 @@ static struct uet_tx_flow *tx_flow(struct uet_ep *ep, const struct in6_addr *dst
 }
 
 /*
- * Payload bytes of one packet on the endpoint's netdev, at most the
- * device's setting and what a 14-bit length field holds; 0: none fit.
+ * The headers in front of a request's payload, after IP and UDP: PDS and
+ * SES.  A read's data comes back behind an ACK_CC and an SES response
+ * with data, which must not take more.
  */
-static u32 ses_max_payload(struct uet_dev *udev)
+#define UET_REQ_HDRS_LEN	(sizeof(struct uet_pds_req) + \
+				 sizeof(struct uet_ses_std))
+static_assert(sizeof(struct uet_pds_ack_cc) + sizeof(struct uet_ses_rsp_data) <=
+	      UET_REQ_HDRS_LEN);
+
+/*
+ * Payload bytes of one packet between the endpoint's netdev and @peer:
+ * what the MTU leaves after the headers the packet really has (IPv4 or
+ * IPv6, UDP, PDS, SES), at most the device's setting and what a 14-bit
+ * length field holds; 0: none fit.
+ */
+static u32 ses_max_payload(struct uet_dev *udev, const struct in6_addr *peer)
 {
 	unsigned int mtu = READ_ONCE(udev->ndev->mtu);
 	u32 max = READ_ONCE(udev->cfg.max_payload);
-	u32 fit = mtu > UET_MAX_OVERHEAD ? mtu - UET_MAX_OVERHEAD : 0;
+	u32 hdrs = (ipv6_addr_v4mapped(peer) ? sizeof(struct iphdr) :
+					       sizeof(struct ipv6hdr)) +
+		   sizeof(struct udphdr) + UET_REQ_HDRS_LEN;
+	u32 fit = mtu > hdrs ? mtu - hdrs : 0;
 
 	fit = min_t(u32, fit, FIELD_MAX(UET_SES_LEN));
 	return max ? min(max, fit) : fit;
@@ -482,11 +498,11 @@ static struct sk_buff *req_skb(const struct uet_tx_msg *m, u32 off, u32 len,
 	struct sk_buff *skb;
 
 	req->flags |= (off ? 0 : UET_SES_F_SOM) |
-		      (off + len == m->pm.len ? UET_SES_F_EOM : 0);
+		      (off + len == m->pm.seg.len ? UET_SES_F_EOM : 0);
 	req->buffer_offset = (m->op == UET_OP_SEND ? 0 : m->raddr) + off;
 	req->payload_length = plen;
 	req->message_offset = off;
-	req->request_length = m->pm.read ? len : m->pm.len;
+	req->request_length = m->pm.read ? len : m->pm.seg.len;
 
 	skb = alloc_skb(UET_PDS_HEADROOM + sizeof(struct uet_ses_std) +
 			(amo ? sizeof(struct uet_ses_amo_cas) : plen), gfp);
@@ -527,14 +543,14 @@ struct sk_buff *uet_ses_build_req(struct uet_pds_msg *pm, u32 off, u32 len)
 static void ep_send_pkts(struct uet_ep *ep, const struct uet_pds_key *key,
 			 struct uet_tx_msg *m)
 {
-	u32 i, off, len, npkts = m->pm.npkts;	/* @m may go with the last */
+	u32 i, off, len, npkts = m->pm.seg.count;	/* @m may go with the last */
 	struct uet_pds_cb *cb;
 	struct sk_buff *skb;
 	int err = 0;
 
 	for (i = 0; i < npkts; i++) {
-		off = i * m->pm.seg;
-		len = min(m->pm.len - off, (u32)m->pm.seg);
+		off = uet_seg_off(&m->pm.seg, i);
+		len = uet_seg_len(&m->pm.seg, i);
 		skb = req_skb(m, off, len, GFP_KERNEL_ACCOUNT);
 		if (!skb) {
 			err = -ENOMEM;
@@ -648,7 +664,7 @@ int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
 {
 	struct uet_pds_key key = { .raddr = wr->dst, .job = ep->job,
 				   .mode = wr->mode };
-	u32 seg = ses_max_payload(ep->udev);
+	u32 max = ses_max_payload(ep->udev, &wr->dst);
 	struct uet_ses_req_info req;
 	struct uet_tx_flow *flow;
 	struct uet_tx_msg *m;
@@ -661,8 +677,8 @@ int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
 	if (err)
 		return err;
 	len = uet_sgl_len(wr->sge, wr->nsge);
-	if (len > UET_SES_MAX_MSG || !seg ||
-	    (wr->mode == UET_PDC_UUD && len > seg))
+	if (len > UET_SES_MAX_MSG || !max ||
+	    (wr->mode == UET_PDC_UUD && len > max))
 		return -EMSGSIZE;
 	for (i = 0; i < wr->nsge; i++)
 		if (!uet_mem_contains(wr->sge[i].mem, wr->sge[i].addr,
@@ -681,11 +697,9 @@ int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
 	m->operand = wr->operand;
 	m->nsge = wr->nsge;
 	memcpy(m->sge, wr->sge, wr->nsge * sizeof(*wr->sge));
-	m->pm.len = len;
-	m->pm.seg = seg;
-	m->pm.npkts = len ? DIV_ROUND_UP_ULL(len, seg) : 1;
+	uet_seg_init(&m->pm.seg, len, max);
 	m->pm.read = wr->op == UET_OP_READ || wr->op == UET_OP_ATOMIC;
-	m->pkts_left = m->pm.npkts;
+	m->pkts_left = m->pm.seg.count;
 
 	/*
 	 * One poster at a time per endpoint: a flow's message IDs then enter
@@ -713,14 +727,14 @@ int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
 	list_add_tail(&m->node, &ep->sends);
 	spin_unlock_bh(&ep->lock);
 	if (ep->jobp)
-		uet_job_count_tx(ep->jobp, m->pm.npkts,
-				 m->pm.read ? 0 : m->pm.len);
+		uet_job_count_tx(ep->jobp, m->pm.seg.count,
+				 m->pm.read ? 0 : len);
 
 	/* from here on, @m completes, and may go, at any time */
 	if (wr->mode == UET_PDC_RUD || wr->mode == UET_PDC_ROD) {
 		err = uet_pds_send_msg(ep->udev, &key, &m->pm);
 		if (err)
-			uet_ses_tx_done(&m->pm, m->pm.npkts, err);
+			uet_ses_tx_done(&m->pm, m->pm.seg.count, err);
 	} else {
 		ep_send_pkts(ep, &key, m);
 	}
@@ -1045,15 +1059,15 @@ static struct sk_buff *rsp_data(const struct uet_ses_req_info *req, u32 len)
  * A read: the ACK of this request carries the data back, in an SES
  * response with data built here.
  */
-static u8 rx_read(struct uet_ep *ep, const struct uet_ses_req_info *req,
-		  struct uet_ses_answer *ans)
+static u8 rx_read(struct uet_ep *ep, const struct in6_addr *peer,
+		  const struct uet_ses_req_info *req, struct uet_ses_answer *ans)
 {
 	u32 len = req->request_length;
 	const struct uet_mem *mem;
 	struct sk_buff *skb;
 	u8 rc;
 
-	if (len > ses_max_payload(ep->udev))
+	if (len > ses_max_payload(ep->udev, peer))
 		return UET_SES_RC_UNSUPPORTED_SIZE;
 	rc = ep_allows(ep, UET_ACCESS_REMOTE_READ);
 	if (rc == UET_SES_RC_OK)
@@ -1216,7 +1230,7 @@ static u8 ep_rcv(struct uet_ep *ep, struct uet_pds_pdc *pdc,
 	u8 rc;
 
 	if (req->opcode == UET_SES_READ)
-		return rx_read(ep, req, ans);
+		return rx_read(ep, &pdc->key.raddr, req, ans);
 	if (req->opcode == UET_SES_FETCHING_ATOMIC)
 		return rx_atomic(ep, pdc, req, skb, hlen, dup, ans);
 	if (req->opcode == UET_SES_WRITE && !(req->flags & UET_SES_F_HD))
@@ -1574,7 +1588,7 @@ u8 uet_ses_rcv_rudi(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 	else if (!ep_admits(ep, saddr, &h.req, false, &rc))
 		;
 	else if (h.req.opcode == UET_SES_READ)
-		rc = rx_read(ep, &h.req, ans);
+		rc = rx_read(ep, saddr, &h.req, ans);
 	else
 		rc = rx_write(ep, &h.req, skb, hlen, skb->len - hlen);
 	if (ep)

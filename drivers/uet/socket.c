@@ -28,6 +28,7 @@
 #include <linux/udp.h>
 #include <net/addrconf.h>
 #include <net/ip6_route.h>
+#include <net/dst_cache.h>
 #include <net/ipv6_stubs.h>
 #include <net/netns/generic.h>
 #include <net/route.h>
@@ -187,7 +188,8 @@ static int uet_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 #define UET_SPORT_MASK		0x3fff
 
 static void uet_xmit4(struct uet_dev *udev, struct sock *sk,
-		      struct sk_buff *skb, __be32 daddr, __be16 sport)
+		      struct sk_buff *skb, __be32 daddr, __be16 sport,
+		      struct dst_cache *cache)
 {
 	struct flowi4 fl4 = {
 		.flowi4_oif = udev->ndev->ifindex,
@@ -196,14 +198,20 @@ static void uet_xmit4(struct uet_dev *udev, struct sock *sk,
 		.fl4_sport = sport,
 		.fl4_dport = htons(UET_UDP_PORT),
 	};
-	struct rtable *rt;
+	struct rtable *rt = NULL;
 
-	rt = ip_route_output_key(sock_net(sk), &fl4);
-	if (IS_ERR(rt)) {
-		kfree_skb(skb);
-		return;
+	if (cache)
+		rt = dst_cache_get_ip4(cache, &fl4.saddr);
+	if (!rt) {
+		rt = ip_route_output_key(sock_net(sk), &fl4);
+		if (IS_ERR(rt)) {
+			kfree_skb(skb);
+			return;
+		}
+		if (cache)
+			dst_cache_set_ip4(cache, &rt->dst, fl4.saddr);
 	}
-	udp_tunnel_xmit_skb(rt, sk, skb, fl4.saddr, fl4.daddr, 0,
+	udp_tunnel_xmit_skb(rt, sk, skb, fl4.saddr, daddr, 0,
 			    ip4_dst_hoplimit(&rt->dst), htons(IP_DF), sport,
 			    htons(UET_UDP_PORT), false, false);
 }
@@ -242,7 +250,7 @@ static void uet_saddr6(struct uet_dev *udev, struct net *net,
 
 static void uet_xmit6(struct uet_dev *udev, struct sock *sk,
 		      struct sk_buff *skb, const struct in6_addr *daddr,
-		      __be16 sport)
+		      __be16 sport, struct dst_cache *cache)
 {
 	struct flowi6 fl6 = {
 		.flowi6_oif = udev->ndev->ifindex,
@@ -251,14 +259,21 @@ static void uet_xmit6(struct uet_dev *udev, struct sock *sk,
 		.fl6_sport = sport,
 		.fl6_dport = htons(UET_UDP_PORT),
 	};
-	struct dst_entry *dst;
+	struct dst_entry *dst = NULL;
 
-	dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl6, NULL);
-	if (IS_ERR(dst)) {
-		kfree_skb(skb);
-		return;
+	if (cache)
+		dst = dst_cache_get_ip6(cache, &fl6.saddr);
+	if (!dst) {
+		dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl6,
+						      NULL);
+		if (IS_ERR(dst)) {
+			kfree_skb(skb);
+			return;
+		}
+		uet_saddr6(udev, sock_net(sk), &fl6.saddr, daddr);
+		if (cache)
+			dst_cache_set_ip6(cache, dst, &fl6.saddr);
 	}
-	uet_saddr6(udev, sock_net(sk), &fl6.saddr, daddr);
 	/*
 	 * No netdev for the tunnel statistics: they exist only on devices
 	 * with per-CPU tunnel stats (veth has them, virtio_net and most NICs
@@ -277,13 +292,16 @@ static void uet_xmit6(struct uet_dev *udev, struct sock *sk,
  *	link layer in front; consumed
  * @daddr: destination, IPv4 as IPv4-mapped IPv6
  * @entropy: the path choice, carried in the UDP source port
+ * @cache: the route and source address of @daddr and @entropy, looked up
+ *	and kept there when missing or stale; %NULL: look them up
  *
  * Routed in the device's namespace and out of its netdev.  A packet that
  * cannot be routed, or whose device has lost its namespace, is dropped
  * like one lost on the way.
  */
 void uet_xmit(struct uet_dev *udev, struct sk_buff *skb,
-	      const struct in6_addr *daddr, u16 entropy)
+	      const struct in6_addr *daddr, u16 entropy,
+	      struct dst_cache *cache)
 {
 	__be16 sport = htons(UET_SPORT_BASE | (entropy & UET_SPORT_MASK));
 	bool v4 = ipv6_addr_v4mapped(daddr);
@@ -303,9 +321,10 @@ void uet_xmit(struct uet_dev *udev, struct sk_buff *skb,
 	if (!sock)
 		kfree_skb(skb);
 	else if (v4)
-		uet_xmit4(udev, sock->sk, skb, daddr->s6_addr32[3], sport);
+		uet_xmit4(udev, sock->sk, skb, daddr->s6_addr32[3], sport,
+			  cache);
 	else
-		uet_xmit6(udev, sock->sk, skb, daddr, sport);
+		uet_xmit6(udev, sock->sk, skb, daddr, sport, cache);
 	rcu_read_unlock_bh();
 }
 

@@ -9,6 +9,7 @@
 #include <linux/in6.h>
 #include <linux/skbuff.h>
 
+struct dst_cache;
 struct uet_dev;
 
 int uet_socket_init(void);
@@ -16,6 +17,7 @@ void uet_socket_exit(void);
 int uet_socket_attach(struct uet_dev *udev);
 void uet_socket_detach(struct uet_dev *udev);
 void uet_xmit(struct uet_dev *udev, struct sk_buff *skb,
-	      const struct in6_addr *daddr, u16 entropy);
+	      const struct in6_addr *daddr, u16 entropy,
+	      struct dst_cache *cache);
 
 #endif /* _UET_SOCKET_H */
