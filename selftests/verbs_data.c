@@ -1134,13 +1134,36 @@ TEST_F(pair, writes_need_a_receiving_qp)
 #define HELD_SLAB_MAX	(2 << 20)
 
 /*
+ * The number after @key in the file at @path, a line "KEY VALUE" each
+ * (/proc/meminfo writes "KEY: VALUE kB": @colon); -1 if missing.
+ */
+static long long file_field(const char *path, const char *key, bool colon)
+{
+	char line[512], name[64];
+	long long v = -1, n;
+	FILE *f;
+	int k;
+
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		k = colon ? sscanf(line, "%63[^:]: %lld", name, &n) :
+			    sscanf(line, "%63s %lld", name, &n);
+		if (k == 2 && !strcmp(name, key))
+			v = n;
+	}
+	fclose(f);
+	return v;
+}
+
+/*
  * The memory.stat field @key of this process's cgroup (cgroup v2), in
  * bytes; -1 without one.
  */
 static long long memcg_stat(const char *key)
 {
-	char path[600] = "", line[512], name[64];
-	long long v = -1, n;
+	char path[600] = "", line[512];
 	FILE *f;
 
 	f = fopen("/proc/self/cgroup", "r");
@@ -1155,33 +1178,15 @@ static long long memcg_stat(const char *key)
 			break;
 		}
 	fclose(f);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63s %lld", name, &n) == 2 &&
-		    !strcmp(name, key))
-			v = n;
-	fclose(f);
-	return v;
+	return file_field(path, key, false);
 }
 
 /* A field of /proc/meminfo, in bytes; -1 if missing. */
 static long long meminfo(const char *key)
 {
-	char line[256], name[64];
-	long long v = -1, n;
-	FILE *f;
+	long long kb = file_field("/proc/meminfo", key, true);
 
-	f = fopen("/proc/meminfo", "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63[^:]: %lld", name, &n) == 2 &&
-		    !strcmp(name, key))
-			v = n << 10;
-	fclose(f);
-	return v;
+	return kb < 0 ? kb : kb << 10;
 }
 
 /*
