@@ -21,6 +21,11 @@
 #   UET_BENCH_BW_SIZES  message sizes of the _bw tests ("64 4096 65536 1048576")
 #   UET_BENCH_LAT_SIZES message sizes of the _lat tests ("8 4096")
 #   UET_BENCH_LAT       1 to measure latency on the socket link too
+#   UET_BENCH_MTU       the MTU of eth0 (1500)
+#   UET_BENCH_LABEL     what the figures say they ran on (the link's name)
+#   UET_BENCH_LOSS      the netem loss of the lossy run ("1%"): 1 MiB
+#                       writes with that loss on both VMs' eth0, against
+#                       the same writes without
 . "$(dirname "$0")/lib.sh"
 
 case ${UET_ROLE:-} in
@@ -43,19 +48,22 @@ REPEAT=${UET_BENCH_REPEAT:-3}
 BW_SIZES=${UET_BENCH_BW_SIZES:-64 4096 65536 1048576}
 LAT_SIZES=${UET_BENCH_LAT_SIZES:-8 4096}
 DEVS="uet0 rxe0"
-LINK=${UET_LINK:-socket}
+QLINK=${UET_LINK:-socket}
+LINK=${UET_BENCH_LABEL:-$QLINK}
+MTU=${UET_BENCH_MTU:-1500}
+LOSS=${UET_BENCH_LOSS:-1%}
 LAT_PROGS="ib_write_lat ib_send_lat"
 # Round trips take a few ms on the datagram link: 1000 of them are a few
 # seconds, and the median of a longer run rides out the host's moods
 # better.  On the socket link each takes ~22 ms.
 LAT_ITERS=1000
-if [ "$LINK" = socket ]; then
+if [ "$QLINK" = socket ]; then
 	LAT_ITERS=200
 	[ "${UET_BENCH_LAT:-0}" = 1 ] || LAT_PROGS=''
 fi
 
 link_up() {
-	ip link set eth0 up &&
+	ip link set eth0 mtu "$MTU" up &&
 	ip addr add "$UET_NET4.$me/24" dev eth0 || return 1
 	local i
 	for i in $(seq 60); do
@@ -129,10 +137,23 @@ perf() {
 	esac | grep UET-BENCH
 }
 
+# lossy DEV: 1 MiB writes with $LOSS of the packets lost on both VMs'
+# eth0 (each VM drops what it sends), reported as test ib_write_bw_loss.
+lossy() {
+	local rc=0 out
+	tc qdisc add dev eth0 root netem loss "$LOSS" || return 1
+	out=$(perf "$1" ib_write_bw 1048576 "$(bw_iters 1048576)") || rc=1
+	tc qdisc del dev eth0 root
+	[ -z "$out" ] ||
+		sed 's/"test":"ib_write_bw"/"test":"ib_write_bw_loss","loss":"'"$LOSS"'"/' <<<"$out"
+	return $rc
+}
+
 nwords() { wc -w <<<"$1"; }
 ndevs=$(nwords "$DEVS")
 plan=$((2 + 1 + 2 * ndevs * REPEAT * $(nwords "$BW_SIZES") +
-	$(nwords "$LAT_PROGS") * ndevs * REPEAT * $(nwords "$LAT_SIZES") + 1))
+	$(nwords "$LAT_PROGS") * ndevs * REPEAT * $(nwords "$LAT_SIZES") +
+	ndevs * REPEAT + 1))
 ktap_print_header
 ktap_set_plan $plan
 if [ -n "$LAT_PROGS" ]; then
@@ -159,6 +180,12 @@ for prog in ib_write_bw ib_send_bw $LAT_PROGS; do
 					perf "$dev" "$prog" "$size" "$n"
 			done
 		done
+	done
+done
+for rep in $(seq "$REPEAT"); do
+	for dev in $DEVS; do
+		ktap_test_result "$dev ib_write_bw 1048576 B, $LOSS loss, run $rep" \
+			lossy "$dev"
 	done
 done
 ktap_test_result "devices removed" eval 'rdma link del uet0 && rdma link del rxe0 && modprobe -r uet'
