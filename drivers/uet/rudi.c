@@ -93,11 +93,21 @@ static struct uet_rudi_req *rudi_take(struct uet_rudi *t, u32 pkt_id,
 	return NULL;
 }
 
-/* Finish a request taken out of the table: the SES layer learns its fate. */
-static void rudi_finish(struct uet_rudi_req *r, int err)
+/*
+ * The SES layer learns the fate of @r, under the table's lock: as
+ * uet_rudi_walk_reqs() visits under it too, a closing endpoint has either
+ * forgotten the request by now or waits until this is done.
+ */
+static void rudi_done(struct uet_rudi *t, struct uet_rudi_req *r, int err)
+{
+	lockdep_assert_held(&t->lock);
+	uet_ses_tx_done(uet_pds_cb(r->skb)->ses, 1, err);
+}
+
+/* Free a request taken out of the table, once its timer is stopped. */
+static void rudi_free(struct uet_rudi_req *r)
 {
 	hrtimer_cancel(&r->timer);
-	uet_ses_tx_done(uet_pds_cb(r->skb)->ses, 1, err);
 	kfree_skb(r->skb);
 	kfree(r);
 }
@@ -113,6 +123,7 @@ static enum hrtimer_restart rudi_expired(struct hrtimer *timer)
 		uet_count(r->udev, UET_CNT_TIMEOUTS, 1);
 		give_up = r->tries >= UET_RUDI_MAX_TRIES;
 		if (give_up) {
+			rudi_done(t, r, -ETIMEDOUT);
 			hash_del(&r->node);
 		} else {
 			rudi_xmit(r);
@@ -125,7 +136,6 @@ static enum hrtimer_restart rudi_expired(struct hrtimer *timer)
 		if (!give_up)
 			return HRTIMER_RESTART;
 		/* the request is ours now; its timer is this very call */
-		uet_ses_tx_done(uet_pds_cb(r->skb)->ses, 1, -ETIMEDOUT);
 		kfree_skb(r->skb);
 		kfree(r);
 		return HRTIMER_NORESTART;
@@ -238,20 +248,23 @@ static void rcv_rudi_resp(struct uet_dev *udev, struct sk_buff *skb,
 	}
 	spin_lock(&t->lock);
 	r = rudi_take(t, h->rudi_pkt_id, saddr);
+	if (r) {
+		cb = uet_pds_cb(r->skb);
+		if (ses.rsp.rc != UET_SES_RC_OK)
+			uet_ses_tx_refused(cb->ses, ses.rsp.rc);
+		else if (h->next_hdr == UET_SES_NH_RSP_DATA &&
+			 !uet_ses_read_data(cb->ses, cb->rd_off, cb->rd_len,
+					    skb, slen, ses.rsp.payload_length,
+					    ses.rsp.message_offset))
+			err = -EPROTO;
+		rudi_done(t, r, err);
+	}
 	spin_unlock(&t->lock);
 	if (!r) {
 		uet_count(udev, UET_CNT_DUPLICATES, 1);	/* answered already */
 		return;
 	}
-	cb = uet_pds_cb(r->skb);
-	if (ses.rsp.rc != UET_SES_RC_OK)
-		uet_ses_tx_refused(cb->ses, ses.rsp.rc);
-	else if (h->next_hdr == UET_SES_NH_RSP_DATA &&
-		 !uet_ses_read_data(cb->ses, cb->rd_off, cb->rd_len, skb, slen,
-				    ses.rsp.payload_length,
-				    ses.rsp.message_offset))
-		err = -EPROTO;
-	rudi_finish(r, err);
+	rudi_free(r);
 }
 
 /**
@@ -308,10 +321,11 @@ void uet_rudi_fini(struct uet_dev *udev)
 	spin_lock_bh(&t->lock);
 	t->live = false;
 	hash_for_each_safe(t->reqs, bkt, tmp, r, node) {
+		rudi_done(t, r, -ENETDOWN);
 		hash_del(&r->node);
 		hlist_add_head(&r->node, &gone);
 	}
 	spin_unlock_bh(&t->lock);
 	hlist_for_each_entry_safe(r, tmp, &gone, node)
-		rudi_finish(r, -ENETDOWN);
+		rudi_free(r);
 }
