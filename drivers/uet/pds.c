@@ -445,10 +445,12 @@ static void pdc_rto_arm(struct uet_pds_pdc *pdc)
 }
 
 /*
- * Retransmit what the core asks for, then cut and send new requests while
- * the window has room, at most %UET_PDS_TX_BURST of them.  The ACKs of
- * what is in flight send the rest: a PDC's packets leave in the order the
- * ACKs clock them out, not from two CPUs at once.
+ * Retransmit what the core asks for, lowest PSN first, then cut and send
+ * new requests while the window has room: at most %UET_PDS_TX_BURST
+ * packets in all.  The ACKs of what is in flight send the rest: a PDC's
+ * packets leave in the order the ACKs clock them out, not from two CPUs
+ * at once, and a timeout that finds the whole window lost sends its first
+ * holes, not the window.
  */
 static void pdc_push(struct uet_pds_pdc *pdc)
 {
@@ -459,8 +461,10 @@ static void pdc_push(struct uet_pds_pdc *pdc)
 	lockdep_assert_held(&pdc->lock);
 	if (pdc_has_queued(pdc))
 		pdc->last_active = jiffies;
-	while (uet_pdc_tx_next_rtx(&pdc->core, &psn))
+	while (sent < UET_PDS_TX_BURST && uet_pdc_tx_next_rtx(&pdc->core, &psn)) {
 		pdc_xmit_req(pdc, psn, true);
+		sent++;
+	}
 
 	while (sent < UET_PDS_TX_BURST && pdc_may_send(pdc) &&
 	       pdc_has_queued(pdc)) {
