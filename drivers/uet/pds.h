@@ -202,7 +202,6 @@ struct uet_pds {
 /**
  * struct uet_pds_cb - what a UUD or RUDI request skb carries in its cb
  * @next_hdr: the SES header the payload starts with (UET_SES_NH_*).
- * @read: an RMA read request: its response brings data back.
  * @ses: the SES layer's message, for uet_ses_tx_done(); %NULL once
  *	nobody waits for the request (its endpoint closed).
  * @rd_off: a read request: where its data goes in the message ...
@@ -210,7 +209,6 @@ struct uet_pds {
  */
 struct uet_pds_cb {
 	u8 next_hdr;
-	bool read;
 	struct uet_pds_msg *ses;
 	u32 rd_off;
 	u32 rd_len;

@@ -560,7 +560,6 @@ static void ep_send_pkts(struct uet_ep *ep, const struct uet_pds_key *key,
 		memset(cb, 0, sizeof(*cb));
 		cb->next_hdr = UET_SES_NH_REQ_STD;
 		cb->ses = &m->pm;
-		cb->read = m->pm.read;
 		cb->rd_off = off;
 		cb->rd_len = len;
 		err = uet_pds_send(ep->udev, key, skb);
