@@ -159,11 +159,11 @@ expect_delta() {
 }
 
 # wait_delta DEV NAME BEFORE DELTA SECONDS: expect_delta, once counter NAME
-# has moved by DELTA or SECONDS have passed, whichever comes first
+# has moved by DELTA or SECONDS have passed, whichever comes first (by the
+# clock: on the debug kernel one reading of the counters takes a second)
 wait_delta() {
-	local i
-	for i in $(seq $(($5 * 10))); do
-		[ "$(counter "$1" "$2")" -ge $(($3 + $4)) ] && break
+	local end=$((SECONDS + $5))
+	while [ "$(counter "$1" "$2")" -lt $(($3 + $4)) ] && [ $SECONDS -lt $end ]; do
 		sleep 0.1
 	done
 	expect_delta "$1" "$2" "$3" "$4"
