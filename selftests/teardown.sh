@@ -94,8 +94,9 @@ netdev_move() {
 	local i ga holder
 	for i in $(seq "$LOOPS"); do
 		ga=$(gid_index uet0 1) || return 1
-		# an RC server waiting for a client that never comes
-		timeout 60 ibv_rc_pingpong -d uet0 -g "$ga" -p 18600 \
+		# an RC server waiting for a client that never comes, until
+		# killed below (a round took 85 s on the debug kernel)
+		timeout 600 ibv_rc_pingpong -d uet0 -g "$ga" -p 18600 \
 			>/tmp/holder.log 2>&1 &
 		holder=$!
 		traffic || return 1
