@@ -157,9 +157,13 @@ neigh_pin() {
 # known, its PDC.  With uet0's requests to uet1 blackholed, ACKs of them
 # forged from uet1's IPv6 address, or naming another PDC of uet1's, and a
 # NACK saying uet1 lost the PDC, all from another address, change
-# nothing; once the blackhole goes, the messages arrive whole.
+# nothing; once the blackhole goes, the messages arrive whole.  uet0
+# keeps its PDC meanwhile (pdc-idle-ms 0): on the debug kernel the steps
+# between the two transfers can take longer than the idle timeout, and
+# the second would open a new PDC, which never leaves SYN_SENT.
 forged_acks() {
 	local id rid una nxt cack i w pid rc=0
+	A uetctl dev set uet0 pdc-idle-ms 0 &&
 	xfer count=1 size=100 && neigh_pin || return 1
 	A tc qdisc replace dev veth0 root netem loss 100% || return 1
 	xfer count=2 size=100 timeout_s=30 &
@@ -174,6 +178,7 @@ forged_acks() {
 		A tc qdisc del dev veth0 root
 		neigh_pin del
 		wait $pid
+		A uetctl dev set uet0 pdc-idle-ms 10000
 		return 1
 	fi
 	cack=$(( (nxt - 1) & 0xffffffff ))
@@ -191,6 +196,7 @@ forged_acks() {
 	A tc qdisc del dev veth0 root
 	neigh_pin del
 	wait $pid || rc=1
+	A uetctl dev set uet0 pdc-idle-ms 10000 || rc=1
 	return $rc
 }
 
@@ -429,8 +435,12 @@ idle_close() {
 	ca=$(counter uet0 pdcs_closed)
 	cb=$(counter uet1 pdcs_closed)
 	sleep 10
-	wait_delta uet0 pdcs_closed "$ca" 1 10 &&
-	wait_delta uet1 pdcs_closed "$cb" 1 10 &&
+	if ! wait_delta uet0 pdcs_closed "$ca" 1 10 ||
+	   ! wait_delta uet1 pdcs_closed "$cb" 1 10; then
+		head -n 5 /sys/kernel/debug/uet/uet*/pdcs | sed 's/^/# /'
+		rdma statistic show | sed 's/^/# /'
+		return 1
+	fi
 	[ "$(pdcs uet0 ini)" -eq 0 ] && [ "$(pdcs uet1 tgt)" -eq 0 ] &&
 	[ "$(counter uet0 pdcs_active)" -eq 0 ] &&
 	xfer count=4 size=65536
