@@ -56,7 +56,8 @@ static_assert(UET_PDC_WND_MAX <= SYN_PSN_OFFSET_SPAN);
 static_assert((UET_PDC_WND_MAX & (UET_PDC_WND_MAX - 1)) == 0);
 static_assert(UET_PDC_SACK_BITS == 8 * sizeof(u64));
 
-#define NS_PER_MS		1000000ULL
+#define NS_PER_US		1000ULL
+#define NS_PER_MS		(1000 * NS_PER_US)
 #define NS_PER_S		(1000 * NS_PER_MS)
 
 /* RFC 6298 section 2: alpha = 1/8, beta = 1/4, K = 4. */
@@ -80,7 +81,8 @@ static_assert(UET_PDC_SACK_BITS == 8 * sizeof(u64));
  * still cover four consecutive ACKs at 16, so one lost ACK hides nothing
  * (the issue behind the second-wave engine asks for 8 to 16).  DupThresh
  * 3, RFC 6675 and RFC 5681.  15 timeouts in a row, Linux's
- * net.ipv4.tcp_retries2.
+ * net.ipv4.tcp_retries2.  An ACK held back at most 500 us, the device
+ * default (main.c).
  */
 #define DEFAULT_RTO_INITIAL	NS_PER_S
 #define DEFAULT_RTO_MIN		(200 * NS_PER_MS)
@@ -88,6 +90,17 @@ static_assert(UET_PDC_SACK_BITS == 8 * sizeof(u64));
 #define DEFAULT_ACK_EVERY	16
 #define DEFAULT_DUP_THRESH	3
 #define DEFAULT_MAX_RETRIES	15
+#define DEFAULT_ACK_DELAY	(500 * NS_PER_US)
+
+/*
+ * Time-based loss detection and tail loss probes, after RACK-TLP (RFC
+ * 8985): a PSN is lost once one sent more than a reordering window after
+ * it is acknowledged, the window a quarter of the smallest RTT (RFC 8985
+ * section 6.2 step 4); a probe goes out after twice the smoothed RTT
+ * without an ACK, plus the receiver's ACK delay (section 7.2).
+ */
+#define RACK_REO_WND_SHIFT	2
+#define TLP_PTO_SRTTS		2
 
 static const char * const state_names[UET_PDC_STATE_COUNT] = {
 	[UET_PDC_CLOSED] = "CLOSED",
@@ -126,6 +139,8 @@ static const char * const counter_names[UET_PDC_CNT_COUNT] = {
 	[UET_PDC_CNT_TX_BAD_ACKS] = "tx_bad_acks",
 	[UET_PDC_CNT_TX_NACKS] = "tx_nacks",
 	[UET_PDC_CNT_TX_RTT_SAMPLES] = "tx_rtt_samples",
+	[UET_PDC_CNT_TX_PROBES] = "tx_probes",
+	[UET_PDC_CNT_TX_RACK_LOST] = "tx_rack_lost",
 	[UET_PDC_CNT_RX_DELIVERED] = "rx_delivered",
 	[UET_PDC_CNT_RX_OUT_OF_ORDER] = "rx_out_of_order",
 	[UET_PDC_CNT_RX_DUPLICATES] = "rx_duplicates",
@@ -355,6 +370,7 @@ void uet_pdc_cfg_default(struct uet_pdc_cfg *cfg, enum uet_pdc_mode mode)
 	cfg->ack_every = DEFAULT_ACK_EVERY;
 	cfg->dup_thresh = DEFAULT_DUP_THRESH;
 	cfg->max_retries = DEFAULT_MAX_RETRIES;
+	cfg->ack_delay = DEFAULT_ACK_DELAY;
 	cfg->rto_initial = DEFAULT_RTO_INITIAL;
 	cfg->rto_min = DEFAULT_RTO_MIN;
 	cfg->rto_max = DEFAULT_RTO_MAX;
@@ -468,6 +484,7 @@ void uet_pdc_rtt_sample(struct uet_pdc_rtt *rtt, u64 r)
 		/* (2.2): SRTT = R, RTTVAR = R / 2 */
 		rtt->srtt = r;
 		rtt->rttvar = r >> 1;
+		rtt->min_rtt = r;
 		rtt->seeded = true;
 	} else {
 		/* RTTVAR first: it takes the old SRTT. */
@@ -476,6 +493,8 @@ void uet_pdc_rtt_sample(struct uet_pdc_rtt *rtt, u64 r)
 			      (delta >> RTT_BETA_SHIFT);
 		rtt->srtt = rtt->srtt - (rtt->srtt >> RTT_ALPHA_SHIFT) +
 			    (r >> RTT_ALPHA_SHIFT);
+		if (r < rtt->min_rtt)
+			rtt->min_rtt = r;
 	}
 	rtt->rto = rto_estimate(rtt);
 }
@@ -506,6 +525,13 @@ static bool tx_acked(const struct uet_pdc *pdc, u32 psn)
 static bool tx_in_flight(const struct uet_pdc *pdc, u32 psn)
 {
 	return uet_psn_in_window(psn, pdc->tx.una, uet_pdc_tx_in_flight(pdc));
+}
+
+/* Remember when @psn leaves, for time-based loss detection. */
+static void tx_stamp(struct uet_pdc *pdc, u32 psn, u64 now)
+{
+	if (pdc->tx.sent)
+		pdc->tx.sent[slot(pdc, psn)] = (u32)(now >> UET_PDC_TIME_SHIFT);
 }
 
 /* Raise @psn to @floor if it lies before it. */
@@ -550,6 +576,7 @@ int uet_pdc_tx_alloc(struct uet_pdc *pdc, u64 now, u32 *psn)
 		tx->timed_psn = tx->nxt;
 		tx->timed_at = now;
 	}
+	tx_stamp(pdc, tx->nxt, now);
 	*psn = tx->nxt++;
 	pdc->cnt[UET_PDC_CNT_TX_NEW]++;
 	return 0;
@@ -592,6 +619,25 @@ static void go_back(struct uet_pdc *pdc)
 	mark_lost(pdc, tx->una, tx->nxt);
 }
 
+/*
+ * RACK: @psn was acknowledged.  An acknowledgment sooner than the shortest
+ * round trip after @psn was last sent answers an earlier copy, and says
+ * nothing of when the last one left (RFC 8985 section 6.2 step 2).
+ */
+static void rack_update(struct uet_pdc *pdc, u32 psn, u64 now)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+	u32 t = tx->sent[slot(pdc, psn)];
+
+	if (pdc->rtt.seeded && (u32)(now >> UET_PDC_TIME_SHIFT) - t <
+			       (u32)(pdc->rtt.min_rtt >> UET_PDC_TIME_SHIFT))
+		return;
+	if (!tx->rack_valid || (s32)(t - tx->rack_sent) > 0) {
+		tx->rack_sent = t;
+		tx->rack_valid = true;
+	}
+}
+
 /* Record @psn, in flight and not acknowledged before, as acknowledged. */
 static void tx_mark_acked(struct uet_pdc *pdc, u32 psn, u64 now)
 {
@@ -600,6 +646,8 @@ static void tx_mark_acked(struct uet_pdc *pdc, u32 psn, u64 now)
 
 	__set_bit(s, tx->acked);
 	__clear_bit(s, tx->lost);
+	if (tx->sent)
+		rack_update(pdc, psn, now);
 	if (tx->timing && psn == tx->timed_psn) {
 		tx->timing = false;
 		uet_pdc_rtt_sample(&pdc->rtt, now - tx->timed_at);
@@ -707,6 +755,31 @@ static void detect_losses(struct uet_pdc *pdc)
 	tx->lost_scan = psn;
 }
 
+/*
+ * RACK: every PSN in flight, neither acknowledged nor waiting to go
+ * again, that was sent more than the reordering window before the PSN
+ * last sent of those acknowledged is lost (RFC 8985 section 6.2 step 5).
+ * A retransmit lost again is caught so, once something sent after it is
+ * acknowledged, and so is a tail once a probe's ACK comes.  PSNs in
+ * flight at once are at most the window: the walk is bounded by it.
+ */
+static void rack_detect(struct uet_pdc *pdc)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+	u32 reo = (u32)((pdc->rtt.min_rtt >> RACK_REO_WND_SHIFT) >>
+			UET_PDC_TIME_SHIFT);
+	u32 psn, s;
+
+	for (psn = tx->una; psn != tx->nxt; psn++) {
+		s = slot(pdc, psn);
+		if (test_bit(s, tx->acked) || test_bit(s, tx->lost) ||
+		    (s32)(tx->rack_sent - tx->sent[s]) <= (s32)reo)
+			continue;
+		mark_lost(pdc, psn, psn + 1);
+		pdc->cnt[UET_PDC_CNT_TX_RACK_LOST]++;
+	}
+}
+
 /**
  * uet_pdc_tx_ack() - process the reliability content of a received ACK
  * @pdc: the PDC.
@@ -721,8 +794,10 @@ static void detect_losses(struct uet_pdc *pdc)
  * The cumulative part goes first, then the bitmap; the window's left edge
  * then moves over everything acknowledged at it.  For RUD and RUDI the
  * bitmap also reveals holes, which become retransmits (see
- * uet_pdc_tx_next_rtx()) once dup_thresh PSNs above them are acknowledged.
- * ROD learns of losses only from NACKs and timeouts.
+ * uet_pdc_tx_next_rtx()) once dup_thresh PSNs above them are acknowledged,
+ * or, with send times tracked (uet_pdc_tx_track()), once a PSN sent a
+ * reordering window after them is.  ROD learns of losses only from NACKs
+ * and timeouts.
  *
  * Return: 0, or -EINVAL for an ACK that names PSNs never sent (ignored
  * whole) or a UUD PDC.
@@ -731,6 +806,8 @@ int uet_pdc_tx_ack(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
 		   u64 now, struct uet_pdc_acked *acked)
 {
 	struct uet_pdc_tx *tx = &pdc->tx;
+	u32 rack_sent = tx->rack_sent;
+	bool rack_valid = tx->rack_valid;
 
 	memset(acked, 0, sizeof(*acked));
 	acked->cum_from = tx->una;
@@ -750,6 +827,7 @@ int uet_pdc_tx_ack(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
 		pdc->cnt[UET_PDC_CNT_TX_DUP_ACKS]++;
 		return 0;
 	}
+	tx->probed = false;
 	/*
 	 * Progress: forget the backoff, as RFC 6298 (5.7) allows once new
 	 * data is acknowledged; else Karn's rule would keep a go-back-N PDC,
@@ -762,6 +840,10 @@ int uet_pdc_tx_ack(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
 	}
 	if (pdc->cfg.mode != UET_PDC_ROD)
 		detect_losses(pdc);
+	/* only a later send time can find more lost */
+	if (tx->rack_valid && pdc->rtt.seeded &&
+	    (!rack_valid || rack_sent != tx->rack_sent))
+		rack_detect(pdc);
 	return 0;
 }
 
@@ -799,6 +881,7 @@ int uet_pdc_tx_nack(struct uet_pdc *pdc, u32 psn)
 /**
  * uet_pdc_tx_next_rtx() - take the next PSN to retransmit
  * @pdc: the PDC.
+ * @now: the time, ns: when it goes.
  * @psn: the PSN to send again, with the RETX flag and AR.
  *
  * PSNs come in increasing order from the lowest one lost; for ROD that is
@@ -806,7 +889,7 @@ int uet_pdc_tx_nack(struct uet_pdc *pdc, u32 psn)
  *
  * Return: true if @psn is set, false if nothing waits for retransmission.
  */
-bool uet_pdc_tx_next_rtx(struct uet_pdc *pdc, u32 *psn)
+bool uet_pdc_tx_next_rtx(struct uet_pdc *pdc, u64 now, u32 *psn)
 {
 	struct uet_pdc_tx *tx = &pdc->tx;
 	u32 s;
@@ -819,6 +902,7 @@ bool uet_pdc_tx_next_rtx(struct uet_pdc *pdc, u32 *psn)
 		/* Karn: its ACK could answer either copy. */
 		if (tx->timing && tx->timed_psn == tx->rtx_next)
 			tx->timing = false;
+		tx_stamp(pdc, tx->rtx_next, now);
 		*psn = tx->rtx_next++;
 		pdc->cnt[UET_PDC_CNT_TX_RETRANSMITS]++;
 		return true;
@@ -827,31 +911,109 @@ bool uet_pdc_tx_next_rtx(struct uet_pdc *pdc, u32 *psn)
 }
 
 /**
- * uet_pdc_tx_timeout() - the retransmit timer expired
- * @pdc: the PDC.
+ * uet_pdc_tx_track() - keep send times, for time-based loss detection
+ * @pdc: the PDC, just set up by uet_pdc_init().
+ * @sent: an array of cfg.window entries, which the caller keeps for the
+ *	PDC's life; its contents need no setting up.
  *
- * Backs the RTO off (RFC 6298 (5.5)) and stops the RTT measurement under
- * way (Karn).  Every PSN in flight and not acknowledged becomes a
- * retransmit: for RUD and RUDI the holes the SACKs left, as after an RTO
- * in RFC 6675 section 5.1; for ROD all from the first (go-back-N).  Feed
- * %UET_PDC_EV_TIMEOUT next: after max_retries timeouts in a row without
- * progress it closes the PDC.
+ * With send times, RUD and RUDI detect losses as RACK does and send tail
+ * loss probes (RFC 8985): a lost retransmission or a lost tail costs a
+ * round trip or two, not the RTO.  ROD and UUD keep none: ROD's receiver
+ * NACKs the first PSN out of order, and UUD has nothing to recover.
  */
-void uet_pdc_tx_timeout(struct uet_pdc *pdc)
+void uet_pdc_tx_track(struct uet_pdc *pdc, u32 *sent)
+{
+	if (pdc->cfg.mode == UET_PDC_RUD || pdc->cfg.mode == UET_PDC_RUDI)
+		pdc->tx.sent = sent;
+}
+
+/**
+ * uet_pdc_tx_timer() - what to arm the retransmit timer with
+ * @pdc: the PDC, with PSNs in flight.
+ *
+ * With send times tracked and an RTT measured, the first expiry after
+ * progress is a tail loss probe's, twice the smoothed RTT plus the ACK
+ * delay, if that comes before the RTO (RFC 8985 section 7.2); else the
+ * RTO.  uet_pdc_tx_timeout() tells the two apart.
+ *
+ * Return: the timeout, ns.
+ */
+u64 uet_pdc_tx_timer(struct uet_pdc *pdc)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+	u64 pto;
+
+	tx->probe_armed = false;
+	if (!tx->sent || !pdc->rtt.seeded || tx->probed || tx->retries)
+		return pdc->rtt.rto;
+	pto = TLP_PTO_SRTTS * pdc->rtt.srtt + pdc->cfg.ack_delay;
+	if (pto >= pdc->rtt.rto)
+		return pdc->rtt.rto;
+	tx->probe_armed = true;
+	return pto;
+}
+
+/*
+ * A tail loss probe: the last PSN in flight not acknowledged goes again
+ * (RFC 8985 section 7.3), and its ACK, asked for, shows the receiver's
+ * holes to RACK.  One probe until the next progress.
+ */
+static u32 tx_probe(struct uet_pdc *pdc, u64 now)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+	u32 psn = tx->nxt;
+
+	tx->probed = true;
+	do
+		psn--;
+	while (psn != tx->una && tx_acked(pdc, psn));
+	/* Karn: its ACK could answer either copy. */
+	if (tx->timing && tx->timed_psn == psn)
+		tx->timing = false;
+	tx_stamp(pdc, psn, now);
+	pdc->cnt[UET_PDC_CNT_TX_PROBES]++;
+	return psn;
+}
+
+/**
+ * uet_pdc_tx_timeout() - the retransmit timer expired
+ * @pdc: the PDC, with PSNs in flight.
+ * @now: the time, ns.
+ * @probe: set when the timer was a tail loss probe's (see
+ *	uet_pdc_tx_timer()): the PSN to send again now, with the RETX flag
+ *	and AR, as the probe.  It is no timeout.
+ *
+ * On an RTO, the RTO backs off (RFC 6298 (5.5))
+ * and stops the RTT measurement under way (Karn).  Every PSN in flight
+ * and not acknowledged becomes a retransmit: for RUD and RUDI the holes
+ * the SACKs left, as after an RTO in RFC 6675 section 5.1; for ROD all
+ * from the first (go-back-N).  Feed %UET_PDC_EV_TIMEOUT next: after
+ * max_retries timeouts in a row without progress it closes the PDC.
+ *
+ * Return: true if the RTO expired, false for a probe.
+ */
+bool uet_pdc_tx_timeout(struct uet_pdc *pdc, u64 now, u32 *probe)
 {
 	struct uet_pdc_tx *tx = &pdc->tx;
 
+	if (tx->probe_armed && uet_pdc_tx_in_flight(pdc)) {
+		tx->probe_armed = false;
+		*probe = tx_probe(pdc, now);
+		return false;
+	}
+	tx->probe_armed = false;
 	pdc->cnt[UET_PDC_CNT_TX_TIMEOUTS]++;
 	tx->retries++;
 	tx->timing = false;
 	uet_pdc_rtt_backoff(&pdc->rtt);
 	if (pdc->cfg.mode == UET_PDC_ROD) {
 		go_back(pdc);
-		return;
+		return true;
 	}
 	mark_lost(pdc, tx->una, tx->nxt);
 	/* The retransmits are not to be judged lost again by SACKs. */
 	tx->lost_scan = tx->nxt;
+	return true;
 }
 
 /* Receiver window. */

@@ -131,7 +131,9 @@ struct uet_pds_src {
  *	(struct uet_pds_reissue).
  * @txq: initiator: the request of each PSN in flight, by PSN modulo the
  *	window, the window's size of them; flags 0 once acknowledged.
- * @rto_timer: initiator: retransmission timeout.
+ * @sent: RUD initiator: the core's send times, the window's size of them
+ *	(uet_pdc_tx_track()).
+ * @rto_timer: initiator: retransmission timeout, or tail loss probe.
  * @ack_timer: target: delayed ACK.
  * @rsp_msg_id: target: the SES response of the next ACK: message ID ...
  * @rsp_rc: ... and return code.
@@ -162,6 +164,7 @@ struct uet_pds_pdc {
 	struct list_head sendq;
 	struct list_head reissue;
 	struct uet_pds_tx *txq;
+	u32 *sent;
 	struct hrtimer rto_timer;
 	struct hrtimer ack_timer;
 	u16 rsp_msg_id;
