@@ -916,10 +916,10 @@ bool uet_pdc_tx_next_rtx(struct uet_pdc *pdc, u64 now, u32 *psn)
  * @sent: an array of cfg.window entries, which the caller keeps for the
  *	PDC's life; its contents need no setting up.
  *
- * With send times, RUD and RUDI detect losses as RACK does and send tail
- * loss probes (RFC 8985): a lost retransmission or a lost tail costs a
- * round trip or two, not the RTO.  ROD and UUD keep none: ROD's receiver
- * NACKs the first PSN out of order, and UUD has nothing to recover.
+ * With send times, RUD and RUDI detect losses as RACK does (RFC 8985): a
+ * lost retransmission costs a round trip or two, not the RTO.  ROD and
+ * UUD keep none: ROD's receiver NACKs the first PSN out of order (and a
+ * tail probe makes it), and UUD has nothing to recover.
  */
 void uet_pdc_tx_track(struct uet_pdc *pdc, u32 *sent)
 {
@@ -931,10 +931,10 @@ void uet_pdc_tx_track(struct uet_pdc *pdc, u32 *sent)
  * uet_pdc_tx_timer() - what to arm the retransmit timer with
  * @pdc: the PDC, with PSNs in flight.
  *
- * With send times tracked and an RTT measured, the first expiry after
- * progress is a tail loss probe's, twice the smoothed RTT plus the ACK
- * delay, if that comes before the RTO (RFC 8985 section 7.2); else the
- * RTO.  uet_pdc_tx_timeout() tells the two apart.
+ * Once an RTT is measured, the first expiry after progress is a tail
+ * loss probe's, twice the smoothed RTT plus the ACK delay, if that comes
+ * before the RTO (RFC 8985 section 7.2); else the RTO.
+ * uet_pdc_tx_timeout() tells the two apart.
  *
  * Return: the timeout, ns.
  */
@@ -944,7 +944,8 @@ u64 uet_pdc_tx_timer(struct uet_pdc *pdc)
 	u64 pto;
 
 	tx->probe_armed = false;
-	if (!tx->sent || !pdc->rtt.seeded || tx->probed || tx->retries)
+	if (pdc->cfg.mode == UET_PDC_UUD || !pdc->rtt.seeded || tx->probed ||
+	    tx->retries)
 		return pdc->rtt.rto;
 	pto = TLP_PTO_SRTTS * pdc->rtt.srtt + pdc->cfg.ack_delay;
 	if (pto >= pdc->rtt.rto)
@@ -956,7 +957,8 @@ u64 uet_pdc_tx_timer(struct uet_pdc *pdc)
 /*
  * A tail loss probe: the last PSN in flight not acknowledged goes again
  * (RFC 8985 section 7.3), and its ACK, asked for, shows the receiver's
- * holes to RACK.  One probe until the next progress.
+ * holes to RACK; a ROD receiver missing an earlier PSN NACKs it instead.
+ * One probe until the next progress.
  */
 static u32 tx_probe(struct uet_pdc *pdc, u64 now)
 {

@@ -317,7 +317,7 @@ struct uet_pdc_acked {
  *	sent, same units (RACK.xmit_ts of RFC 8985) ...
  * @rack_valid: ... once there is one.
  * @probe_armed: the timer, as uet_pdc_tx_timer() last armed it, is a
- *	tail loss probe's, not the RTO.
+ *	tail loss probe's, not the RTO (all modes but UUD).
  * @probed: a probe went out since anything was last newly acknowledged.
  * @acked: per PSN in flight, by PSN modulo the window: acknowledged.
  * @lost: per PSN in flight: deemed lost, waiting for retransmission.

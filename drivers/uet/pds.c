@@ -998,9 +998,12 @@ unlock:
 
 /*
  * Target: NACK the request of @psn.  ROD_OOO: it arrived ahead of the
- * expected PSN, and the sender goes back at once, but once per hole: a
- * go-back-N burst would otherwise bring a NACK per packet.  TRIMMED: its
- * payload was cut on the way; the sender resends that PSN at once.
+ * expected PSN, and the sender goes back at once, but once per hole and
+ * round: a go-back-N burst would otherwise bring a NACK per packet.  A
+ * request at or below the one last refused, the hole unchanged, is of the
+ * sender's next round: the hole's copy in it was lost too, and the sender
+ * goes back again at once instead of at its RTO.  TRIMMED: its payload
+ * was cut on the way; the sender resends that PSN at once.
  */
 static void pdc_send_nack(struct uet_pds_pdc *pdc, u32 psn, u8 code)
 {
@@ -1012,10 +1015,12 @@ static void pdc_send_nack(struct uet_pds_pdc *pdc, u32 psn, u8 code)
 
 	lockdep_assert_held(&pdc->lock);
 	if (code == UET_PDS_NACK_ROD_OOO) {
-		if (pdc->nacked_valid && pdc->nacked_cack == pdc->core.rx.cack)
+		if (pdc->nacked_valid && pdc->nacked_cack == pdc->core.rx.cack &&
+		    uet_psn_after(psn, pdc->nacked_psn))
 			return;
 		pdc->nacked_valid = true;
 		pdc->nacked_cack = pdc->core.rx.cack;
+		pdc->nacked_psn = psn;
 	}
 	h.nack.code = code;
 	h.nack.psn = psn;

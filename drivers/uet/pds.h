@@ -138,6 +138,7 @@ struct uet_pds_src {
  * @rsp_msg_id: target: the SES response of the next ACK: message ID ...
  * @rsp_rc: ... and return code.
  * @nacked_cack: target, ROD: the CACK PSN of the last NACK sent, ...
+ * @nacked_psn: ... the PSN it refused ...
  * @nacked_valid: ... if one was.
  * @last_active: jiffies of the last request or ACK, sent or received.
  * @close_wanted: initiator: close once drained (idle, or asked to).
@@ -170,6 +171,7 @@ struct uet_pds_pdc {
 	u16 rsp_msg_id;
 	u8 rsp_rc;
 	u32 nacked_cack;
+	u32 nacked_psn;
 	bool nacked_valid;
 	unsigned long last_active;
 	bool close_wanted;
