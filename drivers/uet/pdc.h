@@ -316,11 +316,14 @@ struct uet_pdc_acked {
  * @rack_sent: when the PSN last sent of those acknowledged so far was
  *	sent, same units (RACK.xmit_ts of RFC 8985) ...
  * @rack_valid: ... once there is one.
+ * @reo_steps: RACK's reordering window, in quarters of the smoothed RTT:
+ *	one more for each retransmission its ACK showed was needless.
  * @probe_armed: the timer, as uet_pdc_tx_timer() last armed it, is a
  *	tail loss probe's, not the RTO (all modes but UUD).
  * @probed: a probe went out since anything was last newly acknowledged.
  * @acked: per PSN in flight, by PSN modulo the window: acknowledged.
  * @lost: per PSN in flight: deemed lost, waiting for retransmission.
+ * @again: with @sent: per PSN in flight: last sent as a retransmission.
  *
  * The cursors, all within [@una, @nxt], bound what each scan covers to at
  * most the window.  A PSN's bits are cleared when the PSN is allocated, so
@@ -342,10 +345,12 @@ struct uet_pdc_tx {
 	u32 *sent;
 	u32 rack_sent;
 	bool rack_valid;
+	u8 reo_steps;
 	bool probe_armed;
 	bool probed;
 	DECLARE_BITMAP(acked, UET_PDC_WND_MAX);
 	DECLARE_BITMAP(lost, UET_PDC_WND_MAX);
+	DECLARE_BITMAP(again, UET_PDC_WND_MAX);
 };
 
 /**

@@ -686,6 +686,71 @@ TEST(rack_reordering_and_early_acks)
 }
 
 /*
+ * RACK judges only what an ACK says the receiver misses: the PSN after
+ * its CACK PSN and the clear bits of its bitmap, not PSNs between the
+ * two, which a bitmap far ahead does not cover (they may have arrived).
+ * Duplicate-threshold detection is kept out of the way (dup_thresh 64).
+ */
+TEST(rack_only_what_the_ack_misses)
+{
+	struct uet_pdc_acked acked;
+	struct uet_pdc_cfg cfg;
+	struct uet_pdc_ack ack;
+	struct uet_pdc pdc;
+	u32 sent[128], rtx[128], i;
+
+	small_cfg(&cfg, UET_PDC_RUD, 128);
+	cfg.dup_thresh = 64;
+	ASSERT_EQ(0, uet_pdc_init(&pdc, &cfg, true, WRAP_START));
+	uet_pdc_tx_track(&pdc, sent);
+	pdc.state = UET_PDC_ESTABLISHED;
+	for (i = 0; i < 100; i++)
+		send_at(_metadata, &pdc, i, i * 10 * US);
+	ack = ack_of(WRAP_START, WRAP_START + 1, 0);
+	EXPECT_EQ(1, acks(&pdc, &ack, 100 * US, &acked));
+	/* P1 missing; the bitmap covers P36-P99, all there but P50 */
+	ack = ack_of(WRAP_START, WRAP_START + 36, ~0ULL & ~(1ULL << 14));
+	ack.ack_psn = WRAP_START + 99;
+	EXPECT_EQ(63, acks(&pdc, &ack, 1 * MS, &acked));
+	ASSERT_EQ(2, take_rtx(&pdc, rtx, 128));
+	EXPECT_EQ(WRAP_START + 1, rtx[0]);
+	EXPECT_EQ(WRAP_START + 50, rtx[1]);
+	EXPECT_EQ(2, pdc.cnt[UET_PDC_CNT_TX_RACK_LOST]);
+}
+
+/*
+ * A retransmission whose ACK comes sooner than the smallest RTT after it
+ * was needless (the first copy had arrived): RACK's reordering window
+ * grows by a quarter of the smoothed RTT, up to the smoothed RTT.
+ */
+TEST(rack_window_grows)
+{
+	struct uet_pdc_acked acked;
+	struct uet_pdc_ack ack;
+	struct uet_pdc pdc;
+	u32 sent[16], psn;
+
+	timed_sender(_metadata, &pdc, sent);
+	send_at(_metadata, &pdc, 0, 0);
+	send_at(_metadata, &pdc, 1, 0);
+	send_at(_metadata, &pdc, 2, 0);
+	ack = ack_of(WRAP_START, WRAP_START + 1, 0);
+	EXPECT_EQ(1, acks(&pdc, &ack, 100 * US, &acked));
+	EXPECT_EQ(1, pdc.tx.reo_steps);
+	EXPECT_EQ(0, uet_pdc_tx_nack(&pdc, WRAP_START + 1));
+	ASSERT_TRUE(uet_pdc_tx_next_rtx(&pdc, 150 * US, &psn));
+	ack = ack_of(WRAP_START + 1, WRAP_START + 2, 0);
+	EXPECT_EQ(1, acks(&pdc, &ack, 160 * US, &acked));
+	EXPECT_EQ(2, pdc.tx.reo_steps);
+	/* an ACK a round trip after the retransmission: no news */
+	EXPECT_EQ(0, uet_pdc_tx_nack(&pdc, WRAP_START + 2));
+	ASSERT_TRUE(uet_pdc_tx_next_rtx(&pdc, 200 * US, &psn));
+	ack = ack_of(WRAP_START + 2, WRAP_START + 3, 0);
+	EXPECT_EQ(1, acks(&pdc, &ack, 400 * US, &acked));
+	EXPECT_EQ(2, pdc.tx.reo_steps);
+}
+
+/*
  * Tail loss probe: when the last PSNs are lost, nothing acknowledges
  * anything sent after them.  Twice the smoothed RTT plus the ACK delay
  * after the last progress, the last PSN in flight goes again (no RTO, no
@@ -721,6 +786,7 @@ TEST(tail_loss_probe)
 
 	/* the probe's ACK: P1 and P2, sent long before it, are lost */
 	ack = ack_of(WRAP_START, WRAP_START + 1, 0x4);
+	ack.ack_psn = WRAP_START + 3;
 	EXPECT_EQ(1, acks(&pdc, &ack, 900 * US, &acked));
 	ASSERT_EQ(2, take_rtx(&pdc, rtx, 16));
 	EXPECT_EQ(WRAP_START + 1, rtx[0]);
