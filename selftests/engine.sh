@@ -158,16 +158,24 @@ neigh_pin() {
 # known, its PDC.  With uet0's requests to uet1 blackholed, ACKs of them
 # forged from uet1's IPv6 address, or naming another PDC of uet1's, and a
 # NACK saying uet1 lost the PDC, all from another address, change
-# nothing; once the blackhole goes, the messages arrive whole.  uet0
-# keeps its PDC meanwhile (pdc-idle-ms 0): on the debug kernel the steps
-# between the two transfers can take longer than the idle timeout, and
-# the second would open a new PDC, which never leaves SYN_SENT.
+# nothing; once the blackhole goes, the messages arrive whole.  Both
+# keep their PDCs meanwhile (pdc-idle-ms 0): on the debug kernel the
+# steps between the two transfers can take longer than the idle timeout
+# (the second would open a new PDC, which never leaves SYN_SENT), and the
+# blackhole longer than uet1's (40 s).  The transfer waits out the RTO
+# the blackhole backed off, up to its 60 s.
+idle_default() {
+	A uetctl dev set uet0 pdc-idle-ms 10000 &&
+	B uetctl dev set uet1 pdc-idle-ms 10000
+}
+
 forged_acks() {
 	local id rid una nxt cack i w pid rc=0
 	A uetctl dev set uet0 pdc-idle-ms 0 &&
+	B uetctl dev set uet1 pdc-idle-ms 0 &&
 	xfer count=1 size=100 && neigh_pin || return 1
 	A tc qdisc replace dev veth0 root netem loss 100% || return 1
-	xfer count=2 size=100 timeout_s=30 &
+	xfer count=2 size=100 timeout_s=150 &
 	pid=$!
 	for i in $(seq 50); do
 		read -r id rid una nxt <<<"$(ini_pdc)"
@@ -179,7 +187,7 @@ forged_acks() {
 		A tc qdisc del dev veth0 root
 		neigh_pin del
 		wait $pid
-		A uetctl dev set uet0 pdc-idle-ms 10000
+		idle_default
 		return 1
 	fi
 	cack=$(( (nxt - 1) & 0xffffffff ))
@@ -197,7 +205,7 @@ forged_acks() {
 	A tc qdisc del dev veth0 root
 	neigh_pin del
 	wait $pid || rc=1
-	A uetctl dev set uet0 pdc-idle-ms 10000 || rc=1
+	idle_default || rc=1
 	return $rc
 }
 
@@ -321,8 +329,7 @@ no_pdc_avail() {
 	echo "# uet1 NACKs sent +$(($(counter uet1 nacks_sent) - n))"
 	B uetctl dev set uet1 pdc-pool 4096 || rc=1
 	wait $pid || rc=1
-	A uetctl dev set uet0 pdc-idle-ms 10000 &&
-	B uetctl dev set uet1 pdc-idle-ms 10000 || rc=1
+	idle_default || rc=1
 	return $rc
 }
 
