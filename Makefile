@@ -10,6 +10,7 @@
 #                     (100) rounds of teardown under traffic
 #   make demo         boot a VM, create uet devices, show them (README)
 #   make bench        two VMs: perftest over uet and rxe, iperf3 (slow)
+#   make profile      one VM: where the engine's time goes (perf)
 #   make deps         install the Debian packages all of this needs
 #   make netlink-gen  regenerate the netlink code from its YNL spec
 #   make install      module (to /lib/modules/KVER/updates), uetctl, libuet
@@ -84,6 +85,12 @@ bench:
 	@scripts/deps.sh
 	@selftests/bench/run.sh
 
+# Where the engine's time goes: perf in one VM during 1 MiB transfers.
+profile:
+	@scripts/deps.sh
+	@UET_VM_EXTRA_PROGS=/usr/bin/perf selftests/vm/run-suite.sh selftests \
+		--append 'UET_TESTS="engine_profile.sh"'
+
 install: module userspace
 	$(MAKE) -C $(KDIR) M=$(KMOD_OUT) INSTALL_MOD_DIR=updates modules_install
 	depmod -a $(KVER)
@@ -108,4 +115,4 @@ clean:
 	$(MAKE) -C selftests clean
 	$(MAKE) -C selftests/unit clean
 
-.PHONY: all deps netlink-gen module userspace selftests check check-debug soak demo install dkms-install clean
+.PHONY: all deps netlink-gen module userspace selftests check check-debug soak demo bench profile install dkms-install clean

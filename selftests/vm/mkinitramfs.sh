@@ -12,7 +12,8 @@
 #
 # The guest runs bash as /init (selftests/vm/init) with real iproute2,
 # rdma-core, perftest, iperf3, tcpdump and kmod; busybox provides the
-# remaining small utilities.  Kernel modules are copied with their
+# remaining small utilities.  UET_VM_EXTRA_PROGS, host programs to add
+# (make profile adds perf, 30 MB with its libraries).  Kernel modules are copied with their
 # dependencies and indexed by depmod, so "modprobe" and the kernel's own
 # module auto-loading work in the guest as on a real host.
 set -euo pipefail
@@ -36,6 +37,8 @@ progs=(
 	/usr/bin/jq /usr/bin/setpriv
 )
 progs+=(/usr/bin/ib_*_bw /usr/bin/ib_*_lat)
+# shellcheck disable=SC2206
+progs+=(${UET_VM_EXTRA_PROGS:-})
 
 # Kernel modules the tests load; dependencies are added automatically.
 mods=(virtio_net veth sch_netem sch_ingress cls_bpf ib_core ib_uverbs rdma_ucm

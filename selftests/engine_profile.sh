@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Where a packet's time goes: perf samples every CPU while the test module
+# moves 1 MiB messages from uet0 (in uet-a) to uet1 (in uet-b), and the
+# report lists the kernel functions that took the samples, sender and
+# receiver together (one VM: both ends run on its CPUs).  Not a pass/fail
+# test: run it with "make profile", which puts perf in the VM.
+#   UET_PROFILE_COUNT   messages per run (64)
+#   UET_PROFILE_RUNS    the runs, each "MODE OP LOSS%" (the test module's
+#                       mode and op), separated by ";"
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/engine_lib.sh"
+
+N=${UET_PROFILE_COUNT:-64}
+RUNS=${UET_PROFILE_RUNS:-"rud send 0;rud write 0;rud send 1"}
+
+# profile MODE OP LOSS: one transfer under perf, the report's top lines
+profile() {
+	local mode=$1 op=$2 loss=$3 data=/tmp/perf.data pkts rc=0
+	if [ "$loss" != 0 ]; then netem loss "$loss%" || return 1; fi
+	pkts=$(counter uet0 tx_packets)
+	perf record -q -a -e cpu-clock -F 2000 -o $data -- \
+		modprobe uet_test_engine src=uet0 dst=uet1 addr="$UET_NET4.2" \
+		count="$N" size=1048576 mode="$mode" op="$op" || rc=1
+	rmmod uet_test_engine 2>/dev/null
+	netem_off
+	pkts=$(( $(counter uet0 tx_packets) - pkts ))
+	echo "# $mode $op, $loss% loss: $N x 1 MiB, $pkts packets from uet0"
+	dmesg | grep 'uet_test_engine: PASS' | tail -n 1 | sed 's/^/# /'
+	perf report -i $data --stdio --sort sym --percent-limit 0.7 2>/dev/null |
+		grep -v '^#' | grep -v '^$' | head -n 40 | sed 's/^/#   /'
+	rm -f $data
+	return $rc
+}
+
+profiles() {
+	local run rc=0
+	IFS=';' read -ra runs <<<"$RUNS"
+	for run in "${runs[@]}"; do
+		# shellcheck disable=SC2086
+		profile $run || rc=1
+	done
+	return $rc
+}
+
+trap 'netem_off; fabric_down' EXIT
+ktap_print_header
+ktap_set_plan 3
+ktap_test_result "setup" setup
+ktap_test_result "profiles" profiles
+ktap_test_result "teardown" teardown
+ktap_finished
