@@ -321,6 +321,10 @@ struct uet_pdc_acked {
  * @probe_armed: the timer, as uet_pdc_tx_timer() last armed it, is a
  *	tail loss probe's, not the RTO (all modes but UUD).
  * @probed: a probe went out since anything was last newly acknowledged.
+ * @probe_psn: the PSN of the last probe ...
+ * @probe_out: ... not acknowledged yet ...
+ * @probe_acked: ... or acknowledged by the ACK being processed: RACK
+ *	judges first copies too.
  * @acked: per PSN in flight, by PSN modulo the window: acknowledged.
  * @lost: per PSN in flight: deemed lost, waiting for retransmission.
  * @again: with @sent: per PSN in flight: last sent as a retransmission.
@@ -348,6 +352,9 @@ struct uet_pdc_tx {
 	u8 reo_steps;
 	bool probe_armed;
 	bool probed;
+	u32 probe_psn;
+	bool probe_out;
+	bool probe_acked;
 	DECLARE_BITMAP(acked, UET_PDC_WND_MAX);
 	DECLARE_BITMAP(lost, UET_PDC_WND_MAX);
 	DECLARE_BITMAP(again, UET_PDC_WND_MAX);

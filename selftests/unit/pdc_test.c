@@ -686,10 +686,12 @@ TEST(rack_reordering_and_early_acks)
 }
 
 /*
- * RACK judges only what an ACK says the receiver misses: the PSN after
- * its CACK PSN and the clear bits of its bitmap, not PSNs between the
- * two, which a bitmap far ahead does not cover (they may have arrived).
- * Duplicate-threshold detection is kept out of the way (dup_thresh 64).
+ * After a tail probe's ACK, RACK judges first copies too, but only what
+ * the ACK says the receiver misses: the PSN after its CACK PSN and the
+ * clear bits of its bitmap, not PSNs between the two, which a bitmap far
+ * ahead does not cover (they may have arrived).  Before the probe, first
+ * copies are left to the duplicate threshold (kept out of the way here:
+ * dup_thresh 64).
  */
 TEST(rack_only_what_the_ack_misses)
 {
@@ -697,7 +699,7 @@ TEST(rack_only_what_the_ack_misses)
 	struct uet_pdc_cfg cfg;
 	struct uet_pdc_ack ack;
 	struct uet_pdc pdc;
-	u32 sent[128], rtx[128], i;
+	u32 sent[128], rtx[128], probe, i;
 
 	small_cfg(&cfg, UET_PDC_RUD, 128);
 	cfg.dup_thresh = 64;
@@ -708,10 +710,19 @@ TEST(rack_only_what_the_ack_misses)
 		send_at(_metadata, &pdc, i, i * 10 * US);
 	ack = ack_of(WRAP_START, WRAP_START + 1, 0);
 	EXPECT_EQ(1, acks(&pdc, &ack, 100 * US, &acked));
-	/* P1 missing; the bitmap covers P36-P99, all there but P50 */
+	/* P1 and P50 missing, P98 arrived: first copies, not judged */
+	ack = ack_of(WRAP_START, WRAP_START + 35, 1ULL << 63);
+	ack.ack_psn = WRAP_START + 98;
+	EXPECT_EQ(1, acks(&pdc, &ack, 1 * MS, &acked));
+	EXPECT_EQ(0, take_rtx(&pdc, rtx, 128));
+
+	/* the probe, P99; its ACK: the bitmap covers P36-P99 but P50 */
+	uet_pdc_tx_timer(&pdc);
+	EXPECT_FALSE(uet_pdc_tx_timeout(&pdc, 2 * MS, &probe));
+	EXPECT_EQ(WRAP_START + 99, probe);
 	ack = ack_of(WRAP_START, WRAP_START + 36, ~0ULL & ~(1ULL << 14));
 	ack.ack_psn = WRAP_START + 99;
-	EXPECT_EQ(63, acks(&pdc, &ack, 1 * MS, &acked));
+	EXPECT_EQ(62, acks(&pdc, &ack, 3 * MS, &acked));
 	ASSERT_EQ(2, take_rtx(&pdc, rtx, 128));
 	EXPECT_EQ(WRAP_START + 1, rtx[0]);
 	EXPECT_EQ(WRAP_START + 50, rtx[1]);
