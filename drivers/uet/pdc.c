@@ -1020,8 +1020,10 @@ u64 uet_pdc_tx_timer(struct uet_pdc *pdc)
 /*
  * A tail loss probe: the last PSN in flight not acknowledged goes again
  * (RFC 8985 section 7.3), and its ACK, asked for, shows the receiver's
- * holes to RACK; a ROD receiver missing an earlier PSN NACKs it instead.
- * One probe until the next progress.
+ * holes to RACK.  A ROD receiver keeps nothing after its first hole, and
+ * says nothing of a request past it that it has refused once: ROD's probe is
+ * go-back-N from the first PSN not acknowledged, that PSN the probe, the
+ * rest retransmits.  One probe until the next progress.
  */
 static u32 tx_probe(struct uet_pdc *pdc, u64 now)
 {
@@ -1029,9 +1031,17 @@ static u32 tx_probe(struct uet_pdc *pdc, u64 now)
 	u32 psn = tx->nxt;
 
 	tx->probed = true;
-	do
-		psn--;
-	while (psn != tx->una && tx_acked(pdc, psn));
+	if (pdc->cfg.mode == UET_PDC_ROD) {
+		go_back(pdc);
+		psn = tx->una;
+		__clear_bit(slot(pdc, psn), tx->lost);
+		if (tx->rtx_next == psn)
+			tx->rtx_next++;
+	} else {
+		do
+			psn--;
+		while (psn != tx->una && tx_acked(pdc, psn));
+	}
 	/* Karn: its ACK could answer either copy. */
 	if (tx->timing && tx->timed_psn == psn)
 		tx->timing = false;

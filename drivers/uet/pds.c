@@ -519,7 +519,9 @@ static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t)
 	if (pdc->dead || !uet_pdc_tx_in_flight(&pdc->core))
 		goto out;
 	if (!uet_pdc_tx_timeout(&pdc->core, ktime_get_ns(), &probe)) {
+		/* and a ROD probe's go-back-N after it */
 		pdc_xmit_req(pdc, probe, PDC_XMIT_PROBE);
+		pdc_push(pdc);
 		pdc_rto_arm(pdc);
 		goto out;
 	}

@@ -813,8 +813,8 @@ TEST(tail_loss_probe)
 }
 
 /*
- * ROD keeps no send times, and probes all the same: its last PSN, which
- * its receiver NACKs if it misses an earlier one.  UUD has no timer.
+ * ROD keeps no send times, and probes all the same: go-back-N, the first
+ * PSN not acknowledged the probe, the rest retransmits.  UUD does not.
  */
 TEST(rod_probe)
 {
@@ -835,11 +835,11 @@ TEST(rod_probe)
 	EXPECT_EQ(1, acks(&pdc, &ack, 100 * US, &acked));
 	EXPECT_GT(uet_pdc_rto(&pdc), uet_pdc_tx_timer(&pdc));
 	EXPECT_FALSE(uet_pdc_tx_timeout(&pdc, 1 * MS, &probe));
-	EXPECT_EQ(WRAP_START + 2, probe);
-	/* the receiver NACKs it: back to the first one not acknowledged */
-	EXPECT_EQ(0, uet_pdc_tx_nack(&pdc, WRAP_START + 2));
+	EXPECT_EQ(WRAP_START + 1, probe);
 	ASSERT_TRUE(uet_pdc_tx_next_rtx(&pdc, 0, &psn));
-	EXPECT_EQ(WRAP_START + 1, psn);
+	EXPECT_EQ(WRAP_START + 2, psn);
+	EXPECT_FALSE(uet_pdc_tx_next_rtx(&pdc, 0, &psn));
+	EXPECT_EQ(0, pdc.cnt[UET_PDC_CNT_TX_TIMEOUTS]);
 
 	small_cfg(&cfg, UET_PDC_UUD, 16);
 	ASSERT_EQ(0, uet_pdc_init(&pdc, &cfg, true, WRAP_START));
