@@ -55,14 +55,13 @@ uud() {
 # lossy NETEM-ARGS...: 8 x 1 MiB through the impairment, in each mode,
 # printing what each mode's recovery cost
 lossy() {
-	local n mode rtx to tp rc=0
+	local n mode rtx rc=0
 	n=$(scaled 8 2)
 	netem "$@" || return 1
 	for mode in rud rod; do
-		rtx=$(counter uet0 retransmits) to=$(counter uet0 timeouts)
-		tp=$(counter uet0 tail_probes)
+		rtx=$(counter uet0 retransmits)
 		xfer count="$n" size="$(scaled 1048576 262144)" mode=$mode || rc=1
-		echo "# $mode retransmits: $(( $(counter uet0 retransmits) - rtx )), timeouts: $(( $(counter uet0 timeouts) - to )), tail probes: $(( $(counter uet0 tail_probes) - tp ))"
+		echo "# $mode retransmits: $(( $(counter uet0 retransmits) - rtx ))"
 	done
 	netem_off
 	return $rc

@@ -46,7 +46,6 @@ static const struct rdma_stat_desc uet_counter_descs[] = {
 	[UET_CNT_READS_REISSUED].name = "reads_reissued",
 	[UET_CNT_TRIMMED].name = "trimmed",
 	[UET_CNT_RNR_RETRIES].name = "rnr_retries",
-	[UET_CNT_TAIL_PROBES].name = "tail_probes",
 	[UET_CNT_PDCS_ACTIVE].name = "pdcs_active",
 };
 

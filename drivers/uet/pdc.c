@@ -56,8 +56,7 @@ static_assert(UET_PDC_WND_MAX <= SYN_PSN_OFFSET_SPAN);
 static_assert((UET_PDC_WND_MAX & (UET_PDC_WND_MAX - 1)) == 0);
 static_assert(UET_PDC_SACK_BITS == 8 * sizeof(u64));
 
-#define NS_PER_US		1000ULL
-#define NS_PER_MS		(1000 * NS_PER_US)
+#define NS_PER_MS		1000000ULL
 #define NS_PER_S		(1000 * NS_PER_MS)
 
 /* RFC 6298 section 2: alpha = 1/8, beta = 1/4, K = 4. */
@@ -81,8 +80,7 @@ static_assert(UET_PDC_SACK_BITS == 8 * sizeof(u64));
  * still cover four consecutive ACKs at 16, so one lost ACK hides nothing
  * (the issue behind the second-wave engine asks for 8 to 16).  DupThresh
  * 3, RFC 6675 and RFC 5681.  15 timeouts in a row, Linux's
- * net.ipv4.tcp_retries2.  An ACK held back at most 500 us, the device
- * default (main.c).
+ * net.ipv4.tcp_retries2.
  */
 #define DEFAULT_RTO_INITIAL	NS_PER_S
 #define DEFAULT_RTO_MIN		(200 * NS_PER_MS)
@@ -90,25 +88,6 @@ static_assert(UET_PDC_SACK_BITS == 8 * sizeof(u64));
 #define DEFAULT_ACK_EVERY	16
 #define DEFAULT_DUP_THRESH	3
 #define DEFAULT_MAX_RETRIES	15
-#define DEFAULT_ACK_DELAY	(500 * NS_PER_US)
-
-/*
- * Time-based loss detection and tail loss probes, after RACK-TLP (RFC
- * 8985): a PSN is lost once one sent more than a reordering window after
- * it is acknowledged.  RFC 8985 starts the window at a quarter of the
- * smallest RTT (section 6.2 step 4); ours is a quarter of the smoothed
- * RTT: between two namespaces of a host, bursts sent from two CPUs are
- * reordered by up to a burst's sending time, which the smallest RTT, an
- * unloaded one, does not cover (measured: 10,000 needless retransmissions
- * in 8 MiB at 5% loss).  One quarter more for each retransmission found
- * needless, up to the smoothed RTT (section 6.2, reo_wnd_mult; at most
- * 255 steps, as Linux counts them).  A probe goes out after twice the
- * smoothed RTT without an ACK, plus the receiver's ACK delay (section
- * 7.2).
- */
-#define RACK_REO_WND_SHIFT	2
-#define RACK_REO_STEPS_MAX	255
-#define TLP_PTO_SRTTS		2
 
 static const char * const state_names[UET_PDC_STATE_COUNT] = {
 	[UET_PDC_CLOSED] = "CLOSED",
@@ -147,8 +126,6 @@ static const char * const counter_names[UET_PDC_CNT_COUNT] = {
 	[UET_PDC_CNT_TX_BAD_ACKS] = "tx_bad_acks",
 	[UET_PDC_CNT_TX_NACKS] = "tx_nacks",
 	[UET_PDC_CNT_TX_RTT_SAMPLES] = "tx_rtt_samples",
-	[UET_PDC_CNT_TX_PROBES] = "tx_probes",
-	[UET_PDC_CNT_TX_RACK_LOST] = "tx_rack_lost",
 	[UET_PDC_CNT_RX_DELIVERED] = "rx_delivered",
 	[UET_PDC_CNT_RX_OUT_OF_ORDER] = "rx_out_of_order",
 	[UET_PDC_CNT_RX_DUPLICATES] = "rx_duplicates",
@@ -378,7 +355,6 @@ void uet_pdc_cfg_default(struct uet_pdc_cfg *cfg, enum uet_pdc_mode mode)
 	cfg->ack_every = DEFAULT_ACK_EVERY;
 	cfg->dup_thresh = DEFAULT_DUP_THRESH;
 	cfg->max_retries = DEFAULT_MAX_RETRIES;
-	cfg->ack_delay = DEFAULT_ACK_DELAY;
 	cfg->rto_initial = DEFAULT_RTO_INITIAL;
 	cfg->rto_min = DEFAULT_RTO_MIN;
 	cfg->rto_max = DEFAULT_RTO_MAX;
@@ -492,7 +468,6 @@ void uet_pdc_rtt_sample(struct uet_pdc_rtt *rtt, u64 r)
 		/* (2.2): SRTT = R, RTTVAR = R / 2 */
 		rtt->srtt = r;
 		rtt->rttvar = r >> 1;
-		rtt->min_rtt = r;
 		rtt->seeded = true;
 	} else {
 		/* RTTVAR first: it takes the old SRTT. */
@@ -501,8 +476,6 @@ void uet_pdc_rtt_sample(struct uet_pdc_rtt *rtt, u64 r)
 			      (delta >> RTT_BETA_SHIFT);
 		rtt->srtt = rtt->srtt - (rtt->srtt >> RTT_ALPHA_SHIFT) +
 			    (r >> RTT_ALPHA_SHIFT);
-		if (r < rtt->min_rtt)
-			rtt->min_rtt = r;
 	}
 	rtt->rto = rto_estimate(rtt);
 }
@@ -533,23 +506,6 @@ static bool tx_acked(const struct uet_pdc *pdc, u32 psn)
 static bool tx_in_flight(const struct uet_pdc *pdc, u32 psn)
 {
 	return uet_psn_in_window(psn, pdc->tx.una, uet_pdc_tx_in_flight(pdc));
-}
-
-/*
- * Remember when @psn leaves, for time-based loss detection, and whether
- * it is a copy sent again (@again).
- */
-static void tx_stamp(struct uet_pdc *pdc, u32 psn, u64 now, bool again)
-{
-	u32 s = slot(pdc, psn);
-
-	if (!pdc->tx.sent)
-		return;
-	pdc->tx.sent[s] = (u32)(now >> UET_PDC_TIME_SHIFT);
-	if (again)
-		__set_bit(s, pdc->tx.again);
-	else
-		__clear_bit(s, pdc->tx.again);
 }
 
 /* Raise @psn to @floor if it lies before it. */
@@ -594,7 +550,6 @@ int uet_pdc_tx_alloc(struct uet_pdc *pdc, u64 now, u32 *psn)
 		tx->timed_psn = tx->nxt;
 		tx->timed_at = now;
 	}
-	tx_stamp(pdc, tx->nxt, now, false);
 	*psn = tx->nxt++;
 	pdc->cnt[UET_PDC_CNT_TX_NEW]++;
 	return 0;
@@ -637,35 +592,6 @@ static void go_back(struct uet_pdc *pdc)
 	mark_lost(pdc, tx->una, tx->nxt);
 }
 
-/*
- * RACK: @psn was acknowledged.  An acknowledgment sooner than the shortest
- * round trip after @psn was sent again answers an earlier copy, and says
- * nothing of when the last one left (RFC 8985 section 6.2 step 2); that
- * copy was not lost after all, and the reordering window grows.
- */
-static void rack_update(struct uet_pdc *pdc, u32 psn, u64 now)
-{
-	struct uet_pdc_tx *tx = &pdc->tx;
-	u32 s = slot(pdc, psn);
-	u32 t = tx->sent[s];
-
-	if (pdc->rtt.seeded && test_bit(s, tx->again) &&
-	    (u32)(now >> UET_PDC_TIME_SHIFT) - t <
-	    (u32)(pdc->rtt.min_rtt >> UET_PDC_TIME_SHIFT)) {
-		if (tx->reo_steps < RACK_REO_STEPS_MAX)
-			tx->reo_steps++;
-		return;
-	}
-	if (!tx->rack_valid || (s32)(t - tx->rack_sent) > 0) {
-		tx->rack_sent = t;
-		tx->rack_valid = true;
-	}
-	if (tx->probe_out && psn == tx->probe_psn) {
-		tx->probe_out = false;
-		tx->probe_acked = true;
-	}
-}
-
 /* Record @psn, in flight and not acknowledged before, as acknowledged. */
 static void tx_mark_acked(struct uet_pdc *pdc, u32 psn, u64 now)
 {
@@ -674,8 +600,6 @@ static void tx_mark_acked(struct uet_pdc *pdc, u32 psn, u64 now)
 
 	__set_bit(s, tx->acked);
 	__clear_bit(s, tx->lost);
-	if (tx->sent)
-		rack_update(pdc, psn, now);
 	if (tx->timing && psn == tx->timed_psn) {
 		tx->timing = false;
 		uet_pdc_rtt_sample(&pdc->rtt, now - tx->timed_at);
@@ -783,64 +707,6 @@ static void detect_losses(struct uet_pdc *pdc)
 	tx->lost_scan = psn;
 }
 
-/* RACK's reordering window, in UET_PDC_TIME_SHIFT units. */
-static u32 rack_reo_wnd(const struct uet_pdc *pdc)
-{
-	u64 reo = (pdc->rtt.srtt >> RACK_REO_WND_SHIFT) * pdc->tx.reo_steps;
-
-	if (reo > pdc->rtt.srtt)
-		reo = pdc->rtt.srtt;
-	return (u32)(reo >> UET_PDC_TIME_SHIFT);
-}
-
-/*
- * RACK: @psn, missing at the receiver, is lost if sent long enough ago:
- * a retransmission, or any PSN once a tail probe's ACK came.  First
- * copies are otherwise left to the duplicate threshold: bursts sent from
- * two CPUs of a host reach a receiver on it through two backlogs, out of
- * order by up to a burst's sending time, and time alone took that for
- * loss (measured: 16 times the needless retransmissions of ib_read_bw at
- * 1% loss).
- */
-static void rack_judge(struct uet_pdc *pdc, u32 psn, u32 reo)
-{
-	struct uet_pdc_tx *tx = &pdc->tx;
-	u32 s = slot(pdc, psn);
-
-	if (!tx_in_flight(pdc, psn) || test_bit(s, tx->acked) ||
-	    test_bit(s, tx->lost) ||
-	    (!test_bit(s, tx->again) && !tx->probe_acked) ||
-	    (s32)(tx->rack_sent - tx->sent[s]) <= (s32)reo)
-		return;
-	mark_lost(pdc, psn, psn + 1);
-	pdc->cnt[UET_PDC_CNT_TX_RACK_LOST]++;
-}
-
-/*
- * RACK: a PSN the receiver said it misses, sent more than the reordering
- * window before the PSN last sent of those acknowledged, is lost (RFC
- * 8985 section 6.2 step 5).  Only what @ack says is missing counts: the
- * PSN after its CACK PSN, and the clear bits of its bitmap up to the PSN
- * it acknowledges.  PSNs between the two, which a bitmap far ahead of the
- * CACK PSN does not cover, may have arrived.  A retransmit lost again is
- * caught so once something sent after it is acknowledged, and a tail
- * once a probe's ACK comes.
- */
-static void rack_detect(struct uet_pdc *pdc, const struct uet_pdc_ack *ack)
-{
-	u32 reo = rack_reo_wnd(pdc);
-	u32 i, psn;
-
-	rack_judge(pdc, ack->cack_psn + 1, reo);
-	for (i = 0; i < UET_PDC_SACK_BITS; i++) {
-		psn = ack->sack_base + i;
-		if (uet_psn_after(psn, ack->ack_psn))
-			break;
-		if (!(ack->sack_bitmap >> i & 1))
-			rack_judge(pdc, psn, reo);
-	}
-}
-
 /**
  * uet_pdc_tx_ack() - process the reliability content of a received ACK
  * @pdc: the PDC.
@@ -855,10 +721,8 @@ static void rack_detect(struct uet_pdc *pdc, const struct uet_pdc_ack *ack)
  * The cumulative part goes first, then the bitmap; the window's left edge
  * then moves over everything acknowledged at it.  For RUD and RUDI the
  * bitmap also reveals holes, which become retransmits (see
- * uet_pdc_tx_next_rtx()) once dup_thresh PSNs above them are acknowledged,
- * or, with send times tracked (uet_pdc_tx_track()), once a PSN sent a
- * reordering window after them is.  ROD learns of losses only from NACKs
- * and timeouts.
+ * uet_pdc_tx_next_rtx()) once dup_thresh PSNs above them are acknowledged.
+ * ROD learns of losses only from NACKs and timeouts.
  *
  * Return: 0, or -EINVAL for an ACK that names PSNs never sent (ignored
  * whole) or a UUD PDC.
@@ -867,8 +731,6 @@ int uet_pdc_tx_ack(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
 		   u64 now, struct uet_pdc_acked *acked)
 {
 	struct uet_pdc_tx *tx = &pdc->tx;
-	u32 rack_sent = tx->rack_sent;
-	bool rack_valid = tx->rack_valid;
 
 	memset(acked, 0, sizeof(*acked));
 	acked->cum_from = tx->una;
@@ -888,7 +750,6 @@ int uet_pdc_tx_ack(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
 		pdc->cnt[UET_PDC_CNT_TX_DUP_ACKS]++;
 		return 0;
 	}
-	tx->probed = false;
 	/*
 	 * Progress: forget the backoff, as RFC 6298 (5.7) allows once new
 	 * data is acknowledged; else Karn's rule would keep a go-back-N PDC,
@@ -901,11 +762,6 @@ int uet_pdc_tx_ack(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
 	}
 	if (pdc->cfg.mode != UET_PDC_ROD)
 		detect_losses(pdc);
-	/* only a later send time can find more lost */
-	if (tx->rack_valid && pdc->rtt.seeded &&
-	    (!rack_valid || rack_sent != tx->rack_sent))
-		rack_detect(pdc, ack);
-	tx->probe_acked = false;
 	return 0;
 }
 
@@ -943,7 +799,6 @@ int uet_pdc_tx_nack(struct uet_pdc *pdc, u32 psn)
 /**
  * uet_pdc_tx_next_rtx() - take the next PSN to retransmit
  * @pdc: the PDC.
- * @now: the time, ns: when it goes.
  * @psn: the PSN to send again, with the RETX flag and AR.
  *
  * PSNs come in increasing order from the lowest one lost; for ROD that is
@@ -951,7 +806,7 @@ int uet_pdc_tx_nack(struct uet_pdc *pdc, u32 psn)
  *
  * Return: true if @psn is set, false if nothing waits for retransmission.
  */
-bool uet_pdc_tx_next_rtx(struct uet_pdc *pdc, u64 now, u32 *psn)
+bool uet_pdc_tx_next_rtx(struct uet_pdc *pdc, u32 *psn)
 {
 	struct uet_pdc_tx *tx = &pdc->tx;
 	u32 s;
@@ -964,7 +819,6 @@ bool uet_pdc_tx_next_rtx(struct uet_pdc *pdc, u64 now, u32 *psn)
 		/* Karn: its ACK could answer either copy. */
 		if (tx->timing && tx->timed_psn == tx->rtx_next)
 			tx->timing = false;
-		tx_stamp(pdc, tx->rtx_next, now, true);
 		*psn = tx->rtx_next++;
 		pdc->cnt[UET_PDC_CNT_TX_RETRANSMITS]++;
 		return true;
@@ -973,124 +827,31 @@ bool uet_pdc_tx_next_rtx(struct uet_pdc *pdc, u64 now, u32 *psn)
 }
 
 /**
- * uet_pdc_tx_track() - keep send times, for time-based loss detection
- * @pdc: the PDC, just set up by uet_pdc_init().
- * @sent: an array of cfg.window entries, which the caller keeps for the
- *	PDC's life; its contents need no setting up.
- *
- * With send times, RUD and RUDI detect losses as RACK does (RFC 8985): a
- * lost retransmission costs a round trip or two, not the RTO.  ROD and
- * UUD keep none: ROD's receiver NACKs the first PSN out of order (and a
- * tail probe makes it), and UUD has nothing to recover.
- */
-void uet_pdc_tx_track(struct uet_pdc *pdc, u32 *sent)
-{
-	if (pdc->cfg.mode == UET_PDC_RUD || pdc->cfg.mode == UET_PDC_RUDI)
-		pdc->tx.sent = sent;
-	pdc->tx.reo_steps = 1;
-}
-
-/**
- * uet_pdc_tx_timer() - what to arm the retransmit timer with
- * @pdc: the PDC, with PSNs in flight.
- *
- * Once an RTT is measured, the first expiry after progress is a tail
- * loss probe's, twice the smoothed RTT plus the ACK delay, if that comes
- * before the RTO (RFC 8985 section 7.2); else the RTO.
- * uet_pdc_tx_timeout() tells the two apart.
- *
- * Return: the timeout, ns.
- */
-u64 uet_pdc_tx_timer(struct uet_pdc *pdc)
-{
-	struct uet_pdc_tx *tx = &pdc->tx;
-	u64 pto;
-
-	tx->probe_armed = false;
-	if (pdc->cfg.mode == UET_PDC_UUD || !pdc->rtt.seeded || tx->probed ||
-	    tx->retries)
-		return pdc->rtt.rto;
-	pto = TLP_PTO_SRTTS * pdc->rtt.srtt + pdc->cfg.ack_delay;
-	if (pto >= pdc->rtt.rto)
-		return pdc->rtt.rto;
-	tx->probe_armed = true;
-	return pto;
-}
-
-/*
- * A tail loss probe: the last PSN in flight not acknowledged goes again
- * (RFC 8985 section 7.3), and its ACK, asked for, shows the receiver's
- * holes to RACK.  A ROD receiver keeps nothing after its first hole, and
- * says nothing of a request past it that it has refused once: ROD's probe is
- * go-back-N from the first PSN not acknowledged, that PSN the probe, the
- * rest retransmits.  One probe until the next progress.
- */
-static u32 tx_probe(struct uet_pdc *pdc, u64 now)
-{
-	struct uet_pdc_tx *tx = &pdc->tx;
-	u32 psn = tx->nxt;
-
-	tx->probed = true;
-	if (pdc->cfg.mode == UET_PDC_ROD) {
-		go_back(pdc);
-		psn = tx->una;
-		__clear_bit(slot(pdc, psn), tx->lost);
-		if (tx->rtx_next == psn)
-			tx->rtx_next++;
-	} else {
-		do
-			psn--;
-		while (psn != tx->una && tx_acked(pdc, psn));
-	}
-	/* Karn: its ACK could answer either copy. */
-	if (tx->timing && tx->timed_psn == psn)
-		tx->timing = false;
-	tx_stamp(pdc, psn, now, true);
-	tx->probe_psn = psn;
-	tx->probe_out = true;
-	pdc->cnt[UET_PDC_CNT_TX_PROBES]++;
-	return psn;
-}
-
-/**
  * uet_pdc_tx_timeout() - the retransmit timer expired
- * @pdc: the PDC, with PSNs in flight.
- * @now: the time, ns.
- * @probe: set when the timer was a tail loss probe's (see
- *	uet_pdc_tx_timer()): the PSN to send again now, with the RETX flag
- *	and AR, as the probe.  It is no timeout.
+ * @pdc: the PDC.
  *
- * On an RTO, the RTO backs off (RFC 6298 (5.5))
- * and stops the RTT measurement under way (Karn).  Every PSN in flight
- * and not acknowledged becomes a retransmit: for RUD and RUDI the holes
- * the SACKs left, as after an RTO in RFC 6675 section 5.1; for ROD all
- * from the first (go-back-N).  Feed %UET_PDC_EV_TIMEOUT next: after
- * max_retries timeouts in a row without progress it closes the PDC.
- *
- * Return: true if the RTO expired, false for a probe.
+ * Backs the RTO off (RFC 6298 (5.5)) and stops the RTT measurement under
+ * way (Karn).  Every PSN in flight and not acknowledged becomes a
+ * retransmit: for RUD and RUDI the holes the SACKs left, as after an RTO
+ * in RFC 6675 section 5.1; for ROD all from the first (go-back-N).  Feed
+ * %UET_PDC_EV_TIMEOUT next: after max_retries timeouts in a row without
+ * progress it closes the PDC.
  */
-bool uet_pdc_tx_timeout(struct uet_pdc *pdc, u64 now, u32 *probe)
+void uet_pdc_tx_timeout(struct uet_pdc *pdc)
 {
 	struct uet_pdc_tx *tx = &pdc->tx;
 
-	if (tx->probe_armed && uet_pdc_tx_in_flight(pdc)) {
-		tx->probe_armed = false;
-		*probe = tx_probe(pdc, now);
-		return false;
-	}
-	tx->probe_armed = false;
 	pdc->cnt[UET_PDC_CNT_TX_TIMEOUTS]++;
 	tx->retries++;
 	tx->timing = false;
 	uet_pdc_rtt_backoff(&pdc->rtt);
 	if (pdc->cfg.mode == UET_PDC_ROD) {
 		go_back(pdc);
-		return true;
+		return;
 	}
 	mark_lost(pdc, tx->una, tx->nxt);
 	/* The retransmits are not to be judged lost again by SACKs. */
 	tx->lost_scan = tx->nxt;
-	return true;
 }
 
 /* Receiver window. */

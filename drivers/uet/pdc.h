@@ -27,17 +27,16 @@
  *    uet_pdc_transition(UET_PDC_EV_SEND).  Set SYN until an ACK has
  *    acknowledged something (the state is UET_PDC_SYN_SENT, or
  *    UET_PDC_CLOSE_REQUESTED entered from it), and AR on retransmits and
- *    when uet_pdc_tx_window_full().  Start the timer with
- *    uet_pdc_tx_timer() when it is not running (RFC 6298 (5.1)).
+ *    when uet_pdc_tx_window_full().  Start the RTO timer, uet_pdc_rto(), when
+ *    it is not running (RFC 6298 (5.1)).
  *  - ACK: uet_pdc_tx_ack(), then uet_pdc_transition(UET_PDC_EV_ACK).
- *    Restart the timer if it acknowledged something and PSNs remain in
+ *    Restart the RTO timer if it acknowledged something and PSNs remain in
  *    flight, stop it when none do (RFC 6298 (5.2), (5.3)).
  *  - NACK asking for a retransmit: uet_pdc_tx_nack(), then
  *    uet_pdc_transition(UET_PDC_EV_NACK).
- *  - The timer: arm it with uet_pdc_tx_timer(), a tail probe's timeout or
- *    the RTO.  On expiry uet_pdc_tx_timeout(): a probe to send, or the
- *    RTO expired: then uet_pdc_transition(UET_PDC_EV_TIMEOUT) and send
- *    the retransmits.  Arm the timer again, unless the PDC closed.
+ *  - RTO expiry: uet_pdc_tx_timeout(), then
+ *    uet_pdc_transition(UET_PDC_EV_TIMEOUT); restart the timer with the
+ *    backed-off uet_pdc_rto() unless the PDC closed.
  *  - request received: uet_pdc_transition(UET_PDC_EV_RECV or _RECV_SYN),
  *    then uet_pdc_rx_packet() says what to do with it, and
  *    uet_pdc_rx_build_ack() when uet_pdc_rx_ack_due().
@@ -59,14 +58,6 @@
 
 /* An ACK_CC's SACK bitmap covers 64 PSNs (Documentation/wire-format.rst). */
 #define UET_PDC_SACK_BITS	64
-
-/*
- * Send times per PSN are kept in units of 2^10 ns (about a microsecond) in
- * 32 bits: they wrap after 73 minutes, and are only ever compared within
- * a PDC's lifetime of retries (max_retries RTOs of at most rto_max), far
- * less than half of that.
- */
-#define UET_PDC_TIME_SHIFT	10
 
 /**
  * enum uet_pdc_mode - delivery mode of a PDC
@@ -180,9 +171,6 @@ enum uet_pdc_rx_verdict {
  * @UET_PDC_CNT_TX_BAD_ACKS: ACKs naming unsent PSNs, ignored.
  * @UET_PDC_CNT_TX_NACKS: NACKs for PSNs in flight.
  * @UET_PDC_CNT_TX_RTT_SAMPLES: RTT samples taken.
- * @UET_PDC_CNT_TX_PROBES: tail loss probes sent.
- * @UET_PDC_CNT_TX_RACK_LOST: PSNs deemed lost because something sent
- *	after them was acknowledged (time-based detection).
  * @UET_PDC_CNT_RX_DELIVERED: requests delivered, replays included.
  * @UET_PDC_CNT_RX_OUT_OF_ORDER: of those, delivered ahead of a hole.
  * @UET_PDC_CNT_RX_DUPLICATES: requests seen before (replays included).
@@ -199,8 +187,6 @@ enum uet_pdc_counter {
 	UET_PDC_CNT_TX_BAD_ACKS,
 	UET_PDC_CNT_TX_NACKS,
 	UET_PDC_CNT_TX_RTT_SAMPLES,
-	UET_PDC_CNT_TX_PROBES,
-	UET_PDC_CNT_TX_RACK_LOST,
 	UET_PDC_CNT_RX_DELIVERED,
 	UET_PDC_CNT_RX_OUT_OF_ORDER,
 	UET_PDC_CNT_RX_DUPLICATES,
@@ -221,8 +207,6 @@ enum uet_pdc_counter {
  *	it have been selectively acknowledged.
  * @max_retries: timeouts in a row, without anything newly acknowledged,
  *	after which the PDC closes in error.
- * @ack_delay: the longest a receiver holds an ACK back, ns: a tail probe
- *	waits for it.
  * @rto_initial: RTO before the first RTT sample, ns.
  * @rto_min: lower bound of the RTO, ns.
  * @rto_max: upper bound of the RTO, backoff included, ns.
@@ -233,7 +217,6 @@ struct uet_pdc_cfg {
 	u32 ack_every;
 	u32 dup_thresh;
 	u32 max_retries;
-	u64 ack_delay;
 	u64 rto_initial;
 	u64 rto_min;
 	u64 rto_max;
@@ -246,8 +229,7 @@ struct uet_pdc_cfg {
  * @rto: current retransmission timeout, backoff included, ns.
  * @rto_min: lower bound of @rto.
  * @rto_max: upper bound of @rto.
- * @min_rtt: the smallest RTT measured, ns.
- * @seeded: @srtt, @rttvar and @min_rtt hold a measurement.
+ * @seeded: @srtt and @rttvar hold a measurement.
  */
 struct uet_pdc_rtt {
 	u64 srtt;
@@ -255,7 +237,6 @@ struct uet_pdc_rtt {
 	u64 rto;
 	u64 rto_min;
 	u64 rto_max;
-	u64 min_rtt;
 	bool seeded;
 };
 
@@ -310,24 +291,8 @@ struct uet_pdc_acked {
  * @timed_psn: the PSN being timed: one at a time, which RFC 6298 section 3
  *	allows.  Its timing stops if it is retransmitted (Karn's rule).
  * @timed_at: when @timed_psn was sent.
- * @sent: RUD, RUDI, when the caller provides it (uet_pdc_tx_track()): per
- *	PSN in flight, by PSN modulo the window, when it was last sent, in
- *	%UET_PDC_TIME_SHIFT units.  Time-based loss detection reads it.
- * @rack_sent: when the PSN last sent of those acknowledged so far was
- *	sent, same units (RACK.xmit_ts of RFC 8985) ...
- * @rack_valid: ... once there is one.
- * @reo_steps: RACK's reordering window, in quarters of the smoothed RTT:
- *	one more for each retransmission its ACK showed was needless.
- * @probe_armed: the timer, as uet_pdc_tx_timer() last armed it, is a
- *	tail loss probe's, not the RTO (all modes but UUD).
- * @probed: a probe went out since anything was last newly acknowledged.
- * @probe_psn: the PSN of the last probe ...
- * @probe_out: ... not acknowledged yet ...
- * @probe_acked: ... or acknowledged by the ACK being processed: RACK
- *	judges first copies too.
  * @acked: per PSN in flight, by PSN modulo the window: acknowledged.
  * @lost: per PSN in flight: deemed lost, waiting for retransmission.
- * @again: with @sent: per PSN in flight: last sent as a retransmission.
  *
  * The cursors, all within [@una, @nxt], bound what each scan covers to at
  * most the window.  A PSN's bits are cleared when the PSN is allocated, so
@@ -346,18 +311,8 @@ struct uet_pdc_tx {
 	bool timing;
 	u32 timed_psn;
 	u64 timed_at;
-	u32 *sent;
-	u32 rack_sent;
-	bool rack_valid;
-	u8 reo_steps;
-	bool probe_armed;
-	bool probed;
-	u32 probe_psn;
-	bool probe_out;
-	bool probe_acked;
 	DECLARE_BITMAP(acked, UET_PDC_WND_MAX);
 	DECLARE_BITMAP(lost, UET_PDC_WND_MAX);
-	DECLARE_BITMAP(again, UET_PDC_WND_MAX);
 };
 
 /**
@@ -451,10 +406,8 @@ int uet_pdc_tx_alloc(struct uet_pdc *pdc, u64 now, u32 *psn);
 int uet_pdc_tx_ack(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
 		   u64 now, struct uet_pdc_acked *acked);
 int uet_pdc_tx_nack(struct uet_pdc *pdc, u32 psn);
-bool uet_pdc_tx_next_rtx(struct uet_pdc *pdc, u64 now, u32 *psn);
-void uet_pdc_tx_track(struct uet_pdc *pdc, u32 *sent);
-u64 uet_pdc_tx_timer(struct uet_pdc *pdc);
-bool uet_pdc_tx_timeout(struct uet_pdc *pdc, u64 now, u32 *probe);
+bool uet_pdc_tx_next_rtx(struct uet_pdc *pdc, u32 *psn);
+void uet_pdc_tx_timeout(struct uet_pdc *pdc);
 
 enum uet_pdc_rx_verdict uet_pdc_rx_packet(struct uet_pdc *pdc, u32 psn,
 					  u32 flags);

@@ -130,7 +130,6 @@ static void pdc_put(struct uet_pds_pdc *pdc)
 	if (refcount_dec_and_test(&pdc->ref)) {
 		dst_cache_destroy(&pdc->dst_cache);
 		kfree(pdc->txq);
-		kfree(pdc->sent);
 		kfree_rcu(pdc, rcu);
 	}
 }
@@ -327,18 +326,11 @@ static struct sk_buff *pdc_req_skb(const struct uet_pds_tx *tx)
 	return uet_ses_build_req(tx->msg, tx->off, tx->len);
 }
 
-/* Why a request goes out: its first time, again, or as a tail probe. */
-enum pdc_xmit {
-	PDC_XMIT_NEW,
-	PDC_XMIT_RETX,
-	PDC_XMIT_PROBE,
-};
-
 /*
  * Build and send the request of @psn, with SYN and AR as they apply: a
- * new request, or one sent again (@how), built again the same way.
+ * new request, or a retransmission (@retx) built again the same way.
  */
-static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, enum pdc_xmit how)
+static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 {
 	const struct uet_pds_tx *tx = &pdc->txq[pdc_slot(pdc, psn)];
 	struct uet_pds_hdr_info h = {
@@ -360,7 +352,7 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, enum pdc_xmit how)
 	} else {
 		h.req.dst.dpdcid = pdc->rpdcid;
 	}
-	if (how != PDC_XMIT_NEW)
+	if (retx)
 		h.flags |= UET_PDS_F_RETX | UET_PDS_F_AR;
 	else if (tx->flags & UET_PDS_TX_EOM || !pdc_may_send(pdc))
 		h.flags |= UET_PDS_F_AR;
@@ -387,10 +379,8 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, enum pdc_xmit how)
 		kfree_skb(skb);
 		return;
 	}
-	if (how == PDC_XMIT_RETX)
+	if (retx)
 		uet_count(pdc->udev, UET_CNT_RETRANSMITS, 1);
-	else if (how == PDC_XMIT_PROBE)
-		uet_count(pdc->udev, UET_CNT_TAIL_PROBES, 1);
 	uet_xmit(pdc->udev, skb, &pdc->key.raddr, pdc->entropy,
 		 &pdc->dst_cache);
 }
@@ -447,13 +437,10 @@ static void pdc_fail_queued(struct uet_pds_pdc *pdc, int err)
 	}
 }
 
-/* (Re)start the timer: a tail loss probe's, or the RTO. */
 static void pdc_rto_arm(struct uet_pds_pdc *pdc)
 {
-	lockdep_assert_held(&pdc->lock);
 	if (!pdc->dead)
-		hrtimer_start(&pdc->rto_timer,
-			      ns_to_ktime(uet_pdc_tx_timer(&pdc->core)),
+		hrtimer_start(&pdc->rto_timer, ns_to_ktime(uet_pdc_rto(&pdc->core)),
 			      HRTIMER_MODE_REL_SOFT);
 }
 
@@ -474,9 +461,8 @@ static void pdc_push(struct uet_pds_pdc *pdc)
 	lockdep_assert_held(&pdc->lock);
 	if (pdc_has_queued(pdc))
 		pdc->last_active = jiffies;
-	while (sent < UET_PDS_TX_BURST &&
-	       uet_pdc_tx_next_rtx(&pdc->core, ktime_get_ns(), &psn)) {
-		pdc_xmit_req(pdc, psn, PDC_XMIT_RETX);
+	while (sent < UET_PDS_TX_BURST && uet_pdc_tx_next_rtx(&pdc->core, &psn)) {
+		pdc_xmit_req(pdc, psn, true);
 		sent++;
 	}
 
@@ -489,7 +475,7 @@ static void pdc_push(struct uet_pds_pdc *pdc)
 			break;
 		}
 		pdc_cut(pdc, &pdc->txq[pdc_slot(pdc, psn)]);
-		pdc_xmit_req(pdc, psn, PDC_XMIT_NEW);
+		pdc_xmit_req(pdc, psn, false);
 		sent++;
 	}
 	if (was_idle && uet_pdc_tx_in_flight(&pdc->core))
@@ -513,19 +499,11 @@ static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t)
 {
 	struct uet_pds_pdc *pdc = container_of(t, struct uet_pds_pdc, rto_timer);
 
-	u32 probe;
-
 	spin_lock(&pdc->lock);
 	if (pdc->dead || !uet_pdc_tx_in_flight(&pdc->core))
 		goto out;
-	if (!uet_pdc_tx_timeout(&pdc->core, ktime_get_ns(), &probe)) {
-		/* and a ROD probe's go-back-N after it */
-		pdc_xmit_req(pdc, probe, PDC_XMIT_PROBE);
-		pdc_push(pdc);
-		pdc_rto_arm(pdc);
-		goto out;
-	}
 	uet_count(pdc->udev, UET_CNT_TIMEOUTS, 1);
+	uet_pdc_tx_timeout(&pdc->core);
 	if (uet_pdc_transition(&pdc->core, UET_PDC_EV_TIMEOUT) == UET_PDC_CLOSED) {
 		pdc_fail_all(pdc, -ETIMEDOUT);
 		goto out;
@@ -635,7 +613,7 @@ static void pdc_close_progress(struct uet_pds_pdc *pdc)
 		return;
 	}
 	pdc->txq[pdc_slot(pdc, psn)].flags = UET_PDS_TX_USED | UET_PDS_TX_CLOSE;
-	pdc_xmit_req(pdc, psn, PDC_XMIT_NEW);
+	pdc_xmit_req(pdc, psn, false);
 	pdc_rto_arm(pdc);
 }
 
@@ -736,25 +714,18 @@ static struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 	cfg.rto_max = (u64)READ_ONCE(udev->cfg.rto_max_us) * NSEC_PER_USEC;
 	cfg.rto_initial = (u64)READ_ONCE(udev->cfg.rto_initial_us) *
 			  NSEC_PER_USEC;
-	cfg.ack_delay = (u64)READ_ONCE(udev->cfg.ack_delay_us) * NSEC_PER_USEC;
 	/*
 	 * The control plane writes the three one after the other: read
 	 * meanwhile, an old one and a new one can be out of order.
 	 */
 	cfg.rto_max = max(cfg.rto_max, cfg.rto_min);
 	cfg.rto_initial = clamp(cfg.rto_initial, cfg.rto_min, cfg.rto_max);
-	if (initiator) {
+	if (initiator)
 		pdc->txq = kcalloc(cfg.window, sizeof(*pdc->txq), GFP_ATOMIC);
-		if (key->mode == UET_PDC_RUD)
-			pdc->sent = kcalloc(cfg.window, sizeof(*pdc->sent),
-					    GFP_ATOMIC);
-	}
 	if ((initiator && !pdc->txq) ||
-	    (initiator && key->mode == UET_PDC_RUD && !pdc->sent) ||
 	    WARN_ON_ONCE(uet_pdc_init(&pdc->core, &cfg, initiator,
 				      start_psn)))
 		goto err_free;
-	uet_pdc_tx_track(&pdc->core, pdc->sent);
 	/* without a route cache each packet looks its route up */
 	dst_cache_init(&pdc->dst_cache, GFP_ATOMIC);
 	pdc->rsp_rc = UET_SES_RC_OK;
@@ -776,7 +747,6 @@ err_free:
 	xa_erase(&udev->pds.pdcs, id);
 	dst_cache_destroy(&pdc->dst_cache);
 	kfree(pdc->txq);
-	kfree(pdc->sent);
 	kfree(pdc);
 	return NULL;
 }
@@ -1000,12 +970,9 @@ unlock:
 
 /*
  * Target: NACK the request of @psn.  ROD_OOO: it arrived ahead of the
- * expected PSN, and the sender goes back at once, but once per hole and
- * round: a go-back-N burst would otherwise bring a NACK per packet.  A
- * request at or below the one last refused, the hole unchanged, is of the
- * sender's next round: the hole's copy in it was lost too, and the sender
- * goes back again at once instead of at its RTO.  TRIMMED: its payload
- * was cut on the way; the sender resends that PSN at once.
+ * expected PSN, and the sender goes back at once, but once per hole: a
+ * go-back-N burst would otherwise bring a NACK per packet.  TRIMMED: its
+ * payload was cut on the way; the sender resends that PSN at once.
  */
 static void pdc_send_nack(struct uet_pds_pdc *pdc, u32 psn, u8 code)
 {
@@ -1017,12 +984,10 @@ static void pdc_send_nack(struct uet_pds_pdc *pdc, u32 psn, u8 code)
 
 	lockdep_assert_held(&pdc->lock);
 	if (code == UET_PDS_NACK_ROD_OOO) {
-		if (pdc->nacked_valid && pdc->nacked_cack == pdc->core.rx.cack &&
-		    uet_psn_after(psn, pdc->nacked_psn))
+		if (pdc->nacked_valid && pdc->nacked_cack == pdc->core.rx.cack)
 			return;
 		pdc->nacked_valid = true;
 		pdc->nacked_cack = pdc->core.rx.cack;
-		pdc->nacked_psn = psn;
 	}
 	h.nack.code = code;
 	h.nack.psn = psn;

@@ -131,14 +131,11 @@ struct uet_pds_src {
  *	(struct uet_pds_reissue).
  * @txq: initiator: the request of each PSN in flight, by PSN modulo the
  *	window, the window's size of them; flags 0 once acknowledged.
- * @sent: RUD initiator: the core's send times, the window's size of them
- *	(uet_pdc_tx_track()).
- * @rto_timer: initiator: retransmission timeout, or tail loss probe.
+ * @rto_timer: initiator: retransmission timeout.
  * @ack_timer: target: delayed ACK.
  * @rsp_msg_id: target: the SES response of the next ACK: message ID ...
  * @rsp_rc: ... and return code.
  * @nacked_cack: target, ROD: the CACK PSN of the last NACK sent, ...
- * @nacked_psn: ... the PSN it refused ...
  * @nacked_valid: ... if one was.
  * @last_active: jiffies of the last request or ACK, sent or received.
  * @close_wanted: initiator: close once drained (idle, or asked to).
@@ -165,13 +162,11 @@ struct uet_pds_pdc {
 	struct list_head sendq;
 	struct list_head reissue;
 	struct uet_pds_tx *txq;
-	u32 *sent;
 	struct hrtimer rto_timer;
 	struct hrtimer ack_timer;
 	u16 rsp_msg_id;
 	u8 rsp_rc;
 	u32 nacked_cack;
-	u32 nacked_psn;
 	bool nacked_valid;
 	unsigned long last_active;
 	bool close_wanted;

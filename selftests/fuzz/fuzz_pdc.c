@@ -62,7 +62,6 @@ struct fuzz {
 	struct uet_pdc rx;
 	u32 start;
 	u64 now;
-	u32 sent[UET_PDC_WND_MAX];
 	u8 acked[SPAN];
 	u8 delivered[SPAN];
 };
@@ -237,7 +236,7 @@ static void do_rtx(struct fuzz *f, u8 how)
 {
 	u32 psn;
 
-	if (!uet_pdc_tx_next_rtx(&f->tx, f->now, &psn))
+	if (!uet_pdc_tx_next_rtx(&f->tx, &psn))
 		return;
 	CHECK(uet_psn_in_window(psn, f->tx.tx.una,
 				uet_pdc_tx_in_flight(&f->tx)));
@@ -300,16 +299,8 @@ static void do_op(struct fuzz *f, struct input *in)
 			uet_pdc_transition(&f->tx, UET_PDC_EV_NACK);
 		break;
 	case OP_TIMEOUT:
-		CHECK(uet_pdc_tx_timer(&f->tx) <= uet_pdc_rto(&f->tx));
-		if (uet_pdc_tx_timeout(&f->tx, f->now, &psn)) {
-			uet_pdc_transition(&f->tx, UET_PDC_EV_TIMEOUT);
-		} else {
-			/* a tail loss probe: a PSN in flight, not acknowledged */
-			CHECK(uet_psn_in_window(psn, f->tx.tx.una,
-						uet_pdc_tx_in_flight(&f->tx)));
-			CHECK(!f->acked[offset(f, psn)]);
-			transmit(f, psn, take(in, 1));
-		}
+		uet_pdc_tx_timeout(&f->tx);
+		uet_pdc_transition(&f->tx, UET_PDC_EV_TIMEOUT);
 		CHECK(rto_in_bounds(&f->tx));
 		break;
 	case OP_RTX:
@@ -358,7 +349,6 @@ static bool setup(struct fuzz *f, struct input *in)
 	if (uet_pdc_init(&f->tx, &cfg, true, f->start) ||
 	    uet_pdc_init(&f->rx, &cfg, false, f->start))
 		return false;
-	uet_pdc_tx_track(&f->tx, f->sent);
 	CHECK(rto_in_bounds(&f->tx));
 	return true;
 }

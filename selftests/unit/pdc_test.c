@@ -81,7 +81,7 @@ static unsigned int take_rtx(struct uet_pdc *pdc, u32 *psns, unsigned int max)
 	unsigned int n = 0;
 	u32 psn;
 
-	while (n < max && uet_pdc_tx_next_rtx(pdc, 0, &psn))
+	while (n < max && uet_pdc_tx_next_rtx(pdc, &psn))
 		psns[n++] = psn;
 	return n;
 }
@@ -332,24 +332,23 @@ TEST(timeouts_close_in_error)
 	struct uet_pdc_acked acked;
 	struct uet_pdc_ack ack;
 	struct uet_pdc ini;
-	u32 probe;
 	int i;
 
 	sender(_metadata, &ini, UET_PDC_RUD, 16, 2);
 	ini.cfg.max_retries = 2;
 	for (i = 0; i < 2; i++) {
-		EXPECT_TRUE(uet_pdc_tx_timeout(&ini, 0, &probe));
+		uet_pdc_tx_timeout(&ini);
 		EXPECT_EQ(UET_PDC_ESTABLISHED,
 			  uet_pdc_transition(&ini, UET_PDC_EV_TIMEOUT));
 	}
 	ack = ack_of(WRAP_START, WRAP_START + 1, 0);
 	EXPECT_EQ(1, acks(&ini, &ack, 0, &acked));
 	for (i = 0; i < 2; i++) {
-		EXPECT_TRUE(uet_pdc_tx_timeout(&ini, 0, &probe));
+		uet_pdc_tx_timeout(&ini);
 		EXPECT_EQ(UET_PDC_ESTABLISHED,
 			  uet_pdc_transition(&ini, UET_PDC_EV_TIMEOUT));
 	}
-	EXPECT_TRUE(uet_pdc_tx_timeout(&ini, 0, &probe));
+	uet_pdc_tx_timeout(&ini);
 	EXPECT_EQ(UET_PDC_CLOSED, uet_pdc_transition(&ini, UET_PDC_EV_TIMEOUT));
 	EXPECT_EQ(5, ini.cnt[UET_PDC_CNT_TX_TIMEOUTS]);
 }
@@ -534,14 +533,14 @@ TEST(rud_timeout)
 	struct uet_pdc_acked acked;
 	struct uet_pdc_ack ack;
 	struct uet_pdc pdc;
-	u32 rtx[16], probe;
 	u64 rto;
+	u32 rtx[16];
 
 	sender(_metadata, &pdc, UET_PDC_RUD, 16, 6);
 	rto = uet_pdc_rto(&pdc);
 	ack = ack_of(WRAP_START - 1, WRAP_START, 0x4 | 0x8);
 	EXPECT_EQ(2, acks(&pdc, &ack, 0, &acked));
-	EXPECT_TRUE(uet_pdc_tx_timeout(&pdc, 0, &probe));
+	uet_pdc_tx_timeout(&pdc);
 	EXPECT_EQ(2 * rto, uet_pdc_rto(&pdc));
 	ASSERT_EQ(4, take_rtx(&pdc, rtx, 16));
 	EXPECT_EQ(WRAP_START, rtx[0]);
@@ -559,10 +558,10 @@ TEST(rud_timeout)
 TEST(rod_timeout)
 {
 	struct uet_pdc pdc;
-	u32 rtx[16], probe;
+	u32 rtx[16];
 
 	sender(_metadata, &pdc, UET_PDC_ROD, 16, 4);
-	EXPECT_TRUE(uet_pdc_tx_timeout(&pdc, 0, &probe));
+	uet_pdc_tx_timeout(&pdc);
 	EXPECT_EQ(0, uet_pdc_tx_nack(&pdc, WRAP_START + 2));
 	EXPECT_EQ(4, take_rtx(&pdc, rtx, 16));
 	EXPECT_EQ(WRAP_START, rtx[0]);
@@ -581,7 +580,7 @@ TEST(karn)
 	ASSERT_EQ(0, uet_pdc_init(&pdc, &cfg, true, WRAP_START));
 	ASSERT_EQ(0, uet_pdc_tx_alloc(&pdc, 0, &psn));
 	EXPECT_EQ(0, uet_pdc_tx_nack(&pdc, psn));
-	ASSERT_TRUE(uet_pdc_tx_next_rtx(&pdc, 0, &psn));
+	ASSERT_TRUE(uet_pdc_tx_next_rtx(&pdc, &psn));
 	ack = ack_of(psn, psn + 1, 0);
 	EXPECT_EQ(1, acks(&pdc, &ack, 300 * US, &acked));
 	EXPECT_EQ(0, pdc.cnt[UET_PDC_CNT_TX_RTT_SAMPLES]);
@@ -593,257 +592,6 @@ TEST(karn)
 	EXPECT_EQ(1, acks(&pdc, &ack, 480 * US, &acked));
 	EXPECT_EQ(1, pdc.cnt[UET_PDC_CNT_TX_RTT_SAMPLES]);
 	EXPECT_EQ(80 * US, pdc.rtt.srtt);
-}
-
-/* A RUD initiator in ESTABLISHED that keeps send times in @sent. */
-static void timed_sender(struct __test_metadata *_metadata,
-			 struct uet_pdc *pdc, u32 *sent)
-{
-	struct uet_pdc_cfg cfg;
-
-	small_cfg(&cfg, UET_PDC_RUD, 16);
-	ASSERT_EQ(0, uet_pdc_init(pdc, &cfg, true, WRAP_START));
-	uet_pdc_tx_track(pdc, sent);
-	pdc->state = UET_PDC_ESTABLISHED;
-}
-
-/* PSN WRAP_START + @i sent at @at. */
-static void send_at(struct __test_metadata *_metadata, struct uet_pdc *pdc,
-		    u32 i, u64 at)
-{
-	u32 psn;
-
-	ASSERT_EQ(0, uet_pdc_tx_alloc(pdc, at, &psn));
-	ASSERT_EQ(WRAP_START + i, psn);
-}
-
-/*
- * RACK: a retransmission lost again is found lost once a PSN sent after
- * it is acknowledged, beyond the reordering window (a quarter of the
- * smallest RTT): no RTO.
- */
-TEST(rack_lost_retransmit)
-{
-	struct uet_pdc_acked acked;
-	struct uet_pdc_ack ack;
-	struct uet_pdc pdc;
-	u32 sent[16], rtx[16], psn, i;
-
-	timed_sender(_metadata, &pdc, sent);
-	for (i = 0; i < 6; i++)
-		send_at(_metadata, &pdc, i, i * 10 * US);
-	/* P0 acknowledged (RTT 100 us), P2-P4 selectively: P1 is lost */
-	ack = ack_of(WRAP_START, WRAP_START + 1, 0xe);
-	EXPECT_EQ(4, acks(&pdc, &ack, 100 * US, &acked));
-	EXPECT_EQ(100 * US, pdc.rtt.min_rtt);
-	ASSERT_TRUE(uet_pdc_tx_next_rtx(&pdc, 110 * US, &psn));
-	EXPECT_EQ(WRAP_START + 1, psn);
-	EXPECT_FALSE(uet_pdc_tx_next_rtx(&pdc, 110 * US, &psn));
-
-	/* its retransmission is lost; P6, sent 90 us after it, arrives */
-	send_at(_metadata, &pdc, 6, 200 * US);
-	ack = ack_of(WRAP_START, WRAP_START + 1, 0xe | 0x10 | 0x20);
-	EXPECT_EQ(2, acks(&pdc, &ack, 320 * US, &acked));
-	ASSERT_EQ(1, take_rtx(&pdc, rtx, 16));
-	EXPECT_EQ(WRAP_START + 1, rtx[0]);
-	EXPECT_EQ(0, pdc.cnt[UET_PDC_CNT_TX_TIMEOUTS]);
-	EXPECT_LE(1, pdc.cnt[UET_PDC_CNT_TX_RACK_LOST]);
-}
-
-/*
- * RACK: PSNs sent within the reordering window of the one acknowledged
- * are not lost yet; and an ACK sooner than the smallest RTT after a
- * retransmission answers the first copy: it does not count as the
- * retransmission's, which would make every PSN sent before it lost.
- */
-TEST(rack_reordering_and_early_acks)
-{
-	struct uet_pdc_acked acked;
-	struct uet_pdc_ack ack;
-	struct uet_pdc pdc;
-	u32 sent[16], rtx[16], psn;
-
-	timed_sender(_metadata, &pdc, sent);
-	send_at(_metadata, &pdc, 0, 0);
-	send_at(_metadata, &pdc, 1, 0);
-	send_at(_metadata, &pdc, 2, 20 * US);
-	send_at(_metadata, &pdc, 3, 100 * US);
-	ack = ack_of(WRAP_START, WRAP_START + 1, 0);
-	EXPECT_EQ(1, acks(&pdc, &ack, 100 * US, &acked));
-	/* P2 (20 us) arrives before P1 (0 us): 20 us < 25 us, reordering */
-	ack = ack_of(WRAP_START, WRAP_START + 1, 0x2);
-	EXPECT_EQ(1, acks(&pdc, &ack, 130 * US, &acked));
-	EXPECT_EQ(0, take_rtx(&pdc, rtx, 16));
-
-	/* P1 goes again at 150 us; its first copy's ACK comes at 160 us */
-	EXPECT_EQ(0, uet_pdc_tx_nack(&pdc, WRAP_START + 1));
-	ASSERT_TRUE(uet_pdc_tx_next_rtx(&pdc, 150 * US, &psn));
-	ack = ack_of(WRAP_START + 2, WRAP_START + 3, 0);
-	EXPECT_EQ(1, acks(&pdc, &ack, 160 * US, &acked));
-	/* P3, sent at 100 us, is not lost: nothing sent after it arrived */
-	EXPECT_EQ(0, take_rtx(&pdc, rtx, 16));
-	EXPECT_EQ(0, pdc.cnt[UET_PDC_CNT_TX_RACK_LOST]);
-}
-
-/*
- * After a tail probe's ACK, RACK judges first copies too, but only what
- * the ACK says the receiver misses: the PSN after its CACK PSN and the
- * clear bits of its bitmap, not PSNs between the two, which a bitmap far
- * ahead does not cover (they may have arrived).  Before the probe, first
- * copies are left to the duplicate threshold (kept out of the way here:
- * dup_thresh 64).
- */
-TEST(rack_only_what_the_ack_misses)
-{
-	struct uet_pdc_acked acked;
-	struct uet_pdc_cfg cfg;
-	struct uet_pdc_ack ack;
-	struct uet_pdc pdc;
-	u32 sent[128], rtx[128], probe, i;
-
-	small_cfg(&cfg, UET_PDC_RUD, 128);
-	cfg.dup_thresh = 64;
-	ASSERT_EQ(0, uet_pdc_init(&pdc, &cfg, true, WRAP_START));
-	uet_pdc_tx_track(&pdc, sent);
-	pdc.state = UET_PDC_ESTABLISHED;
-	for (i = 0; i < 100; i++)
-		send_at(_metadata, &pdc, i, i * 10 * US);
-	ack = ack_of(WRAP_START, WRAP_START + 1, 0);
-	EXPECT_EQ(1, acks(&pdc, &ack, 100 * US, &acked));
-	/* P1 and P50 missing, P98 arrived: first copies, not judged */
-	ack = ack_of(WRAP_START, WRAP_START + 35, 1ULL << 63);
-	ack.ack_psn = WRAP_START + 98;
-	EXPECT_EQ(1, acks(&pdc, &ack, 1 * MS, &acked));
-	EXPECT_EQ(0, take_rtx(&pdc, rtx, 128));
-
-	/* the probe, P99; its ACK: the bitmap covers P36-P99 but P50 */
-	uet_pdc_tx_timer(&pdc);
-	EXPECT_FALSE(uet_pdc_tx_timeout(&pdc, 2 * MS, &probe));
-	EXPECT_EQ(WRAP_START + 99, probe);
-	ack = ack_of(WRAP_START, WRAP_START + 36, ~0ULL & ~(1ULL << 14));
-	ack.ack_psn = WRAP_START + 99;
-	EXPECT_EQ(62, acks(&pdc, &ack, 3 * MS, &acked));
-	ASSERT_EQ(2, take_rtx(&pdc, rtx, 128));
-	EXPECT_EQ(WRAP_START + 1, rtx[0]);
-	EXPECT_EQ(WRAP_START + 50, rtx[1]);
-	EXPECT_EQ(2, pdc.cnt[UET_PDC_CNT_TX_RACK_LOST]);
-}
-
-/*
- * A retransmission whose ACK comes sooner than the smallest RTT after it
- * was needless (the first copy had arrived): RACK's reordering window
- * grows by a quarter of the smoothed RTT, up to the smoothed RTT.
- */
-TEST(rack_window_grows)
-{
-	struct uet_pdc_acked acked;
-	struct uet_pdc_ack ack;
-	struct uet_pdc pdc;
-	u32 sent[16], psn;
-
-	timed_sender(_metadata, &pdc, sent);
-	send_at(_metadata, &pdc, 0, 0);
-	send_at(_metadata, &pdc, 1, 0);
-	send_at(_metadata, &pdc, 2, 0);
-	ack = ack_of(WRAP_START, WRAP_START + 1, 0);
-	EXPECT_EQ(1, acks(&pdc, &ack, 100 * US, &acked));
-	EXPECT_EQ(1, pdc.tx.reo_steps);
-	EXPECT_EQ(0, uet_pdc_tx_nack(&pdc, WRAP_START + 1));
-	ASSERT_TRUE(uet_pdc_tx_next_rtx(&pdc, 150 * US, &psn));
-	ack = ack_of(WRAP_START + 1, WRAP_START + 2, 0);
-	EXPECT_EQ(1, acks(&pdc, &ack, 160 * US, &acked));
-	EXPECT_EQ(2, pdc.tx.reo_steps);
-	/* an ACK a round trip after the retransmission: no news */
-	EXPECT_EQ(0, uet_pdc_tx_nack(&pdc, WRAP_START + 2));
-	ASSERT_TRUE(uet_pdc_tx_next_rtx(&pdc, 200 * US, &psn));
-	ack = ack_of(WRAP_START + 2, WRAP_START + 3, 0);
-	EXPECT_EQ(1, acks(&pdc, &ack, 400 * US, &acked));
-	EXPECT_EQ(2, pdc.tx.reo_steps);
-}
-
-/*
- * Tail loss probe: when the last PSNs are lost, nothing acknowledges
- * anything sent after them.  Twice the smoothed RTT plus the ACK delay
- * after the last progress, the last PSN in flight goes again (no RTO, no
- * backoff), its ACK shows the holes, and RACK finds them lost.
- */
-TEST(tail_loss_probe)
-{
-	struct uet_pdc_acked acked;
-	struct uet_pdc_ack ack;
-	struct uet_pdc pdc;
-	u32 sent[16], rtx[16], probe, i;
-	u64 rto;
-
-	timed_sender(_metadata, &pdc, sent);
-	/* no RTT measured yet: the RTO */
-	send_at(_metadata, &pdc, 0, 0);
-	EXPECT_EQ(uet_pdc_rto(&pdc), uet_pdc_tx_timer(&pdc));
-	for (i = 1; i < 4; i++)
-		send_at(_metadata, &pdc, i, 0);
-	ack = ack_of(WRAP_START, WRAP_START + 1, 0);
-	EXPECT_EQ(1, acks(&pdc, &ack, 100 * US, &acked));
-	rto = uet_pdc_rto(&pdc);
-	EXPECT_EQ(2 * 100 * US + pdc.cfg.ack_delay, uet_pdc_tx_timer(&pdc));
-
-	/* P1-P3 are lost: the probe is P3, then the timer is the RTO */
-	EXPECT_FALSE(uet_pdc_tx_timeout(&pdc, 800 * US, &probe));
-	EXPECT_EQ(WRAP_START + 3, probe);
-	EXPECT_EQ(1, pdc.cnt[UET_PDC_CNT_TX_PROBES]);
-	EXPECT_EQ(0, pdc.cnt[UET_PDC_CNT_TX_TIMEOUTS]);
-	EXPECT_EQ(rto, uet_pdc_rto(&pdc));
-	EXPECT_EQ(rto, uet_pdc_tx_timer(&pdc));
-	EXPECT_EQ(0, take_rtx(&pdc, rtx, 16));
-
-	/* the probe's ACK: P1 and P2, sent long before it, are lost */
-	ack = ack_of(WRAP_START, WRAP_START + 1, 0x4);
-	ack.ack_psn = WRAP_START + 3;
-	EXPECT_EQ(1, acks(&pdc, &ack, 900 * US, &acked));
-	ASSERT_EQ(2, take_rtx(&pdc, rtx, 16));
-	EXPECT_EQ(WRAP_START + 1, rtx[0]);
-	EXPECT_EQ(WRAP_START + 2, rtx[1]);
-	/* progress: the next expiry is a probe again, then the RTO's */
-	EXPECT_GT(rto, uet_pdc_tx_timer(&pdc));
-	EXPECT_FALSE(uet_pdc_tx_timeout(&pdc, 2 * MS, &probe));
-	EXPECT_EQ(WRAP_START + 2, probe);
-	EXPECT_EQ(rto, uet_pdc_tx_timer(&pdc));
-	EXPECT_TRUE(uet_pdc_tx_timeout(&pdc, 200 * MS, &probe));
-	EXPECT_EQ(1, pdc.cnt[UET_PDC_CNT_TX_TIMEOUTS]);
-	EXPECT_EQ(2 * rto, uet_pdc_tx_timer(&pdc));
-}
-
-/*
- * ROD keeps no send times, and probes all the same: go-back-N, the first
- * PSN not acknowledged the probe, the rest retransmits.  UUD does not.
- */
-TEST(rod_probe)
-{
-	struct uet_pdc_acked acked;
-	struct uet_pdc_cfg cfg;
-	struct uet_pdc_ack ack;
-	struct uet_pdc pdc;
-	u32 sent[16], probe, psn, i;
-
-	small_cfg(&cfg, UET_PDC_ROD, 16);
-	ASSERT_EQ(0, uet_pdc_init(&pdc, &cfg, true, WRAP_START));
-	uet_pdc_tx_track(&pdc, sent);
-	EXPECT_EQ(NULL, pdc.tx.sent);
-	pdc.state = UET_PDC_ESTABLISHED;
-	for (i = 0; i < 3; i++)
-		ASSERT_EQ(0, uet_pdc_tx_alloc(&pdc, 0, &psn));
-	ack = ack_of(WRAP_START, WRAP_START + 1, 0);
-	EXPECT_EQ(1, acks(&pdc, &ack, 100 * US, &acked));
-	EXPECT_GT(uet_pdc_rto(&pdc), uet_pdc_tx_timer(&pdc));
-	EXPECT_FALSE(uet_pdc_tx_timeout(&pdc, 1 * MS, &probe));
-	EXPECT_EQ(WRAP_START + 1, probe);
-	ASSERT_TRUE(uet_pdc_tx_next_rtx(&pdc, 0, &psn));
-	EXPECT_EQ(WRAP_START + 2, psn);
-	EXPECT_FALSE(uet_pdc_tx_next_rtx(&pdc, 0, &psn));
-	EXPECT_EQ(0, pdc.cnt[UET_PDC_CNT_TX_TIMEOUTS]);
-
-	small_cfg(&cfg, UET_PDC_UUD, 16);
-	ASSERT_EQ(0, uet_pdc_init(&pdc, &cfg, true, WRAP_START));
-	EXPECT_EQ(uet_pdc_rto(&pdc), uet_pdc_tx_timer(&pdc));
 }
 
 /* UUD: no window, no ACK, everything delivered. */
@@ -1131,7 +879,6 @@ struct sim_msg {
 struct sim {
 	struct uet_pdc ini;
 	struct uet_pdc tgt;
-	u32 sent[SIM_WINDOW];	/* the initiator's send times */
 	u64 rng;
 	u64 now;
 	u64 seq;
@@ -1235,7 +982,7 @@ static void sim_send_data(struct sim *s, u32 psn, u32 flags, bool retx)
 	if (sim_xmit(s, &m) && !retx)
 		s->dropped_new++;
 	if (!s->rto_at)
-		s->rto_at = s->now + uet_pdc_tx_timer(&s->ini);	/* (5.1) */
+		s->rto_at = s->now + uet_pdc_rto(&s->ini);	/* (5.1) */
 	s->send_at = s->now + SIM_GAP;
 }
 
@@ -1252,7 +999,7 @@ static void sim_sender(struct __test_metadata *_metadata, struct sim *s)
 
 	if (s->now < s->send_at)
 		return;
-	if (uet_pdc_tx_next_rtx(&s->ini, s->now, &psn)) {
+	if (uet_pdc_tx_next_rtx(&s->ini, &psn)) {
 		uet_pdc_transition(&s->ini, UET_PDC_EV_SEND);
 		sim_send_data(s, psn, UET_PDC_RX_AR, true);
 		return;
@@ -1359,25 +1106,17 @@ static void sim_initiator(struct __test_metadata *_metadata, struct sim *s,
 		  uet_pdc_transition(&s->ini, UET_PDC_EV_ACK));
 	if (acked.newly)	/* (5.2), (5.3) */
 		s->rto_at = uet_pdc_tx_in_flight(&s->ini) ?
-			    s->now + uet_pdc_tx_timer(&s->ini) : 0;
+			    s->now + uet_pdc_rto(&s->ini) : 0;
 }
 
 static void sim_timer(struct __test_metadata *_metadata, struct sim *s)
 {
-	u32 psn;
-
 	if (!s->rto_at || s->now < s->rto_at)
 		return;
-	s->rto_at = 0;
-	if (uet_pdc_tx_timeout(&s->ini, s->now, &psn)) {
-		ASSERT_NE(UET_PDC_CLOSED,
-			  uet_pdc_transition(&s->ini, UET_PDC_EV_TIMEOUT));
-	} else {
-		/* a tail loss probe */
-		uet_pdc_transition(&s->ini, UET_PDC_EV_SEND);
-		sim_send_data(s, psn, UET_PDC_RX_AR, true);
-	}
-	s->rto_at = s->now + uet_pdc_tx_timer(&s->ini);	/* (5.6) */
+	uet_pdc_tx_timeout(&s->ini);
+	ASSERT_NE(UET_PDC_CLOSED,
+		  uet_pdc_transition(&s->ini, UET_PDC_EV_TIMEOUT));
+	s->rto_at = s->now + uet_pdc_rto(&s->ini);	/* (5.6) */
 }
 
 /* The next moment something happens: a message, the timer, a send. */
@@ -1429,7 +1168,6 @@ FIXTURE_VARIANT(sim) {
 	unsigned int loss_pct;
 	bool reorder;
 	bool dup;
-	bool untimed;		/* no send times: no RACK, no tail probes */
 };
 
 FIXTURE_VARIANT_ADD(sim, rud_loss0) {
@@ -1450,11 +1188,6 @@ FIXTURE_VARIANT_ADD(sim, rud_loss5) {
 
 FIXTURE_VARIANT_ADD(sim, rud_loss20) {
 	.mode = UET_PDC_RUD, .loss_pct = 20, .reorder = true, .dup = true,
-};
-
-FIXTURE_VARIANT_ADD(sim, rud_loss5_untimed) {
-	.mode = UET_PDC_RUD, .loss_pct = 5, .reorder = true, .dup = true,
-	.untimed = true,
 };
 
 FIXTURE_VARIANT_ADD(sim, rudi_loss5) {
@@ -1495,11 +1228,8 @@ FIXTURE_SETUP(sim)
 	cfg.rto_initial = 1 * MS;
 	cfg.rto_min = 100 * US;
 	cfg.rto_max = 100 * MS;
-	cfg.ack_delay = 0;	/* the target ACKs at once when it does */
 	ASSERT_EQ(0, uet_pdc_init(&s->ini, &cfg, true, SIM_START));
 	ASSERT_EQ(0, uet_pdc_init(&s->tgt, &cfg, false, SIM_START));
-	if (!variant->untimed)
-		uet_pdc_tx_track(&s->ini, s->sent);
 	s->rng = 0x5eed0000 + variant->mode * 100 + variant->loss_pct;
 	s->loss_pct = variant->loss_pct;
 	s->reorder = variant->reorder;
@@ -1519,13 +1249,11 @@ TEST_F(sim, transfer)
 	u32 i;
 
 	sim_run(_metadata, s);
-	TH_LOG("%s loss %u%%%s: %llu retransmits (%u first sends lost), %llu timeouts, %llu probes, %llu lost by RACK, %.1f ms",
+	TH_LOG("%s loss %u%%%s: %llu retransmits (%u first sends lost), %llu timeouts, %.1f ms",
 	       uet_pdc_mode_name(variant->mode), variant->loss_pct,
 	       variant->reorder ? " reorder dup" : "",
 	       (unsigned long long)c[UET_PDC_CNT_TX_RETRANSMITS], s->dropped_new,
-	       (unsigned long long)c[UET_PDC_CNT_TX_TIMEOUTS],
-	       (unsigned long long)c[UET_PDC_CNT_TX_PROBES],
-	       (unsigned long long)c[UET_PDC_CNT_TX_RACK_LOST], s->now / 1e6);
+	       (unsigned long long)c[UET_PDC_CNT_TX_TIMEOUTS], s->now / 1e6);
 	TH_LOG("%llu dup ACKs, %llu NACKs, %llu duplicates at the target",
 	       (unsigned long long)c[UET_PDC_CNT_TX_DUP_ACKS],
 	       (unsigned long long)c[UET_PDC_CNT_TX_NACKS],
@@ -1556,13 +1284,6 @@ TEST_F(sim, transfer)
 		  2 * s->dropped_new + SIM_PACKETS / 50;
 	EXPECT_GE(c[UET_PDC_CNT_TX_RETRANSMITS], s->dropped_new);
 	EXPECT_LE(c[UET_PDC_CNT_TX_RETRANSMITS], max_rtx);
-	/*
-	 * With send times, losses are found by ACKs (RACK) and tail probes:
-	 * the RTO is rare (before either: 21 expiries at 5% loss, 113 at
-	 * 20%).
-	 */
-	if (variant->mode != UET_PDC_ROD && !variant->untimed)
-		EXPECT_LE(c[UET_PDC_CNT_TX_TIMEOUTS], 1 + s->dropped_new / 200);
 	if (!variant->loss_pct && !variant->reorder) {
 		EXPECT_EQ(0, c[UET_PDC_CNT_TX_RETRANSMITS]);
 		EXPECT_EQ(0, c[UET_PDC_CNT_TX_TIMEOUTS]);
