@@ -436,11 +436,13 @@ idle_close() {
 	sleep 11		# what earlier tests opened closes
 	[ "$(pdcs uet0 ini)" -eq 0 ] && [ "$(pdcs uet1 tgt)" -eq 0 ] || return 1
 	[ "$(counter uet0 pdcs_active)" -eq 0 ] || return 1
+	# before the transfer: on the debug kernel, reading the counters
+	# after it took long enough for the idle close to come first
+	ca=$(counter uet0 pdcs_closed)
+	cb=$(counter uet1 pdcs_closed)
 	xfer count=1 size=100 || return 1
 	[ "$(pdcs uet0 ini)" -eq 1 ] && [ "$(pdcs uet1 tgt)" -eq 1 ] &&
 	[ "$(counter uet0 pdcs_active)" -eq 1 ] || return 1
-	ca=$(counter uet0 pdcs_closed)
-	cb=$(counter uet1 pdcs_closed)
 	sleep 10
 	if ! wait_delta uet0 pdcs_closed "$ca" 1 10 ||
 	   ! wait_delta uet1 pdcs_closed "$cb" 1 10; then
