@@ -15,11 +15,28 @@
 N=${UET_PROFILE_COUNT:-64}
 RUNS=${UET_PROFILE_RUNS:-"rud send 0;rud write 0;rud send 1"}
 
+# name_addrs: perf finds no symbols for out-of-tree modules here; name
+# the addresses it prints by the nearest symbol below in /tmp/kallsyms,
+# taken while the test module ran (it is gone by the report)
+name_addrs() {
+	awk 'NR == FNR { if ($2 ~ /^[tT]$/ && $1 ~ /^ffffffff/) {
+				a[n] = substr($1, 9); s[n] = $3 " " $4; n++ }
+			 next }
+	     { if (match($0, /0x00ffffff[0-9a-f]+/)) {
+		h = substr($0, RSTART + RLENGTH - 8, 8); best = ""
+		for (i = 0; i < n; i++)
+			if (a[i] <= h && a[i] > best) { best = a[i]; b = s[i] }
+		if (best != "") $0 = $0 "  " b
+	       }
+	       print }' /tmp/kallsyms -
+}
+
 # profile MODE OP LOSS: one transfer under perf, the report's top lines
 profile() {
 	local mode=$1 op=$2 loss=$3 data=/tmp/perf.data pkts rc=0
 	if [ "$loss" != 0 ]; then netem loss "$loss%" || return 1; fi
 	pkts=$(counter uet0 tx_packets)
+	(sleep 1; cp /proc/kallsyms /tmp/kallsyms) &
 	perf record -q -a -e cpu-clock -F 2000 -o $data -- \
 		modprobe uet_test_engine src=uet0 dst=uet1 addr="$UET_NET4.2" \
 		count="$N" size=1048576 mode="$mode" op="$op" || rc=1
@@ -29,7 +46,8 @@ profile() {
 	echo "# $mode $op, $loss% loss: $N x 1 MiB, $pkts packets from uet0"
 	dmesg | grep 'uet_test_engine: PASS' | tail -n 1 | sed 's/^/# /'
 	perf report -i $data --stdio --sort sym --percent-limit 0.7 2>/dev/null |
-		grep -v '^#' | grep -v '^$' | head -n 40 | sed 's/^/#   /'
+		grep -v '^#' | grep -v '^$' | head -n 40 | name_addrs |
+		sed 's/^/#   /'
 	rm -f $data
 	return $rc
 }
