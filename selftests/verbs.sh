@@ -165,7 +165,7 @@ qpn() {
 # remote atomic access), from its client's address and QPN while the two
 # exchange messages: each is a counted drop of its kind.  The two wait for
 # completion events (-e): polling, they would take the CPU from the rest
-# of the test (248 s on the debug kernel's one vCPU, against 40 s).
+# of the test (it took 248 s on the debug kernel's one vCPU).
 amo_refused() {
 	local qpn cqpn pid cpid c ga gb rc=0 op=0000000000000001 i=0
 	local -A before
