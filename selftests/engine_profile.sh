@@ -22,7 +22,7 @@ name_addrs() {
 	awk 'NR == FNR { if ($2 ~ /^[tT]$/ && $1 ~ /^ffffffff/) {
 				a[n] = substr($1, 9); s[n] = $3 " " $4; n++ }
 			 next }
-	     { if (match($0, /0x00ffffff[0-9a-f]+/)) {
+	     { if (match($0, /0x(00)?ffffff[0-9a-f]+/)) {
 		h = substr($0, RSTART + RLENGTH - 8, 8); best = ""
 		for (i = 0; i < n; i++)
 			if (a[i] <= h && a[i] > best) { best = a[i]; b = s[i] }
@@ -31,20 +31,21 @@ name_addrs() {
 	       print }' /tmp/kallsyms -
 }
 
-# profile MODE OP LOSS: one transfer under perf, the report's top lines
+# profile MODE OP LOSS: one transfer (xfer) under perf, the report's top
+# lines
 profile() {
-	local mode=$1 op=$2 loss=$3 data=/tmp/perf.data pkts rc=0
+	local mode=$1 op=$2 loss=$3 data=/tmp/perf.data pkts perf rc=0
 	if [ "$loss" != 0 ]; then netem loss "$loss%" || return 1; fi
 	pkts=$(counter uet0 tx_packets)
+	perf record -q -a -e cpu-clock -F 2000 -o $data &
+	perf=$!
 	(sleep 1; cp /proc/kallsyms /tmp/kallsyms) &
-	perf record -q -a -e cpu-clock -F 2000 -o $data -- \
-		modprobe uet_test_engine src=uet0 dst=uet1 addr="$UET_NET4.2" \
-		count="$N" size=1048576 mode="$mode" op="$op" || rc=1
-	rmmod uet_test_engine 2>/dev/null
+	xfer count="$N" size=1048576 mode="$mode" op="$op" || rc=1
+	kill -INT $perf
+	wait $perf
 	netem_off
 	pkts=$(( $(counter uet0 tx_packets) - pkts ))
 	echo "# $mode $op, $loss% loss: $N x 1 MiB, $pkts packets from uet0"
-	dmesg | grep 'uet_test_engine: PASS' | tail -n 1 | sed 's/^/# /'
 	perf report -i $data --stdio --sort sym --percent-limit 0.7 2>/dev/null |
 		grep -v '^#' | grep -v '^$' | head -n 40 | name_addrs |
 		sed 's/^/#   /'

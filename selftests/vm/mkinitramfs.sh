@@ -12,10 +12,10 @@
 #
 # The guest runs bash as /init (selftests/vm/init) with real iproute2,
 # rdma-core, perftest, iperf3, tcpdump and kmod; busybox provides the
-# remaining small utilities.  UET_VM_EXTRA_PROGS, host programs to add
-# (make profile adds perf, 30 MB with its libraries).  Kernel modules are copied with their
-# dependencies and indexed by depmod, so "modprobe" and the kernel's own
-# module auto-loading work in the guest as on a real host.
+# remaining small utilities; UET_VM_EXTRA_PROGS adds host programs (make
+# profile adds perf, 30 MB with its libraries).  Kernel modules are copied
+# with their dependencies and indexed by depmod, so "modprobe" and the
+# kernel's own module auto-loading work in the guest as on a real host.
 set -euo pipefail
 
 out=$1 kos=$2 selftests=$3 kernel=$4
