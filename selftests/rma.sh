@@ -57,6 +57,62 @@ rudi() {
 	return $rc
 }
 
+# rudi_state: "inflight max queued" of uet0's RUDI table
+rudi_state() {
+	awk '{ print $2, $4, $6 }' /sys/kernel/debug/uet/uet0/rudi
+}
+
+# RUDI against a stalled peer: a 32 MiB write (some 24000 requests; 4 MiB
+# on the debug kernel, where RUDI moves some 500 kB/s) holds at most the
+# table's maximum of requests in flight, built from the message's pages,
+# while the rest of the message waits as a descriptor.  Unreclaimable slab
+# stays within 8 MiB of where it was (a request skb each would be some
+# 50 MiB; on the debug kernel 24 MiB, as the skbs of the resends wait in
+# KASAN's quarantine); available memory drops by the test's two buffers
+# (vmalloc) and little more.  Once the peer answers again, the requests
+# are resent from the same pages and the write arrives whole.  The stall
+# (3 s) is well within a request's 16 sends (some six minutes).  An
+# endpoint that closes meanwhile lets go of its requests.
+rudi_bounded() {
+	local pid st inflight max queued i rtx rc=0
+	rtx=$(counter uet0 retransmits)
+	mem_snapshot /tmp/rudi-meminfo0.txt
+	A tc qdisc replace dev veth0 root netem loss 100% || return 1
+	xfer op=write mode=rudi count=1 size="$(scaled $((32 << 20)) $((4 << 20)))" \
+		timeout_s=120 &
+	pid=$!
+	for i in $(seq 100); do
+		read -r inflight max queued <<<"$(rudi_state)"
+		[ "${queued:-0}" -gt 0 ] && [ "$inflight" = "$max" ] && break
+		sleep 0.1
+	done
+	sleep 2
+	st=$(rudi_state)
+	cp /proc/meminfo /tmp/rudi-meminfo.txt
+	A tc qdisc del dev veth0 root
+	read -r inflight max queued <<<"$st"
+	echo "# stalled: $inflight requests in flight (max $max), $queued message queued"
+	[ "$inflight" = "$max" ] && [ "$queued" = 1 ] || rc=1
+	mem_flat /tmp/rudi-meminfo0.txt /tmp/rudi-meminfo.txt \
+		"$(scaled 8192 24576)" "$(scaled 98304 131072)" || rc=1
+	wait $pid || rc=1
+	read -r inflight max queued <<<"$(rudi_state)"
+	echo "# after: $inflight in flight, $queued queued," \
+		"$(( $(counter uet0 retransmits) - rtx )) retransmits;" \
+		"$(awk '{ print $7, $8, $9, $10 }' /sys/kernel/debug/uet/uet0/rudi)"
+	[ "$inflight" = 0 ] && [ "$queued" = 0 ] || rc=1
+	[ "$(counter uet0 retransmits)" -ge $((rtx + max)) ] || rc=1
+	# an endpoint that closes mid-write (the transfer gives up after 2 s)
+	# takes its requests, in flight and queued, out of the table
+	A tc qdisc replace dev veth0 root netem loss 100% || return 1
+	xfer op=write mode=rudi count=1 size=$((8 << 20)) timeout_s=2 && rc=1
+	read -r inflight max queued <<<"$(rudi_state)"
+	A tc qdisc del dev veth0 root
+	echo "# after a close mid-write: $inflight in flight, $queued queued"
+	[ "$inflight" = 0 ] && [ "$queued" = 0 ] || rc=1
+	return $rc
+}
+
 # 1% loss both ways: lost read data is asked for again
 lossy_rma() {
 	local rtx reissued rc=0
@@ -109,7 +165,7 @@ job_bits() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 10
+ktap_set_plan 11
 ktap_test_result "setup" setup
 ktap_test_result "RMA write" write
 ktap_test_result "RMA write with immediate data" writeimm
@@ -117,6 +173,7 @@ ktap_test_result "RMA read" read_
 ktap_test_result "tagged send, buffers matched by tag" tsend
 ktap_test_result "RMA and tagged send under 1% loss" lossy_rma
 ktap_test_result "RUDI writes and reads: loss, reordering, duplication, corruption" rudi
+ktap_test_result "RUDI against a stalled peer: requests in flight bounded, let go at close" rudi_bounded
 ktap_test_result "RI table refusals: code, no access, counted" faults
 ktap_test_result "24-bit jobs, each with its own endpoints" job_bits
 ktap_test_result "teardown" teardown

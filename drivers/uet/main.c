@@ -27,7 +27,10 @@
 #include "uet.h"
 #include "verbs.h"
 
-/* debugfs: uet/<device>/pdcs, one line per PDC. */
+/*
+ * debugfs: uet/<device>/pdcs, one line per PDC; uet/<device>/rudi, the
+ * RUDI requests in flight and the messages waiting.
+ */
 static struct dentry *uet_debugfs;
 
 static int uet_pdcs_show(struct seq_file *m, void *unused)
@@ -35,6 +38,12 @@ static int uet_pdcs_show(struct seq_file *m, void *unused)
 	return uet_pds_show(m, m->private);
 }
 DEFINE_SHOW_ATTRIBUTE(uet_pdcs);
+
+static int uet_rudi_file_show(struct seq_file *m, void *unused)
+{
+	return uet_rudi_show(m, m->private);
+}
+DEFINE_SHOW_ATTRIBUTE(uet_rudi_file);
 
 /* All uet devices; the list and each entry's list and registered fields. */
 static LIST_HEAD(uet_devs);
@@ -301,6 +310,8 @@ static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
 	 */
 	udev->debugfs = debugfs_create_dir(dev_name(&udev->ibdev.dev), uet_debugfs);
 	debugfs_create_file("pdcs", 0400, udev->debugfs, udev, &uet_pdcs_fops);
+	debugfs_create_file("rudi", 0400, udev->debugfs, udev,
+			    &uet_rudi_file_fops);
 
 	mutex_lock(&uet_devs_lock);
 	udev->registered = true;

@@ -101,15 +101,6 @@
 #define UET_PDS_TX_BURST	32
 
 /*
- * Requests a PDC has in flight at most, until congestion control sizes
- * its window: half the 1000 packets of Linux's default receive backlog
- * (netdev_max_backlog) and transmit queue (txqueuelen), so that one PDC
- * cannot overrun either on its own (measured with the whole tracking
- * window of 1024 in flight: 345 drops in 32 MiB between two namespaces).
- */
-#define UET_PDS_INFLIGHT_MAX	512
-
-/*
  * Answers to packets that no PDC takes go to whatever source the packet
  * claims: a device sends at most UET_PDS_ANSWER_BURST of them per
  * UET_PDS_ANSWER_INTERVAL, so that it cannot be made to reflect a flood.
@@ -797,36 +788,33 @@ static void pds_send_uud(struct uet_dev *udev, const struct uet_pds_key *key,
 }
 
 /**
- * uet_pds_send() - send one request packet in a mode without a PDC
+ * uet_pds_send() - send one request packet in %UET_PDC_UUD mode
  * @udev: the sending device
- * @key: the target and the mode: %UET_PDC_UUD or %UET_PDC_RUDI
+ * @key: the target
  * @skb: SES header and payload at skb->data, %UET_PDS_HEADROOM before it,
  *	uet_pds_cb() filled in; consumed
  *
- * Its fate reaches the SES layer through uet_ses_tx_done().
+ * It is done (uet_ses_tx_done()) once handed to the network.
  *
  * Return: 0, or -EINVAL for another mode.
  */
 int uet_pds_send(struct uet_dev *udev, const struct uet_pds_key *key,
 		 struct sk_buff *skb)
 {
-	if (key->mode == UET_PDC_UUD) {
-		pds_send_uud(udev, key, skb);
-		return 0;
+	if (key->mode != UET_PDC_UUD) {
+		kfree_skb(skb);
+		return -EINVAL;
 	}
-	if (key->mode == UET_PDC_RUDI) {
-		uet_rudi_send(udev, &key->raddr, skb);
-		return 0;
-	}
-	kfree_skb(skb);
-	return -EINVAL;
+	pds_send_uud(udev, key, skb);
+	return 0;
 }
 
 /**
  * uet_pds_send_msg() - queue a message on the PDC for @key
  * @udev: the sending device
  * @key: selects the PDC (%UET_PDC_RUD or %UET_PDC_ROD), created
- *	(zero-RTT) if there is none
+ *	(zero-RTT) if there is none; or %UET_PDC_RUDI, without a PDC
+ *	(uet_rudi_send_msg())
  * @msg: the message, filled in; its @ncut 0
  *
  * The PDC cuts the message into requests as its window lets them leave,
@@ -843,6 +831,10 @@ int uet_pds_send_msg(struct uet_dev *udev, const struct uet_pds_key *key,
 {
 	struct uet_pds_pdc *pdc;
 
+	if (key->mode == UET_PDC_RUDI) {
+		uet_rudi_send_msg(udev, &key->raddr, msg);
+		return 0;
+	}
 	pdc = pdc_get_initiator(udev, key);
 	if (!pdc)
 		return -ENOBUFS;

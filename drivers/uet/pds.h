@@ -30,6 +30,17 @@ struct uet_dev;
 #define UET_PDS_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
 				 sizeof(struct udphdr) + UET_PDS_REQ_MAX_LEN)
 
+/*
+ * Requests a PDC has in flight at most, until congestion control sizes
+ * its window: half the 1000 packets of Linux's default receive backlog
+ * (netdev_max_backlog) and transmit queue (txqueuelen), so that one PDC
+ * cannot overrun either on its own (measured with the whole tracking
+ * window of 1024 in flight: 345 drops in 32 MiB between two namespaces).
+ * A device's RUDI requests have the same bound, for the same reason; the
+ * requests of further messages wait, as descriptors, for a slot.
+ */
+#define UET_PDS_INFLIGHT_MAX	512
+
 /**
  * struct uet_pds_msg - a message the SES layer gives a PDC to send
  * @node: on the PDC's send queue, until cut whole.
@@ -37,6 +48,7 @@ struct uet_dev;
  *	(a read, an atomic), cut in equal pieces.
  * @ncut: requests cut from it so far (given PSNs).
  * @read: its requests ask for data, which comes back in their ACKs.
+ * @dst: %UET_PDC_RUDI: the target (a PDC knows its own peer).
  *
  * The PDC builds each request only when it may leave, and builds it again
  * for a retransmission, with uet_ses_build_req(); per PSN it keeps only
@@ -50,6 +62,7 @@ struct uet_pds_msg {
 	struct uet_seg seg;
 	u32 ncut;
 	bool read;
+	struct in6_addr dst;
 };
 
 #define UET_PDS_TX_USED		BIT(0)	/* a request is in flight */
@@ -200,18 +213,13 @@ struct uet_pds {
 };
 
 /**
- * struct uet_pds_cb - what a UUD or RUDI request skb carries in its cb
+ * struct uet_pds_cb - what a UUD request skb carries in its cb
  * @next_hdr: the SES header the payload starts with (UET_SES_NH_*).
- * @ses: the SES layer's message, for uet_ses_tx_done(); %NULL once
- *	nobody waits for the request (its endpoint closed).
- * @rd_off: a read request: where its data goes in the message ...
- * @rd_len: ... and how much it asks for.
+ * @ses: the SES layer's message, for uet_ses_tx_done().
  */
 struct uet_pds_cb {
 	u8 next_hdr;
 	struct uet_pds_msg *ses;
-	u32 rd_off;
-	u32 rd_len;
 };
 
 static inline struct uet_pds_cb *uet_pds_cb(struct sk_buff *skb)
@@ -221,15 +229,21 @@ static inline struct uet_pds_cb *uet_pds_cb(struct sk_buff *skb)
 }
 
 /**
- * struct uet_rudi - a device's RUDI requests waiting for responses (rudi.c)
+ * struct uet_rudi - a device's RUDI requests (rudi.c)
  * @lock: protects the fields below.
- * @reqs: struct uet_rudi_req by packet ID.
+ * @reqs: struct uet_rudi_req in flight, by packet ID.
+ * @sendq: struct uet_pds_msg with requests not yet sent, oldest first.
+ * @inflight: requests in @reqs, at most %UET_PDS_INFLIGHT_MAX.
+ * @rtt: the round trips of RUDI requests to any peer (RFC 6298).
  * @next_id: the next packet ID.
  * @live: false once the device is going away: nothing new is sent.
  */
 struct uet_rudi {
 	spinlock_t lock;	/* see above */
 	DECLARE_HASHTABLE(reqs, 6);
+	struct list_head sendq;
+	u32 inflight;
+	struct uet_pdc_rtt rtt;
 	u32 next_id;
 	bool live;
 };
@@ -246,15 +260,15 @@ int uet_pds_send_msg(struct uet_dev *udev, const struct uet_pds_key *key,
 		     struct uet_pds_msg *msg);
 typedef bool (*uet_pds_msg_fn)(struct uet_pds_msg *msg, void *arg);
 void uet_pds_orphan(struct uet_dev *udev, uet_pds_msg_fn mine, void *arg);
-typedef void (*uet_pds_req_fn)(struct sk_buff *skb, void *arg);
 
 /* rudi.c */
 struct uet_pds_hdr_info;
-void uet_rudi_send(struct uet_dev *udev, const struct in6_addr *dst,
-		   struct sk_buff *skb);
+void uet_rudi_send_msg(struct uet_dev *udev, const struct in6_addr *dst,
+		       struct uet_pds_msg *msg);
 void uet_rudi_rcv(struct uet_dev *udev, struct sk_buff *skb,
 		  const struct uet_pds_hdr_info *h, const struct in6_addr *saddr);
-void uet_rudi_walk_reqs(struct uet_dev *udev, uet_pds_req_fn fn, void *arg);
+void uet_rudi_orphan(struct uet_dev *udev, uet_pds_msg_fn mine, void *arg);
+int uet_rudi_show(struct seq_file *m, struct uet_dev *udev);
 void uet_rudi_init(struct uet_dev *udev);
 void uet_rudi_fini(struct uet_dev *udev);
 

@@ -4,17 +4,24 @@
  * writes without immediate data, reads), without a PDC.  Each request
  * carries a packet ID of its device's; the target carries it out and
  * answers with a RUDI response of the same ID, which carries the SES
- * response (a read's data with it).  The initiator resends a request whose
- * response does not come, with a doubling timeout, and gives up after
- * UET_RUDI_MAX_TRIES sends.  The target keeps no state: a resent request
- * is carried out again, which idempotent operations allow.
+ * response (a read's data with it).  The target keeps no state: a resent
+ * request is carried out again, which idempotent operations allow.
  *
- * Locking: the device's table of outstanding requests (struct uet_rudi)
- * has its own lock, taken with bottom halves disabled outside softirq; the
- * SES layer is called with it released.  A request's timer holds no
- * reference: whoever takes a request out of the table cancels its timer
- * before freeing it, and the timer does nothing for a request no longer in
- * the table.
+ * The initiator queues messages as descriptors and cuts a request from
+ * the oldest when the device has fewer than %UET_PDS_INFLIGHT_MAX in
+ * flight; a request is built from the message's memory when sent, and
+ * built again to be resent.  It is resent when its response does not come
+ * within the RTO, which starts from the device's estimate of RUDI round
+ * trips and doubles with each resend, and fails after UET_RUDI_MAX_TRIES
+ * sends.
+ *
+ * Locking: the device's table (struct uet_rudi) has its own lock, taken
+ * with bottom halves disabled outside softirq; the SES layer learns a
+ * request's fate under it, so that a closing endpoint, which lets go of
+ * its messages under it too (uet_rudi_orphan()), is never called about
+ * them afterwards.  A request's timer holds no reference: whoever takes a
+ * request out of the table cancels its timer before freeing it, and the
+ * timer does nothing for a request no longer in the table.
  */
 #include <linux/hrtimer.h>
 #include <linux/random.h>
@@ -28,54 +35,83 @@
 #include "uet.h"
 #include "wire.h"
 
-/* Sends of one request before it fails with -ETIMEDOUT. */
-#define UET_RUDI_MAX_TRIES	8
+/*
+ * Sends of one request before it fails with -ETIMEDOUT: the first and 15
+ * timeouts in a row, as many as a PDC allows (the reliability core's
+ * default, Linux's net.ipv4.tcp_retries2).  From an RTO at its 50 ms
+ * floor, backing off to the 60 s ceiling, that is some six minutes.
+ */
+#define UET_RUDI_MAX_TRIES	16
 
 /**
  * struct uet_rudi_req - a request waiting for its response
- * @node: in the table, by @pkt_id.
+ * @node: in the table, by @pkt_id; unhashed once out of it.
+ * @gone: taken out of the table with others, to be freed.
  * @udev: the device.
- * @skb: the request, from its SES header on; resent from this.
- * @dst: the target.
+ * @msg: its message, whose memory it is built from, and built again for
+ *	each resend (uet_ses_build_req()).
+ * @off: where its payload (or what it asks for) starts in @msg ...
+ * @len: ... and how many bytes.
  * @pkt_id: the packet ID.
  * @entropy: its UDP source port entropy.
  * @tries: sends so far.
+ * @sent: when it was first sent, ns: its RTT sample, if never resent.
  * @rto: the current timeout, ns.
  * @timer: the retransmission timer.
  */
 struct uet_rudi_req {
 	struct hlist_node node;
+	struct hlist_node gone;
 	struct uet_dev *udev;
-	struct sk_buff *skb;
-	struct in6_addr dst;
+	struct uet_pds_msg *msg;
+	u32 off;
+	u32 len;
 	u32 pkt_id;
 	u16 entropy;
 	u8 tries;
+	u64 sent;
 	u64 rto;
 	struct hrtimer timer;
 };
 
+/*
+ * The RTO of a new request: the device's estimate from RUDI's round
+ * trips, or its initial RTO before the first, within its bounds as they
+ * are now (uetctl may change them).
+ */
+static u64 rudi_rto(const struct uet_rudi *t, const struct uet_dev *udev)
+{
+	u64 min = (u64)READ_ONCE(udev->cfg.rto_min_us) * NSEC_PER_USEC;
+	u64 max = (u64)READ_ONCE(udev->cfg.rto_max_us) * NSEC_PER_USEC;
+	u64 rto = t->rtt.seeded ? t->rtt.rto :
+		  (u64)READ_ONCE(udev->cfg.rto_initial_us) * NSEC_PER_USEC;
+
+	return clamp(rto, min, max(min, max));
+}
+
+/* Build @r from its message's memory and send it; a failure is a loss. */
 static void rudi_xmit(struct uet_rudi_req *r)
 {
 	struct uet_pds_hdr_info h = {
 		.type = UET_PDS_TYPE_RUDI_REQ,
-		.next_hdr = uet_pds_cb(r->skb)->next_hdr,
+		.next_hdr = UET_SES_NH_REQ_STD,
 		.flags = r->tries ? UET_PDS_F_RETX : 0,
 		.rudi_pkt_id = r->pkt_id,
 	};
-	struct sk_buff *copy;
+	struct sk_buff *skb;
 
-	copy = skb_copy(r->skb, GFP_ATOMIC);
-	if (!copy)
-		return;		/* as if lost */
-	if (WARN_ON_ONCE(uet_pds_build(skb_push(copy, sizeof(struct uet_pds_rudi)),
-				       sizeof(struct uet_pds_rudi), &h) < 0)) {
-		kfree_skb(copy);
-		return;
-	}
+	lockdep_assert_held(&r->udev->rudi.lock);
 	if (r->tries++)
 		uet_count(r->udev, UET_CNT_RETRANSMITS, 1);
-	uet_xmit(r->udev, copy, &r->dst, r->entropy, NULL);
+	skb = uet_ses_build_req(r->msg, r->off, r->len);
+	if (!skb)
+		return;		/* as if lost: the timer sends it again */
+	if (WARN_ON_ONCE(uet_pds_build(skb_push(skb, sizeof(struct uet_pds_rudi)),
+				       sizeof(struct uet_pds_rudi), &h) < 0)) {
+		kfree_skb(skb);
+		return;
+	}
+	uet_xmit(r->udev, skb, &r->msg->dst, r->entropy, NULL);
 }
 
 /* Out of the table: the caller owns @r.  %NULL if it was gone already. */
@@ -86,30 +122,81 @@ static struct uet_rudi_req *rudi_take(struct uet_rudi *t, u32 pkt_id,
 
 	lockdep_assert_held(&t->lock);
 	hash_for_each_possible(t->reqs, r, node, pkt_id)
-		if (r->pkt_id == pkt_id && (!peer || ipv6_addr_equal(&r->dst, peer))) {
+		if (r->pkt_id == pkt_id && ipv6_addr_equal(&r->msg->dst, peer)) {
 			hash_del(&r->node);
+			t->inflight--;
 			return r;
 		}
 	return NULL;
-}
-
-/*
- * The SES layer learns the fate of @r, under the table's lock: as
- * uet_rudi_walk_reqs() visits under it too, a closing endpoint has either
- * forgotten the request by now or waits until this is done.
- */
-static void rudi_done(struct uet_rudi *t, struct uet_rudi_req *r, int err)
-{
-	lockdep_assert_held(&t->lock);
-	uet_ses_tx_done(uet_pds_cb(r->skb)->ses, 1, err);
 }
 
 /* Free a request taken out of the table, once its timer is stopped. */
 static void rudi_free(struct uet_rudi_req *r)
 {
 	hrtimer_cancel(&r->timer);
-	kfree_skb(r->skb);
 	kfree(r);
+}
+
+static enum hrtimer_restart rudi_expired(struct hrtimer *timer);
+
+/*
+ * Cut the next request of the oldest queued message and send it; false
+ * when none may go (the table is full or the queue empty).  Without
+ * memory for the request, the rest of its message fails.
+ */
+static bool rudi_cut(struct uet_rudi *t)
+{
+	struct uet_dev *udev = container_of(t, struct uet_dev, rudi);
+	struct uet_pds_msg *m;
+	struct uet_rudi_req *r;
+
+	lockdep_assert_held(&t->lock);
+	m = list_first_entry_or_null(&t->sendq, struct uet_pds_msg, node);
+	if (!m || t->inflight >= UET_PDS_INFLIGHT_MAX)
+		return false;
+	r = kzalloc(sizeof(*r), GFP_ATOMIC);
+	if (!r) {
+		list_del_init(&m->node);
+		uet_ses_tx_done(m, m->seg.count - m->ncut, -ENOMEM);
+		return true;
+	}
+	r->udev = udev;
+	r->msg = m;
+	r->off = uet_seg_off(&m->seg, m->ncut);
+	r->len = uet_seg_len(&m->seg, m->ncut);
+	if (++m->ncut == m->seg.count)
+		list_del_init(&m->node);
+	r->entropy = get_random_u16();
+	r->rto = rudi_rto(t, udev);
+	r->sent = ktime_get_ns();
+	hrtimer_init(&r->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	r->timer.function = rudi_expired;
+	r->pkt_id = t->next_id++;
+	hash_add(t->reqs, &r->node, r->pkt_id);
+	t->inflight++;
+	rudi_xmit(r);
+	hrtimer_start(&r->timer, ns_to_ktime(r->rto), HRTIMER_MODE_REL_SOFT);
+	return true;
+}
+
+/* Send what the table has room for. */
+static void rudi_push(struct uet_rudi *t)
+{
+	while (rudi_cut(t))
+		;
+}
+
+/*
+ * The SES layer learns the fate of @r, under the table's lock: as
+ * uet_rudi_orphan() takes it too, a closing endpoint has either let go
+ * of the request by now or waits until this is done.  Its slot in the
+ * table goes to the next request queued.
+ */
+static void rudi_done(struct uet_rudi *t, struct uet_rudi_req *r, int err)
+{
+	lockdep_assert_held(&t->lock);
+	uet_ses_tx_done(r->msg, 1, err);
+	rudi_push(t);
 }
 
 static enum hrtimer_restart rudi_expired(struct hrtimer *timer)
@@ -119,72 +206,55 @@ static enum hrtimer_restart rudi_expired(struct hrtimer *timer)
 	bool give_up;
 
 	spin_lock(&t->lock);
-	if (hash_hashed(&r->node) && t->live) {
-		uet_count(r->udev, UET_CNT_TIMEOUTS, 1);
-		give_up = r->tries >= UET_RUDI_MAX_TRIES;
-		if (give_up) {
-			rudi_done(t, r, -ETIMEDOUT);
-			hash_del(&r->node);
-		} else {
-			rudi_xmit(r);
-			r->rto = min(r->rto * 2,
-				     (u64)READ_ONCE(r->udev->cfg.rto_max_us) *
-				     NSEC_PER_USEC);
-			hrtimer_forward_now(timer, ns_to_ktime(r->rto));
-		}
+	if (!hash_hashed(&r->node) || !t->live) {
 		spin_unlock(&t->lock);
-		if (!give_up)
-			return HRTIMER_RESTART;
-		/* the request is ours now; its timer is this very call */
-		kfree_skb(r->skb);
-		kfree(r);
 		return HRTIMER_NORESTART;
 	}
+	uet_count(r->udev, UET_CNT_TIMEOUTS, 1);
+	give_up = r->tries >= UET_RUDI_MAX_TRIES;
+	if (give_up) {
+		hash_del(&r->node);
+		t->inflight--;
+		rudi_done(t, r, -ETIMEDOUT);
+	} else {
+		rudi_xmit(r);
+		r->rto = min(r->rto * 2,
+			     (u64)READ_ONCE(r->udev->cfg.rto_max_us) *
+			     NSEC_PER_USEC);
+		hrtimer_forward_now(timer, ns_to_ktime(r->rto));
+	}
 	spin_unlock(&t->lock);
+	if (!give_up)
+		return HRTIMER_RESTART;
+	/* the request is ours now; its timer is this very call */
+	kfree(r);
 	return HRTIMER_NORESTART;
 }
 
 /**
- * uet_rudi_send() - send one request in RUDI mode
+ * uet_rudi_send_msg() - queue a message to send in RUDI mode
  * @udev: the device
  * @dst: the target
- * @skb: SES header and payload, %UET_PDS_HEADROOM before it, uet_pds_cb()
- *	filled in; consumed
+ * @msg: the message, filled in; its @ncut 0
  *
- * Its fate reaches the SES layer through uet_ses_tx_done().
+ * Its requests are cut and built as the device's table of requests in
+ * flight has room (%UET_PDS_INFLIGHT_MAX), each built again from the
+ * message's memory to be resent.  The fate of every request reaches the
+ * SES layer through uet_ses_tx_done().
  */
-void uet_rudi_send(struct uet_dev *udev, const struct in6_addr *dst,
-		   struct sk_buff *skb)
+void uet_rudi_send_msg(struct uet_dev *udev, const struct in6_addr *dst,
+		       struct uet_pds_msg *msg)
 {
 	struct uet_rudi *t = &udev->rudi;
-	struct uet_rudi_req *r;
 
-	r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
-	if (!r) {
-		uet_ses_tx_done(uet_pds_cb(skb)->ses, 1, -ENOMEM);
-		kfree_skb(skb);
-		return;
-	}
-	r->udev = udev;
-	r->skb = skb;
-	r->dst = *dst;
-	r->entropy = get_random_u16();
-	r->rto = (u64)READ_ONCE(udev->cfg.rto_initial_us) * NSEC_PER_USEC;
-	hrtimer_init(&r->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	r->timer.function = rudi_expired;
-
+	msg->dst = *dst;
 	spin_lock_bh(&t->lock);
 	if (!t->live) {
-		spin_unlock_bh(&t->lock);
-		uet_ses_tx_done(uet_pds_cb(skb)->ses, 1, -ENETDOWN);
-		kfree_skb(skb);
-		kfree(r);
-		return;
+		uet_ses_tx_done(msg, msg->seg.count, -ENETDOWN);
+	} else {
+		list_add_tail(&msg->node, &t->sendq);
+		rudi_push(t);
 	}
-	r->pkt_id = t->next_id++;
-	hash_add(t->reqs, &r->node, r->pkt_id);
-	rudi_xmit(r);
-	hrtimer_start(&r->timer, ns_to_ktime(r->rto), HRTIMER_MODE_REL_SOFT);
 	spin_unlock_bh(&t->lock);
 }
 
@@ -233,7 +303,6 @@ static void rcv_rudi_resp(struct uet_dev *udev, struct sk_buff *skb,
 	u8 buf[sizeof(struct uet_ses_rsp_data)];
 	struct uet_ses_hdr_info ses;
 	struct uet_rudi_req *r;
-	struct uet_pds_cb *cb;
 	unsigned int slen;
 	const u8 *p;
 	int err = 0;
@@ -249,12 +318,14 @@ static void rcv_rudi_resp(struct uet_dev *udev, struct sk_buff *skb,
 	spin_lock(&t->lock);
 	r = rudi_take(t, h->rudi_pkt_id, saddr);
 	if (r) {
-		cb = uet_pds_cb(r->skb);
+		/* Karn: a request sent more than once gives no sample */
+		if (r->tries == 1)
+			uet_pdc_rtt_sample(&t->rtt, ktime_get_ns() - r->sent);
 		if (ses.rsp.rc != UET_SES_RC_OK)
-			uet_ses_tx_refused(cb->ses, ses.rsp.rc);
+			uet_ses_tx_refused(r->msg, ses.rsp.rc);
 		else if (h->next_hdr == UET_SES_NH_RSP_DATA &&
-			 !uet_ses_read_data(cb->ses, cb->rd_off, cb->rd_len,
-					    skb, slen, ses.rsp.payload_length,
+			 !uet_ses_read_data(r->msg, r->off, r->len, skb, slen,
+					    ses.rsp.payload_length,
 					    ses.rsp.message_offset))
 			err = -EPROTO;
 		rudi_done(t, r, err);
@@ -283,49 +354,110 @@ void uet_rudi_rcv(struct uet_dev *udev, struct sk_buff *skb,
 		rcv_rudi_resp(udev, skb, h, saddr);
 }
 
-/**
- * uet_rudi_walk_reqs() - visit every outstanding RUDI request
- * @udev: the device
- * @fn: called under the table's lock for each request skb
- * @arg: passed to @fn
- */
-void uet_rudi_walk_reqs(struct uet_dev *udev, uet_pds_req_fn fn, void *arg)
+/* Take every request of the table that @fn picks out of it, onto @gone. */
+static void rudi_take_all(struct uet_rudi *t, uet_pds_msg_fn fn, void *arg,
+			  struct hlist_head *gone)
 {
-	struct uet_rudi *t = &udev->rudi;
 	struct uet_rudi_req *r;
+	struct hlist_node *tmp;
 	int bkt;
 
+	lockdep_assert_held(&t->lock);
+	hash_for_each_safe(t->reqs, bkt, tmp, r, node)
+		if (!fn || fn(r->msg, arg)) {
+			hash_del(&r->node);
+			t->inflight--;
+			hlist_add_head(&r->gone, gone);
+		}
+}
+
+static void rudi_free_all(struct hlist_head *gone)
+{
+	struct uet_rudi_req *r;
+	struct hlist_node *tmp;
+
+	hlist_for_each_entry_safe(r, tmp, gone, gone)
+		rudi_free(r);
+}
+
+/**
+ * uet_rudi_orphan() - let go of the messages of a closing endpoint
+ * @udev: the device
+ * @mine: tells the endpoint's messages; called under the table's lock
+ * @arg: passed to @mine
+ *
+ * Their requests are neither sent nor resent any more: RUDI keeps no
+ * sequence a missing request would break.  Afterwards nothing here calls
+ * the SES layer about them.
+ */
+void uet_rudi_orphan(struct uet_dev *udev, uet_pds_msg_fn mine, void *arg)
+{
+	struct uet_rudi *t = &udev->rudi;
+	struct uet_pds_msg *m, *tmp;
+	HLIST_HEAD(gone);
+
 	spin_lock_bh(&t->lock);
-	hash_for_each(t->reqs, bkt, r, node)
-		fn(r->skb, arg);
+	list_for_each_entry_safe(m, tmp, &t->sendq, node)
+		if (mine(m, arg))
+			list_del_init(&m->node);
+	rudi_take_all(t, mine, arg, &gone);
+	rudi_push(t);
 	spin_unlock_bh(&t->lock);
+	rudi_free_all(&gone);
+}
+
+/**
+ * uet_rudi_show() - the RUDI table, for debugfs
+ * @m: the file
+ * @udev: the device
+ *
+ * Return: 0.
+ */
+int uet_rudi_show(struct seq_file *m, struct uet_dev *udev)
+{
+	struct uet_rudi *t = &udev->rudi;
+	struct uet_pds_msg *msg;
+	u32 queued = 0;
+
+	spin_lock_bh(&t->lock);
+	list_for_each_entry(msg, &t->sendq, node)
+		queued++;
+	seq_printf(m, "inflight %u max %u queued %u srtt_us %llu rto_us %llu\n",
+		   t->inflight, UET_PDS_INFLIGHT_MAX, queued,
+		   div_u64(t->rtt.srtt, NSEC_PER_USEC),
+		   div_u64(rudi_rto(t, udev), NSEC_PER_USEC));
+	spin_unlock_bh(&t->lock);
+	return 0;
 }
 
 void uet_rudi_init(struct uet_dev *udev)
 {
 	spin_lock_init(&udev->rudi.lock);
 	hash_init(udev->rudi.reqs);
+	INIT_LIST_HEAD(&udev->rudi.sendq);
+	/* unbounded: rudi_rto() applies the device's bounds of the moment */
+	uet_pdc_rtt_init(&udev->rudi.rtt, 0, 0, U64_MAX);
 	udev->rudi.next_id = get_random_u32();
 	udev->rudi.live = true;
 }
 
-/* Fail every outstanding request: the device goes away. */
+/* Fail every request queued or in flight: the device goes away. */
 void uet_rudi_fini(struct uet_dev *udev)
 {
 	struct uet_rudi *t = &udev->rudi;
+	struct uet_pds_msg *m, *tmp;
 	struct uet_rudi_req *r;
-	struct hlist_node *tmp;
 	HLIST_HEAD(gone);
-	int bkt;
 
 	spin_lock_bh(&t->lock);
 	t->live = false;
-	hash_for_each_safe(t->reqs, bkt, tmp, r, node) {
-		rudi_done(t, r, -ENETDOWN);
-		hash_del(&r->node);
-		hlist_add_head(&r->node, &gone);
+	list_for_each_entry_safe(m, tmp, &t->sendq, node) {
+		list_del_init(&m->node);
+		uet_ses_tx_done(m, m->seg.count - m->ncut, -ENETDOWN);
 	}
+	rudi_take_all(t, NULL, NULL, &gone);
+	hlist_for_each_entry(r, &gone, gone)
+		uet_ses_tx_done(r->msg, 1, -ENETDOWN);
 	spin_unlock_bh(&t->lock);
-	hlist_for_each_entry_safe(r, tmp, &gone, node)
-		rudi_free(r);
+	rudi_free_all(&gone);
 }

@@ -536,38 +536,28 @@ struct sk_buff *uet_ses_build_req(struct uet_pds_msg *pm, u32 off, u32 len)
 }
 
 /*
- * UUD and RUDI: every request of @m built now and handed to the PDS as a
- * packet; the message fails (its completion says so) from the first the
- * PDS cannot take, or cannot be built.
+ * UUD: the one request of @m built now and handed to the network; the
+ * message fails (its completion says so) if it cannot be built.
  */
-static void ep_send_pkts(struct uet_ep *ep, const struct uet_pds_key *key,
-			 struct uet_tx_msg *m)
+static void ep_send_uud(struct uet_ep *ep, const struct uet_pds_key *key,
+			struct uet_tx_msg *m)
 {
-	u32 i, off, len, npkts = m->pm.seg.count;	/* @m may go with the last */
 	struct uet_pds_cb *cb;
 	struct sk_buff *skb;
-	int err = 0;
+	int err;
 
-	for (i = 0; i < npkts; i++) {
-		off = uet_seg_off(&m->pm.seg, i);
-		len = uet_seg_len(&m->pm.seg, i);
-		skb = req_skb(m, off, len, GFP_KERNEL_ACCOUNT);
-		if (!skb) {
-			err = -ENOMEM;
-			break;
-		}
-		cb = uet_pds_cb(skb);
-		memset(cb, 0, sizeof(*cb));
-		cb->next_hdr = UET_SES_NH_REQ_STD;
-		cb->ses = &m->pm;
-		cb->rd_off = off;
-		cb->rd_len = len;
-		err = uet_pds_send(ep->udev, key, skb);
-		if (err)
-			break;
+	skb = req_skb(m, 0, m->pm.seg.len, GFP_KERNEL_ACCOUNT);
+	if (!skb) {
+		uet_ses_tx_done(&m->pm, 1, -ENOMEM);
+		return;
 	}
-	if (i < npkts)
-		uet_ses_tx_done(&m->pm, npkts - i, err);
+	cb = uet_pds_cb(skb);
+	memset(cb, 0, sizeof(*cb));
+	cb->next_hdr = UET_SES_NH_REQ_STD;
+	cb->ses = &m->pm;
+	err = uet_pds_send(ep->udev, key, skb);
+	if (err)
+		uet_ses_tx_done(&m->pm, 1, err);
 }
 
 /* The SES header fields a work request starts from. */
@@ -730,12 +720,12 @@ int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
 				 m->pm.read ? 0 : len);
 
 	/* from here on, @m completes, and may go, at any time */
-	if (wr->mode == UET_PDC_RUD || wr->mode == UET_PDC_ROD) {
+	if (wr->mode == UET_PDC_UUD) {
+		ep_send_uud(ep, &key, m);
+	} else {
 		err = uet_pds_send_msg(ep->udev, &key, &m->pm);
 		if (err)
 			uet_ses_tx_done(&m->pm, m->pm.seg.count, err);
-	} else {
-		ep_send_pkts(ep, &key, m);
 	}
 	mutex_unlock(&ep->send_lock);
 	return 0;
@@ -1902,19 +1892,10 @@ static void ep_free_flows(struct uet_ep *ep)
 		kfree(tf);
 }
 
-/* uet_pds_orphan() test: a message of the closing endpoint @ep. */
+/* uet_pds_orphan() and uet_rudi_orphan() test: a message of @ep's. */
 static bool ep_owns_msg(struct uet_pds_msg *pm, void *ep)
 {
 	return tx_msg(pm)->ep == ep;
-}
-
-/* uet_rudi_walk_reqs() visitor: forget the requests of a closing endpoint. */
-static void ep_orphan_req(struct sk_buff *skb, void *ep)
-{
-	struct uet_pds_msg *pm = uet_pds_cb(skb)->ses;
-
-	if (pm && ep_owns_msg(pm, ep))
-		uet_pds_cb(skb)->ses = NULL;
 }
 
 static void ep_cancel_recvq(struct uet_ep *ep, struct list_head *q)
@@ -1957,7 +1938,7 @@ void uet_ep_close(struct uet_ep *ep)
 
 	/* After this, no PDC calls back about @ep's messages. */
 	uet_pds_orphan(udev, ep_owns_msg, ep);
-	uet_rudi_walk_reqs(udev, ep_orphan_req, ep);
+	uet_rudi_orphan(udev, ep_owns_msg, ep);
 	list_for_each_entry_safe(m, mtmp, &ep->sends, node) {
 		struct uet_comp c = { .cookie = m->cookie, .status = -ECANCELED,
 				      .op = m->op };
