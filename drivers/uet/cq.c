@@ -9,11 +9,15 @@
  * uet_poll_cq().  A user CQ's slots hold struct ib_uverbs_wc, the layout
  * of struct ibv_wc that the provider copies out; a kernel CQ's slots hold
  * struct ib_wc.
+ *
+ * Every completion a QP makes is built here, from what the verbs glue
+ * knows of its work request: uet_cq_send_done() and uet_cq_recv_done().
  */
 #include <linux/log2.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
 
+#include "ses.h"
 #include "uet.h"
 #include "verbs.h"
 
@@ -207,4 +211,93 @@ int uet_cq_post(struct uet_cq *cq, const struct ib_wc *wc, bool solicited)
 	if (signal && cq->ibcq.comp_handler)
 		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
 	return 0;
+}
+
+/* The completion opcode of a send WQE's opcode (IB_WR_*). */
+static enum ib_wc_opcode wc_send_opcode(u32 opcode)
+{
+	switch (opcode) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		return IB_WC_RDMA_WRITE;
+	case IB_WR_RDMA_READ:
+		return IB_WC_RDMA_READ;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+		return IB_WC_COMP_SWAP;
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		return IB_WC_FETCH_ADD;
+	case IB_WR_LOCAL_INV:
+		return IB_WC_LOCAL_INV;
+	case IB_WR_REG_MR:
+		return IB_WC_REG_MR;
+	default:
+		return IB_WC_SEND;
+	}
+}
+
+/**
+ * uet_cq_send_done() - complete a send WQE on its QP's send CQ
+ * @qp: the QP
+ * @wr_id: the WQE's work request ID ...
+ * @opcode: ... its opcode (IB_WR_*) ...
+ * @signaled: ... and whether it asked for a completion
+ * @status: IB_WC_SUCCESS or the error
+ *
+ * Any context.  Errors always complete (and move the QP to the error
+ * state, but for a flush); successes only when signaled.
+ */
+void uet_cq_send_done(struct uet_qp *qp, u64 wr_id, u32 opcode, bool signaled,
+		      enum ib_wc_status status)
+{
+	struct ib_wc wc = {
+		.wr_id = wr_id,
+		.status = status,
+		.opcode = wc_send_opcode(opcode),
+		.qp = &qp->ibqp,
+		.port_num = UET_PORT,
+	};
+
+	if (status != IB_WC_SUCCESS && status != IB_WC_WR_FLUSH_ERR)
+		uet_qp_error(qp);
+	if (signaled || status != IB_WC_SUCCESS)
+		uet_cq_post(to_uet_cq(qp->ibqp.send_cq), &wc, false);
+}
+
+/**
+ * uet_cq_recv_done() - complete a receive WQE on its QP's receive CQ
+ * @qp: the QP
+ * @wr_id: the WQE's work request ID
+ * @status: IB_WC_SUCCESS or the error
+ * @c: the endpoint's completion of the message, or %NULL for a WQE that
+ *	took none (flushed, or failed before the endpoint saw it)
+ * @grh: a UD receive: a GRH precedes the message in the buffer
+ *
+ * Any context.
+ */
+void uet_cq_recv_done(struct uet_qp *qp, u64 wr_id, enum ib_wc_status status,
+		      const struct uet_comp *c, bool grh)
+{
+	struct ib_wc wc = {
+		.wr_id = wr_id,
+		.status = status,
+		.opcode = IB_WC_RECV,
+		.qp = &qp->ibqp,
+		.port_num = UET_PORT,
+	};
+
+	if (c) {
+		if (c->op == UET_OP_WRITE)
+			wc.opcode = IB_WC_RECV_RDMA_WITH_IMM;
+		wc.byte_len = c->byte_len;
+		wc.src_qp = c->src_pid;
+		if (c->has_imm) {
+			wc.ex.imm_data = (__force __be32)c->imm;
+			wc.wc_flags |= IB_WC_WITH_IMM;
+		}
+	}
+	if (grh) {
+		wc.byte_len += UET_GRH_LEN;
+		wc.wc_flags |= IB_WC_GRH;
+	}
+	uet_cq_post(to_uet_cq(qp->ibqp.recv_cq), &wc, false);
 }

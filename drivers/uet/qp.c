@@ -117,6 +117,59 @@ static int qpn_alloc(struct uet_dev *udev)
 	return qpn;
 }
 
+/* Complete every queued WQE of @wq with IB_WC_WR_FLUSH_ERR. */
+static void wq_flush(struct uet_qp *qp, struct uet_wq *wq, bool send)
+{
+	unsigned long flags;
+	void *slot;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	while ((slot = uet_queue_head(&wq->queue))) {
+		if (send) {
+			struct rxe_send_wqe *wqe = slot;
+
+			uet_cq_send_done(qp, READ_ONCE(wqe->wr.wr_id),
+					 IB_WR_SEND, true, IB_WC_WR_FLUSH_ERR);
+		} else {
+			struct rxe_recv_wqe *wqe = slot;
+
+			uet_cq_recv_done(qp, READ_ONCE(wqe->wr_id),
+					 IB_WC_WR_FLUSH_ERR, NULL, false);
+		}
+		uet_queue_consume(&wq->queue);
+	}
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+/* Complete what a QP in the error state still holds. */
+static void qp_flush(struct uet_qp *qp)
+{
+	wq_flush(qp, &qp->sq, true);
+	if (!qp->srq)
+		wq_flush(qp, &qp->rq, false);
+}
+
+/*
+ * The QP's work item: what the data path left to it (uet_xfer_run()),
+ * then the send queue, or in the error state a flush; then a look at the
+ * receive queue.  What it allocates for a user QP is charged to its
+ * owner.
+ */
+static void qp_work(struct work_struct *work)
+{
+	struct uet_qp *qp = container_of(to_delayed_work(work), struct uet_qp,
+					 work);
+	struct mem_cgroup *old = set_active_memcg(qp->memcg);
+
+	if (uet_xfer_run(qp)) {
+		qp_flush(qp);
+	} else {
+		uet_qp_sq_run(qp, UET_CTX_WORKER);
+		uet_xfer_poll(qp);
+	}
+	set_active_memcg(old);
+}
+
 int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		  struct ib_udata *udata)
 {
@@ -183,6 +236,7 @@ int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		cap->max_recv_wr = uet_queue_capacity(&qp->rq.queue);
 	}
 
+	INIT_DELAYED_WORK(&qp->work, qp_work);
 	err = uet_xfer_open(qp);
 	if (err)
 		goto err_rq;
@@ -290,63 +344,6 @@ static void qp_set_attr(struct uet_qp *qp, const struct ib_qp_attr *attr,
 	a->port_num = UET_PORT;
 }
 
-/* Complete every queued WQE of @wq on @cq with IB_WC_WR_FLUSH_ERR. */
-static void wq_flush(struct uet_qp *qp, struct uet_wq *wq, struct uet_cq *cq,
-		     bool send)
-{
-	struct ib_wc wc = {
-		.status = IB_WC_WR_FLUSH_ERR,
-		.qp = &qp->ibqp,
-		.port_num = UET_PORT,
-	};
-	unsigned long flags;
-	void *slot;
-
-	spin_lock_irqsave(&wq->lock, flags);
-	while ((slot = uet_queue_head(&wq->queue))) {
-		if (send) {
-			struct rxe_send_wqe *wqe = slot;
-
-			wc.wr_id = READ_ONCE(wqe->wr.wr_id);
-			wc.opcode = IB_WC_SEND;
-		} else {
-			struct rxe_recv_wqe *wqe = slot;
-
-			wc.wr_id = READ_ONCE(wqe->wr_id);
-			wc.opcode = IB_WC_RECV;
-		}
-		uet_cq_post(cq, &wc, false);
-		uet_queue_consume(&wq->queue);
-	}
-	spin_unlock_irqrestore(&wq->lock, flags);
-}
-
-/**
- * uet_qp_flush() - complete what a QP in the error state still holds
- * @qp: the QP
- */
-void uet_qp_flush(struct uet_qp *qp)
-{
-	wq_flush(qp, &qp->sq, to_uet_cq(qp->ibqp.send_cq), true);
-	if (!qp->srq)
-		wq_flush(qp, &qp->rq, to_uet_cq(qp->ibqp.recv_cq), false);
-}
-
-/**
- * uet_qp_error() - move a QP to the error state (a fatal send error)
- * @qp: the QP
- *
- * Any context; the caller flushes afterwards if it may (uet_qp_flush()).
- */
-void uet_qp_error(struct uet_qp *qp)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&qp->attr_lock, flags);
-	WRITE_ONCE(qp->state, IB_QPS_ERR);
-	spin_unlock_irqrestore(&qp->attr_lock, flags);
-}
-
 static void wq_reset(struct uet_wq *wq)
 {
 	unsigned long flags;
@@ -401,7 +398,7 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		break;
 	case IB_QPS_ERR:
 		err = uet_xfer_reset(qp);
-		uet_qp_flush(qp);
+		qp_flush(qp);
 		break;
 	default:
 		break;
@@ -464,55 +461,6 @@ static bool opcode_ok(struct uet_qp *qp, u32 opcode)
 	}
 }
 
-static enum ib_wc_opcode wc_opcode(u32 opcode)
-{
-	switch (opcode) {
-	case IB_WR_RDMA_WRITE:
-	case IB_WR_RDMA_WRITE_WITH_IMM:
-		return IB_WC_RDMA_WRITE;
-	case IB_WR_RDMA_READ:
-		return IB_WC_RDMA_READ;
-	case IB_WR_ATOMIC_CMP_AND_SWP:
-		return IB_WC_COMP_SWAP;
-	case IB_WR_ATOMIC_FETCH_AND_ADD:
-		return IB_WC_FETCH_ADD;
-	case IB_WR_LOCAL_INV:
-		return IB_WC_LOCAL_INV;
-	case IB_WR_REG_MR:
-		return IB_WC_REG_MR;
-	default:
-		return IB_WC_SEND;
-	}
-}
-
-/**
- * uet_qp_send_done() - complete a send WQE
- * @qp: the QP
- * @wr_id: the WQE's work request ID ...
- * @opcode: ... its opcode (IB_WR_*) ...
- * @signaled: ... and whether it asked for a completion
- * @status: IB_WC_SUCCESS or the error
- *
- * Any context.  Errors always complete (and move the QP to the error
- * state); successes only when signaled.
- */
-void uet_qp_send_done(struct uet_qp *qp, u64 wr_id, u32 opcode, bool signaled,
-		      enum ib_wc_status status)
-{
-	struct ib_wc wc = {
-		.wr_id = wr_id,
-		.status = status,
-		.opcode = wc_opcode(opcode),
-		.qp = &qp->ibqp,
-		.port_num = UET_PORT,
-	};
-
-	if (status != IB_WC_SUCCESS && status != IB_WC_WR_FLUSH_ERR)
-		uet_qp_error(qp);
-	if (signaled || status != IB_WC_SUCCESS)
-		uet_cq_post(to_uet_cq(qp->ibqp.send_cq), &wc, false);
-}
-
 /* Check one send WQE and run it; returns the status of a failure. */
 static enum ib_wc_status sq_exec(struct uet_qp *qp, struct rxe_send_wqe *wqe)
 {
@@ -539,7 +487,7 @@ static enum ib_wc_status sq_exec(struct uet_qp *qp, struct rxe_send_wqe *wqe)
 	default:
 		return uet_xfer_send(qp, wqe);
 	}
-	uet_qp_send_done(qp, wqe->wr.wr_id, opcode,
+	uet_cq_send_done(qp, wqe->wr.wr_id, opcode,
 			 qp->sq_sig_all || (wqe->wr.send_flags & IB_SEND_SIGNALED),
 			 IB_WC_SUCCESS);
 	return IB_WC_SUCCESS;
@@ -637,7 +585,7 @@ void uet_qp_sq_run(struct uet_qp *qp, enum uet_ctx ctx)
 			spin_unlock_irqrestore(&sq->lock, flags);
 			status = sq_exec(qp, wqe);
 			if (status != IB_WC_SUCCESS)
-				uet_qp_send_done(qp, wqe->wr.wr_id,
+				uet_cq_send_done(qp, wqe->wr.wr_id,
 						 wqe->wr.opcode, true, status);
 			spin_lock_irqsave(&sq->lock, flags);
 		}
@@ -648,7 +596,7 @@ void uet_qp_sq_run(struct uet_qp *qp, enum uet_ctx ctx)
 	if (defer)
 		uet_xfer_kick(qp);
 	if (READ_ONCE(qp->state) == IB_QPS_ERR)
-		uet_qp_flush(qp);
+		qp_flush(qp);
 }
 
 /* A kernel user's send request as a WQE in @slot. */
@@ -790,7 +738,7 @@ int uet_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	if (err)
 		*bad_wr = wr;
 	else if (READ_ONCE(qp->state) == IB_QPS_ERR)
-		uet_qp_flush(qp);
+		qp_flush(qp);
 	else
 		uet_xfer_recv_fill(qp, UET_CTX_ANY);
 	return err;

@@ -355,10 +355,26 @@ static inline struct uet_qp *to_uet_qp(struct ib_qp *ibqp)
 	return container_of(ibqp, struct uet_qp, ibqp);
 }
 
+/* Bytes of the GRH in front of a UD receive (IB spec 8.3). */
+#define UET_GRH_LEN		sizeof(struct ib_grh)
+
 /* UD and GSI QPs: datagrams addressed by an AH, over UUD. */
 static inline bool uet_qp_datagram(const struct uet_qp *qp)
 {
 	return qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI;
+}
+
+/*
+ * Move a QP to the error state (a fatal send error), from any context;
+ * what it still holds is flushed by its work item or the next verb.
+ */
+static inline void uet_qp_error(struct uet_qp *qp)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->attr_lock, flags);
+	WRITE_ONCE(qp->state, IB_QPS_ERR);
+	spin_unlock_irqrestore(&qp->attr_lock, flags);
 }
 
 static inline struct uet_mr *to_uet_mr(struct ib_mr *ibmr)
@@ -393,6 +409,11 @@ int uet_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int uet_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
 int uet_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 int uet_cq_post(struct uet_cq *cq, const struct ib_wc *wc, bool solicited);
+struct uet_comp;
+void uet_cq_send_done(struct uet_qp *qp, u64 wr_id, u32 opcode, bool signaled,
+		      enum ib_wc_status status);
+void uet_cq_recv_done(struct uet_qp *qp, u64 wr_id, enum ib_wc_status status,
+		      const struct uet_comp *c, bool grh);
 
 /* mr.c */
 struct ib_mr *uet_get_dma_mr(struct ib_pd *ibpd, int access);
@@ -449,9 +470,5 @@ enum uet_ctx {
 };
 
 void uet_qp_sq_run(struct uet_qp *qp, enum uet_ctx ctx);
-void uet_qp_flush(struct uet_qp *qp);
-void uet_qp_error(struct uet_qp *qp);
-void uet_qp_send_done(struct uet_qp *qp, u64 wr_id, u32 opcode, bool signaled,
-		      enum ib_wc_status status);
 
 #endif /* _UET_VERBS_H */

@@ -47,10 +47,11 @@
  * References: work handed to the endpoint keeps references on the MRs it
  * names until its completion.  The completion callback (softirq) drops
  * them, unless one is a region's last, which may unpin pages: such work
- * goes on the QP's done list for its work item, in process context.  The
- * work item also runs after every receive completion (to hand the
- * endpoint more receive WQEs), every atomic (the send queue may wait for
- * it) and every error (the QP flushes).
+ * goes on the QP's done list for the QP's work item (qp.c), whose share
+ * here, uet_xfer_run(), frees it in process context.  The work item also
+ * runs after every receive completion (to hand the endpoint more receive
+ * WQEs), every atomic (the send queue may wait for it) and every error
+ * (the QP flushes).
  */
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
@@ -85,9 +86,6 @@
 
 /* rnr_retry value meaning "without limit" (IB spec 9.7.5.2.8). */
 #define UET_RNR_INFINITE	7
-
-/* Bytes of the GRH in front of a UD receive (IB spec 8.3). */
-#define UET_GRH_LEN		sizeof(struct ib_grh)
 
 /* Hop limit written into the GRH of UD receives: the IPv6 default. */
 #define UET_GRH_HOP_LIMIT	64
@@ -317,7 +315,7 @@ static void xfer_send_done(struct uet_qp *qp, const struct uet_comp *c)
 	}
 	xfer_sq_release(qp, x);
 	if (!READ_ONCE(qp->closing))
-		uet_qp_send_done(qp, x->wr_id, x->opcode, x->signaled, status);
+		uet_cq_send_done(qp, x->wr_id, x->opcode, x->signaled, status);
 	xfer_retire(qp, x, status != IB_WC_SUCCESS);
 }
 
@@ -344,29 +342,14 @@ static void recv_grh(struct uet_qp *qp, struct uet_xfer *x,
 static void xfer_recv_done(struct uet_qp *qp, const struct uet_comp *c)
 {
 	struct uet_xfer *x = (void *)(uintptr_t)c->cookie;
-	struct ib_wc wc = {
-		.wr_id = x->wr_id,
-		.status = comp_status(c, true),
-		.opcode = c->op == UET_OP_WRITE ? IB_WC_RECV_RDMA_WITH_IMM :
-						  IB_WC_RECV,
-		.byte_len = c->byte_len,
-		.qp = &qp->ibqp,
-		.src_qp = c->src_pid,
-		.port_num = UET_PORT,
-	};
+	enum ib_wc_status status = comp_status(c, true);
+	bool grh = uet_qp_datagram(qp) && status == IB_WC_SUCCESS;
 
-	if (c->has_imm) {
-		wc.ex.imm_data = (__force __be32)c->imm;
-		wc.wc_flags |= IB_WC_WITH_IMM;
-	}
-	if (uet_qp_datagram(qp) && wc.status == IB_WC_SUCCESS) {
+	if (grh)
 		recv_grh(qp, x, c);
-		wc.byte_len += UET_GRH_LEN;
-		wc.wc_flags |= IB_WC_GRH;
-	}
 	if (!READ_ONCE(qp->closing))
-		uet_cq_post(to_uet_cq(qp->ibqp.recv_cq), &wc, false);
-	xfer_retire(qp, x, wc.status != IB_WC_SUCCESS);
+		uet_cq_recv_done(qp, x->wr_id, status, c, grh);
+	xfer_retire(qp, x, status != IB_WC_SUCCESS);
 }
 
 /* The endpoint's completion callback: any context, the endpoint locked. */
@@ -598,7 +581,7 @@ static void rnr_repost(struct uet_qp *qp)
 			continue;
 		xfer_sq_release(qp, x);
 		if (!READ_ONCE(qp->closing))
-			uet_qp_send_done(qp, x->wr_id, x->opcode, x->signaled,
+			uet_cq_send_done(qp, x->wr_id, x->opcode, x->signaled,
 					 READ_ONCE(qp->state) == IB_QPS_RTS ?
 					 IB_WC_RNR_RETRY_EXC_ERR :
 					 IB_WC_WR_FLUSH_ERR);
@@ -644,11 +627,8 @@ static bool recv_one(struct uet_qp *qp, void *copy)
 	nsge = min3(wqe->dma.num_sge, max_sge, (u32)UET_MAX_SGE);
 	x = kzalloc(struct_size(x, sge, nsge), GFP_KERNEL_ACCOUNT);
 	if (!x) {
-		struct ib_wc wc = { .wr_id = wqe->wr_id, .qp = &qp->ibqp,
-				    .status = IB_WC_LOC_QP_OP_ERR,
-				    .opcode = IB_WC_RECV };
-
-		uet_cq_post(to_uet_cq(qp->ibqp.recv_cq), &wc, false);
+		uet_cq_recv_done(qp, wqe->wr_id, IB_WC_LOC_QP_OP_ERR, NULL,
+				 false);
 		return true;
 	}
 	x->recv = true;
@@ -820,47 +800,59 @@ static void drop_done(struct uet_qp *qp)
 		xfer_free(x);
 }
 
-static void xfer_run(struct uet_qp *qp)
+/**
+ * uet_xfer_run() - the QP work item's share of the data path
+ * @qp: the QP
+ *
+ * Frees what the endpoint is done with, and posts again the sends that
+ * the target refused for want of a receive buffer and that are due.  In
+ * the error state, the endpoint's work is flushed first (once), and the
+ * refused sends complete flushed.
+ *
+ * Context: process, the QP's work item.
+ * Return: whether the QP is in the error state; then its owner flushes
+ * the WQEs its queues still hold.
+ */
+bool uet_xfer_run(struct uet_qp *qp)
 {
 	unsigned long flags;
 	bool flush;
 
 	drop_done(qp);
-	if (READ_ONCE(qp->state) == IB_QPS_ERR) {
-		spin_lock_irqsave(&qp->xfer_lock, flags);
-		flush = !qp->ep_flushed && !qp->closing;
-		qp->ep_flushed = true;
-		spin_unlock_irqrestore(&qp->xfer_lock, flags);
-		if (flush) {
-			mutex_lock(&qp->ep_lock);
-			ep_flush(qp);
-			mutex_unlock(&qp->ep_lock);
-			drop_done(qp);
-		}
+	if (READ_ONCE(qp->state) != IB_QPS_ERR) {
 		rnr_repost(qp);
-		uet_qp_flush(qp);
-		return;
+		return false;
+	}
+	spin_lock_irqsave(&qp->xfer_lock, flags);
+	flush = !qp->ep_flushed && !qp->closing;
+	qp->ep_flushed = true;
+	spin_unlock_irqrestore(&qp->xfer_lock, flags);
+	if (flush) {
+		mutex_lock(&qp->ep_lock);
+		ep_flush(qp);
+		mutex_unlock(&qp->ep_lock);
+		drop_done(qp);
 	}
 	rnr_repost(qp);
-	uet_qp_sq_run(qp, UET_CTX_WORKER);
-	/* poll the receive queue, backing off while nothing comes */
+	return true;
+}
+
+/**
+ * uet_xfer_poll() - hand the receive queue's WQEs to the endpoint, and
+ *	look again later
+ * @qp: the QP
+ *
+ * The looks back off while nothing comes.
+ * Context: process, the QP's work item.
+ */
+void uet_xfer_poll(struct uet_qp *qp)
+{
 	if (recv_fill(qp))
 		qp->poll = UET_XFER_POLL_MIN;
 	else
 		qp->poll = min_t(unsigned long, qp->poll * 2, UET_XFER_POLL_MAX);
 	if (receiving(qp) && !READ_ONCE(qp->closing))
 		queue_delayed_work(system_wq, &qp->work, qp->poll);
-}
-
-/* What the work allocates for a user QP is charged to its owner. */
-static void xfer_work(struct work_struct *work)
-{
-	struct uet_qp *qp = container_of(to_delayed_work(work), struct uet_qp,
-					 work);
-	struct mem_cgroup *old = set_active_memcg(qp->memcg);
-
-	xfer_run(qp);
-	set_active_memcg(old);
 }
 
 /**
@@ -908,7 +900,7 @@ void uet_xfer_recv_fill(struct uet_qp *qp, enum uet_ctx ctx)
 
 /**
  * uet_xfer_open() - open the QP's endpoint
- * @qp: the QP, its QPN set
+ * @qp: the QP, its QPN and work item set
  *
  * Return: 0 or a negative errno from uet_ep_open().
  */
@@ -922,7 +914,6 @@ int uet_xfer_open(struct uet_qp *qp)
 	INIT_LIST_HEAD(&qp->done);
 	INIT_LIST_HEAD(&qp->rnr);
 	qp->poll = UET_XFER_POLL_MIN;
-	INIT_DELAYED_WORK(&qp->work, xfer_work);
 	mutex_lock(&qp->ep_lock);
 	err = ep_open(qp);
 	mutex_unlock(&qp->ep_lock);
