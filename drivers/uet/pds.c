@@ -775,10 +775,9 @@ static void pds_send_uud(struct uet_dev *udev, const struct uet_pds_key *key,
 {
 	struct uet_pds_hdr_info h = {
 		.type = UET_PDS_TYPE_UUD_REQ,
-		.next_hdr = uet_pds_cb(skb)->next_hdr,
+		.next_hdr = UET_SES_NH_REQ_STD,
 	};
 
-	uet_ses_tx_done(uet_pds_cb(skb)->ses, 1, 0);
 	if (WARN_ON_ONCE(uet_pds_build(skb_push(skb, sizeof(struct uet_pds_uud)),
 				       sizeof(struct uet_pds_uud), &h) < 0)) {
 		kfree_skb(skb);
@@ -791,12 +790,12 @@ static void pds_send_uud(struct uet_dev *udev, const struct uet_pds_key *key,
  * uet_pds_send() - send one request packet in %UET_PDC_UUD mode
  * @udev: the sending device
  * @key: the target
- * @skb: SES header and payload at skb->data, %UET_PDS_HEADROOM before it,
- *	uet_pds_cb() filled in; consumed
+ * @skb: a standard SES request and its payload at skb->data,
+ *	%UET_PDS_HEADROOM before it; consumed
  *
- * It is done (uet_ses_tx_done()) once handed to the network.
+ * Nothing follows: UUD neither acknowledges nor resends.
  *
- * Return: 0, or -EINVAL for another mode.
+ * Return: 0 once handed to the network, or -EINVAL for another mode.
  */
 int uet_pds_send(struct uet_dev *udev, const struct uet_pds_key *key,
 		 struct sk_buff *skb)

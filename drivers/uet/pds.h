@@ -213,22 +213,6 @@ struct uet_pds {
 };
 
 /**
- * struct uet_pds_cb - what a UUD request skb carries in its cb
- * @next_hdr: the SES header the payload starts with (UET_SES_NH_*).
- * @ses: the SES layer's message, for uet_ses_tx_done().
- */
-struct uet_pds_cb {
-	u8 next_hdr;
-	struct uet_pds_msg *ses;
-};
-
-static inline struct uet_pds_cb *uet_pds_cb(struct sk_buff *skb)
-{
-	BUILD_BUG_ON(sizeof(struct uet_pds_cb) > sizeof(skb->cb));
-	return (struct uet_pds_cb *)skb->cb;
-}
-
-/**
  * struct uet_rudi - a device's RUDI requests (rudi.c)
  * @lock: protects the fields below.
  * @reqs: struct uet_rudi_req in flight, by packet ID.

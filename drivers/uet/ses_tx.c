@@ -253,28 +253,19 @@ struct sk_buff *uet_ses_build_req(struct uet_pds_msg *pm, u32 off, u32 len)
 }
 
 /*
- * UUD: the one request of @m built now and handed to the network; the
- * message fails (its completion says so) if it cannot be built.
+ * UUD: the one request of @m built now and handed to the network, which
+ * is all it waits for; the message fails (its completion says so) if it
+ * cannot be built.
  */
 static void ep_send_uud(struct uet_ep *ep, const struct uet_pds_key *key,
 			struct uet_tx_msg *m)
 {
-	struct uet_pds_cb *cb;
 	struct sk_buff *skb;
 	int err;
 
 	skb = req_skb(m, 0, m->pm.seg.len, GFP_KERNEL_ACCOUNT);
-	if (!skb) {
-		uet_ses_tx_done(&m->pm, 1, -ENOMEM);
-		return;
-	}
-	cb = uet_pds_cb(skb);
-	memset(cb, 0, sizeof(*cb));
-	cb->next_hdr = UET_SES_NH_REQ_STD;
-	cb->ses = &m->pm;
-	err = uet_pds_send(ep->udev, key, skb);
-	if (err)
-		uet_ses_tx_done(&m->pm, 1, err);
+	err = skb ? uet_pds_send(ep->udev, key, skb) : -ENOMEM;
+	uet_ses_tx_done(&m->pm, 1, err);
 }
 
 /* The SES header fields a work request starts from. */
