@@ -114,6 +114,14 @@ static void rudi_xmit(struct uet_rudi_req *r)
 	uet_xmit(r->udev, skb, &r->msg->dst, r->entropy, NULL);
 }
 
+/* Take @r out of the table: its slot is free, its timer does nothing. */
+static void rudi_unlink(struct uet_rudi *t, struct uet_rudi_req *r)
+{
+	lockdep_assert_held(&t->lock);
+	hash_del(&r->node);
+	t->inflight--;
+}
+
 /* Out of the table: the caller owns @r.  %NULL if it was gone already. */
 static struct uet_rudi_req *rudi_take(struct uet_rudi *t, u32 pkt_id,
 				      const struct in6_addr *peer)
@@ -123,8 +131,7 @@ static struct uet_rudi_req *rudi_take(struct uet_rudi *t, u32 pkt_id,
 	lockdep_assert_held(&t->lock);
 	hash_for_each_possible(t->reqs, r, node, pkt_id)
 		if (r->pkt_id == pkt_id && ipv6_addr_equal(&r->msg->dst, peer)) {
-			hash_del(&r->node);
-			t->inflight--;
+			rudi_unlink(t, r);
 			return r;
 		}
 	return NULL;
@@ -213,8 +220,7 @@ static enum hrtimer_restart rudi_expired(struct hrtimer *timer)
 	uet_count(r->udev, UET_CNT_TIMEOUTS, 1);
 	give_up = r->tries >= UET_RUDI_MAX_TRIES;
 	if (give_up) {
-		hash_del(&r->node);
-		t->inflight--;
+		rudi_unlink(t, r);
 		rudi_done(t, r, -ETIMEDOUT);
 	} else {
 		rudi_xmit(r);
@@ -365,8 +371,7 @@ static void rudi_take_all(struct uet_rudi *t, uet_pds_msg_fn fn, void *arg,
 	lockdep_assert_held(&t->lock);
 	hash_for_each_safe(t->reqs, bkt, tmp, r, node)
 		if (!fn || fn(r->msg, arg)) {
-			hash_del(&r->node);
-			t->inflight--;
+			rudi_unlink(t, r);
 			hlist_add_head(&r->gone, gone);
 		}
 }
