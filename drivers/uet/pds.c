@@ -119,10 +119,56 @@ static void pdc_get(struct uet_pds_pdc *pdc)
 static void pdc_put(struct uet_pds_pdc *pdc)
 {
 	if (refcount_dec_and_test(&pdc->ref)) {
+		__skb_queue_purge(&pdc->out);
 		dst_cache_destroy(&pdc->dst_cache);
 		kfree(pdc->txq);
 		kfree_rcu(pdc, rcu);
 	}
+}
+
+/* Queue @skb, a packet of @pdc's, to leave once its lock is let go. */
+static void pdc_out(struct uet_pds_pdc *pdc, struct sk_buff *skb)
+{
+	lockdep_assert_held(&pdc->lock);
+	__skb_queue_tail(&pdc->out, skb);
+}
+
+/**
+ * pdc_unlock() - let go of a PDC's lock and send what was queued under it
+ * @pdc: the PDC, locked
+ *
+ * Packets are built under the lock (pdc_out()) and leave after it, so
+ * that the lock is not held across the IP stack.  One context at a time
+ * sends a PDC's packets (@pdc->xmitting), in the order they were queued;
+ * a context that finds another sending leaves its packets to it.
+ *
+ * Context: bottom halves disabled; the caller keeps @pdc alive.
+ */
+static void pdc_unlock(struct uet_pds_pdc *pdc)
+	__releases(&pdc->lock)
+{
+	struct sk_buff_head q;
+
+	lockdep_assert_held(&pdc->lock);
+	while (!pdc->xmitting && !skb_queue_empty(&pdc->out)) {
+		__skb_queue_head_init(&q);
+		skb_queue_splice_init(&pdc->out, &q);
+		pdc->xmitting = true;
+		spin_unlock(&pdc->lock);
+		uet_xmit_queue(pdc->udev, &q, &pdc->key.raddr, pdc->entropy,
+			       &pdc->dst_cache);
+		spin_lock(&pdc->lock);
+		pdc->xmitting = false;
+	}
+	spin_unlock(&pdc->lock);
+}
+
+/* pdc_unlock() for a lock taken with spin_lock_bh(). */
+static void pdc_unlock_bh(struct uet_pds_pdc *pdc)
+	__releases(&pdc->lock)
+{
+	pdc_unlock(pdc);
+	local_bh_enable();
 }
 
 /**
@@ -372,8 +418,7 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 	}
 	if (retx)
 		uet_count(pdc->udev, UET_CNT_RETRANSMITS, 1);
-	uet_xmit(pdc->udev, skb, &pdc->key.raddr, pdc->entropy,
-		 &pdc->dst_cache);
+	pdc_out(pdc, skb);
 }
 
 /* Requests wait to be cut: reads to reissue, or messages. */
@@ -502,7 +547,7 @@ static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t)
 	pdc_push(pdc);
 	pdc_rto_arm(pdc);
 out:
-	spin_unlock(&pdc->lock);
+	pdc_unlock(pdc);
 	return HRTIMER_NORESTART;
 }
 
@@ -555,8 +600,7 @@ static void pdc_send_ack(struct uet_pds_pdc *pdc, struct sk_buff *data, u32 psn)
 		return;
 	}
 	hrtimer_try_to_cancel(&pdc->ack_timer);
-	uet_xmit(pdc->udev, skb, &pdc->key.raddr, pdc->entropy,
-		 &pdc->dst_cache);
+	pdc_out(pdc, skb);
 }
 
 static ktime_t pdc_ack_delay(const struct uet_pds_pdc *pdc)
@@ -572,7 +616,7 @@ static enum hrtimer_restart pdc_ack_expired(struct hrtimer *t)
 	spin_lock(&pdc->lock);
 	if (!pdc->dead && uet_pdc_rx_ack_pending(&pdc->core))
 		pdc_send_ack(pdc, NULL, 0);
-	spin_unlock(&pdc->lock);
+	pdc_unlock(pdc);
 	return HRTIMER_NORESTART;
 }
 
@@ -626,7 +670,7 @@ static void pdc_start_close(struct uet_pds_pdc *pdc)
 	spin_lock_bh(&pdc->lock);
 	pdc->close_wanted = true;
 	pdc_close_progress(pdc);
-	spin_unlock_bh(&pdc->lock);
+	pdc_unlock_bh(pdc);
 }
 
 /* A control packet of @pdc's, outside its PSN sequence (REQ_CLOSE). */
@@ -646,8 +690,7 @@ static void pdc_send_ctl(struct uet_pds_pdc *pdc, u8 type)
 	skb = pds_hdr_skb(&h, sizeof(struct uet_pds_ctl));
 	if (!skb)
 		return;
-	uet_xmit(pdc->udev, skb, &pdc->key.raddr, pdc->entropy,
-		 &pdc->dst_cache);
+	pdc_out(pdc, skb);
 }
 
 /*
@@ -695,6 +738,7 @@ static struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 	pdc->entropy = get_random_u16();
 	pdc->last_active = jiffies;
 	spin_lock_init(&pdc->lock);
+	__skb_queue_head_init(&pdc->out);
 	INIT_LIST_HEAD(&pdc->sendq);
 	INIT_LIST_HEAD(&pdc->reissue);
 	pdc->start_psn = start_psn;
@@ -845,7 +889,7 @@ int uet_pds_send_msg(struct uet_dev *udev, const struct uet_pds_key *key,
 		if (!uet_pdc_tx_in_flight(&pdc->core))
 			pdc_push(pdc);
 	}
-	spin_unlock_bh(&pdc->lock);
+	pdc_unlock_bh(pdc);
 	pdc_put(pdc);
 	return 0;
 }
@@ -990,8 +1034,7 @@ static void pdc_send_nack(struct uet_pds_pdc *pdc, u32 psn, u8 code)
 	if (!skb)
 		return;
 	uet_count(pdc->udev, UET_CNT_NACKS_SENT, 1);
-	uet_xmit(pdc->udev, skb, &pdc->key.raddr, pdc->entropy,
-		 &pdc->dst_cache);
+	pdc_out(pdc, skb);
 }
 
 static void pdc_count_verdict(struct uet_dev *udev, enum uet_pdc_rx_verdict v)
@@ -1088,7 +1131,7 @@ static struct uet_pds_pdc *syn_target(struct uet_dev *udev,
 		uet_count(udev, UET_CNT_DROP_OUT_OF_WINDOW, 1);
 		pdc_send_nack(pdc, h->req.psn, UET_PDS_NACK_INVALID_SYN);
 	}
-	spin_unlock(&pdc->lock);
+	pdc_unlock(pdc);
 	if (stale)
 		pdc_unhash(pdc);
 	pdc_put(pdc);
@@ -1188,7 +1231,7 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 		hrtimer_start(&pdc->ack_timer, pdc_ack_delay(pdc),
 			      HRTIMER_MODE_REL_SOFT);
 out:
-	spin_unlock(&pdc->lock);
+	pdc_unlock(pdc);
 	pdc_put(pdc);
 }
 
@@ -1311,7 +1354,7 @@ static void rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 		pdc_rto_arm(pdc);
 	pdc->last_active = jiffies;
 unlock:
-	spin_unlock(&pdc->lock);
+	pdc_unlock(pdc);
 put:
 	pdc_put(pdc);
 }
@@ -1369,7 +1412,7 @@ static void rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 		pdc_push(pdc);
 	}
 unlock:
-	spin_unlock(&pdc->lock);
+	pdc_unlock(pdc);
 	if (lost)
 		pdc_unhash(pdc);
 	pdc_put(pdc);
@@ -1422,7 +1465,7 @@ static void rcv_ctl(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 	if (ctl->type == UET_PDS_CTL_REQ_CLOSE) {
 		spin_lock(&pdc->lock);
 		peer = pdc_peer_is(pdc, ctl->spdcid);
-		spin_unlock(&pdc->lock);
+		pdc_unlock(pdc);
 		if (peer)
 			pdc_start_close(pdc);
 		else
@@ -1444,7 +1487,7 @@ static void rcv_ctl(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 		pdc_send_ack(pdc, NULL, 0);
 	}
 out:
-	spin_unlock(&pdc->lock);
+	pdc_unlock(pdc);
 	pdc_put(pdc);
 }
 
@@ -1507,12 +1550,12 @@ static void pdc_teardown(struct uet_pds_pdc *pdc, int err)
 {
 	spin_lock_bh(&pdc->lock);
 	pdc->dead = true;
-	spin_unlock_bh(&pdc->lock);
+	pdc_unlock_bh(pdc);
 	hrtimer_cancel(&pdc->rto_timer);
 	hrtimer_cancel(&pdc->ack_timer);
 	spin_lock_bh(&pdc->lock);
 	pdc_fail_all(pdc, err);
-	spin_unlock_bh(&pdc->lock);
+	pdc_unlock_bh(pdc);
 	uet_count(pdc->udev, UET_CNT_PDCS_CLOSED, 1);
 	pdc_put(pdc);
 }
@@ -1563,7 +1606,7 @@ static void pds_scan(struct work_struct *work)
 				pdc->reclaim = true;
 		}
 		reclaim = pdc->reclaim && !pdc->dead;
-		spin_unlock_bh(&pdc->lock);
+		pdc_unlock_bh(pdc);
 		if (reclaim)
 			pdc_reclaim(pds, pdc);
 		else if (close)
@@ -1600,7 +1643,7 @@ int uet_pds_close(struct uet_dev *udev, u16 lpdcid)
 		spin_lock_bh(&pdc->lock);
 		if (!pdc->dead)
 			pdc_send_ctl(pdc, UET_PDS_CTL_REQ_CLOSE);
-		spin_unlock_bh(&pdc->lock);
+		pdc_unlock_bh(pdc);
 	}
 	pdc_put(pdc);
 	return 0;
@@ -1678,7 +1721,7 @@ int uet_pds_show(struct seq_file *m, struct uet_dev *udev)
 			   c->cnt[UET_PDC_CNT_RX_OUT_OF_ORDER],
 			   c->cnt[UET_PDC_CNT_RX_DUPLICATES],
 			   c->cnt[UET_PDC_CNT_RX_ACKS]);
-		spin_unlock_bh(&pdc->lock);
+		pdc_unlock_bh(pdc);
 	}
 	rcu_read_unlock();
 	return 0;
@@ -1725,7 +1768,7 @@ void uet_pds_orphan(struct uet_dev *udev, uet_pds_msg_fn mine, void *arg)
 				tx->flags |= UET_PDS_TX_ORPHAN;
 			}
 		}
-		spin_unlock_bh(&pdc->lock);
+		pdc_unlock_bh(pdc);
 	}
 	rcu_read_unlock();
 }
@@ -1774,7 +1817,7 @@ int uet_pds_dump(struct uet_dev *udev, unsigned long *pos, uet_pds_info_fn fn,
 	xa_for_each_start(&udev->pds.pdcs, *pos, pdc, *pos) {
 		spin_lock_bh(&pdc->lock);
 		pdc_snapshot(pdc, &info);
-		spin_unlock_bh(&pdc->lock);
+		pdc_unlock_bh(pdc);
 		err = fn(&info, arg);
 		if (err)
 			break;

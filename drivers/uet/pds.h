@@ -137,6 +137,8 @@ struct uet_pds_src {
  *	created it, an initiator's from the first valid ACK ...
  * @rpdcid_known: ... once that arrived; a target knows it from the start.
  * @dead: torn down: timers must not rearm, nothing new is queued.
+ * @out: packets built, to leave once the lock is let go (pdc_unlock()) ...
+ * @xmitting: ... by the one context sending them, if set.
  * @core: the reliability core: state machine and windows.
  * @start_psn: the PDC's first PSN.
  * @sendq: initiator: messages (struct uet_pds_msg) with requests to cut.
@@ -170,6 +172,8 @@ struct uet_pds_pdc {
 	u16 rpdcid;
 	bool rpdcid_known;
 	bool dead;
+	struct sk_buff_head out;
+	bool xmitting;
 	struct uet_pdc core;
 	u32 start_psn;
 	struct list_head sendq;

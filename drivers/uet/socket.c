@@ -328,6 +328,26 @@ void uet_xmit(struct uet_dev *udev, struct sk_buff *skb,
 	rcu_read_unlock_bh();
 }
 
+/**
+ * uet_xmit_queue() - send a PDC's packets
+ * @udev: the sending device
+ * @q: the packets, each as uet_xmit() takes it; emptied
+ * @daddr: their destination, IPv4 as IPv4-mapped IPv6
+ * @entropy: their path choice
+ * @cache: their route and source address, as for uet_xmit()
+ *
+ * Context: bottom halves disabled.
+ */
+void uet_xmit_queue(struct uet_dev *udev, struct sk_buff_head *q,
+		    const struct in6_addr *daddr, u16 entropy,
+		    struct dst_cache *cache)
+{
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(q)))
+		uet_xmit(udev, skb, daddr, entropy, cache);
+}
+
 static struct socket *uet_sock_open(struct net *net, struct uet_net *un,
 				    int family)
 {

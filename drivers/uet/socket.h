@@ -19,5 +19,8 @@ void uet_socket_detach(struct uet_dev *udev);
 void uet_xmit(struct uet_dev *udev, struct sk_buff *skb,
 	      const struct in6_addr *daddr, u16 entropy,
 	      struct dst_cache *cache);
+void uet_xmit_queue(struct uet_dev *udev, struct sk_buff_head *q,
+		    const struct in6_addr *daddr, u16 entropy,
+		    struct dst_cache *cache);
 
 #endif /* _UET_SOCKET_H */
