@@ -21,6 +21,23 @@ sizes_lossless() {
 	expect_delta uet0 retransmits "$rtx" 0
 }
 
+# UDP GSO: a PDC's consecutive packets of one size leave as one skb, which
+# veth carries whole and uet1's UDP layer cuts into the packets again:
+# each counted once on both sides (the test module checks the bytes)
+batches() {
+	local tp tb rp rb bat sent
+	tp=$(counter uet0 tx_packets) tb=$(counter uet0 tx_bytes)
+	rp=$(counter uet1 rx_packets) rb=$(counter uet1 rx_bytes)
+	bat=$(counter uet0 tx_batches)
+	xfer count=4 size="$(scaled 1048576 262144)" || return 1
+	sent=$(( $(counter uet0 tx_packets) - tp ))
+	echo "# uet0: $sent packets, $(( $(counter uet0 tx_batches) - bat ))" \
+		"batches of more than one"
+	[ "$(counter uet0 tx_batches)" -gt "$bat" ] &&
+	expect_delta uet1 rx_packets "$rp" "$sent" &&
+	expect_delta uet1 rx_bytes "$rb" $(( $(counter uet0 tx_bytes) - tb ))
+}
+
 odd_sizes() {
 	xfer count=32 size=0 && xfer count=8 size=1357 && xfer count=4 size=99999
 }
@@ -514,9 +531,10 @@ counters_sane() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 28
+ktap_set_plan 29
 ktap_test_result "setup" setup
 ktap_test_result "1 B to 16 MiB, lossless, no retransmit" sizes_lossless
+ktap_test_result "packets leave in GSO batches, arrive one by one" batches
 ktap_test_result "empty and odd-sized messages" odd_sizes
 ktap_test_result "over IPv6" ipv6
 ktap_test_result "ROD" rod

@@ -20,6 +20,7 @@ static const struct rdma_stat_desc uet_counter_descs[] = {
 	[UET_CNT_TX_BYTES].name = "tx_bytes",
 	[UET_CNT_RX_PACKETS].name = "rx_packets",
 	[UET_CNT_RX_BYTES].name = "rx_bytes",
+	[UET_CNT_TX_BATCHES].name = "tx_batches",
 	[UET_CNT_RETRANSMITS].name = "retransmits",
 	[UET_CNT_TIMEOUTS].name = "timeouts",
 	[UET_CNT_NACKS_SENT].name = "nacks_sent",

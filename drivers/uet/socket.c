@@ -285,23 +285,15 @@ static void uet_xmit6(struct uet_dev *udev, struct sock *sk,
 			     htons(UET_UDP_PORT), false);
 }
 
-/**
- * uet_xmit() - send one UET packet
- * @udev: the sending device
- * @skb: the packet from its PDS header on, with room for UDP, IP and the
- *	link layer in front; consumed
- * @daddr: destination, IPv4 as IPv4-mapped IPv6
- * @entropy: the path choice, carried in the UDP source port
- * @cache: the route and source address of @daddr and @entropy, looked up
- *	and kept there when missing or stale; %NULL: look them up
- *
- * Routed in the device's namespace and out of its netdev.  A packet that
- * cannot be routed, or whose device has lost its namespace, is dropped
- * like one lost on the way.
+/*
+ * Send @skb, one packet or a GSO batch of them, to @daddr: routed in the
+ * device's namespace and out of its netdev.  A packet that cannot be
+ * routed, or whose device has lost its namespace, is dropped like one
+ * lost on the way.
  */
-void uet_xmit(struct uet_dev *udev, struct sk_buff *skb,
-	      const struct in6_addr *daddr, u16 entropy,
-	      struct dst_cache *cache)
+static void uet_send(struct uet_dev *udev, struct sk_buff *skb,
+		     const struct in6_addr *daddr, u16 entropy,
+		     struct dst_cache *cache)
 {
 	__be16 sport = htons(UET_SPORT_BASE | (entropy & UET_SPORT_MASK));
 	bool v4 = ipv6_addr_v4mapped(daddr);
@@ -309,8 +301,6 @@ void uet_xmit(struct uet_dev *udev, struct sk_buff *skb,
 	struct uet_net *un;
 	struct net *net;
 
-	uet_count(udev, UET_CNT_TX_PACKETS, 1);
-	uet_count(udev, UET_CNT_TX_BYTES, skb->len);
 	rcu_read_lock_bh();
 	net = rcu_dereference_bh(udev->net);
 	if (net) {
@@ -329,12 +319,100 @@ void uet_xmit(struct uet_dev *udev, struct sk_buff *skb,
 }
 
 /**
- * uet_xmit_queue() - send a PDC's packets
+ * uet_xmit() - send one UET packet
  * @udev: the sending device
- * @q: the packets, each as uet_xmit() takes it; emptied
+ * @skb: the packet from its PDS header on, with room for UDP, IP and the
+ *	link layer in front; consumed
+ * @daddr: destination, IPv4 as IPv4-mapped IPv6
+ * @entropy: the path choice, carried in the UDP source port
+ * @cache: the route and source address of @daddr and @entropy, looked up
+ *	and kept there when missing or stale; %NULL: look them up
+ */
+void uet_xmit(struct uet_dev *udev, struct sk_buff *skb,
+	      const struct in6_addr *daddr, u16 entropy,
+	      struct dst_cache *cache)
+{
+	uet_count(udev, UET_CNT_TX_PACKETS, 1);
+	uet_count(udev, UET_CNT_TX_BYTES, skb->len);
+	uet_send(udev, skb, daddr, entropy, cache);
+}
+
+/*
+ * UDP GSO batches (the way a UDP socket's UDP_SEGMENT makes them): at
+ * most UET_GSO_SEGS_MAX packets, and no more bytes than one UDP datagram
+ * and one IP packet hold (a 16-bit length each).  UDP_MAX_SEGMENTS is 64
+ * on Linux 6.1, 128 on 6.12.
+ */
+#define UET_GSO_SEGS_MAX	64
+#define UET_GSO_BYTES_MAX	(IP_MAX_MTU - sizeof(struct ipv6hdr) - \
+				 sizeof(struct udphdr))
+
+/* Whether @skb can be a segment of a batch: one linear buffer. */
+static bool uet_gso_seg_ok(const struct sk_buff *skb)
+{
+	return !skb_is_nonlinear(skb) && !skb_cloned(skb);
+}
+
+/*
+ * Take from @q the longest run of packets that can leave as one GSO skb:
+ * of the first one's length, the last one possibly shorter.  They become
+ * one skb with UDP L4 segmentation: the first packet in its head, the
+ * others on its frag_list, each segment one of the packets, as GRO builds
+ * them.  The stack cuts it into the same packets again, late: in the
+ * driver's validate step, or the receiver's UDP layer when the batch
+ * crosses a veth or the loopback device whole.  Returns the skb and sets
+ * @segs to the packets it holds.
+ */
+static struct sk_buff *uet_gso_batch(struct sk_buff_head *q,
+				     unsigned int *segs)
+{
+	struct sk_buff *head = __skb_dequeue(q), *skb, **tail;
+	unsigned int mss = head->len, n = 1;
+
+	if (!uet_gso_seg_ok(head))
+		goto out;
+	tail = &skb_shinfo(head)->frag_list;
+	while (n < UET_GSO_SEGS_MAX && (skb = skb_peek(q)) &&
+	       skb->len <= mss && uet_gso_seg_ok(skb) &&
+	       head->len + skb->len <= UET_GSO_BYTES_MAX) {
+		__skb_unlink(skb, q);
+		*tail = skb;
+		tail = &skb->next;
+		head->len += skb->len;
+		head->data_len += skb->len;
+		head->truesize += skb->truesize;
+		n++;
+		if (skb->len < mss)
+			break;
+	}
+	if (n == 1)
+		goto out;
+	skb_shinfo(head)->gso_size = mss;
+	skb_shinfo(head)->gso_type = SKB_GSO_UDP_L4;
+	skb_shinfo(head)->gso_segs = n;
+	/*
+	 * The UDP checksum is completed per segment (udp_set_csum() gives a
+	 * GSO skb its pseudo-header sum only): it covers the UDP header the
+	 * tunnel puts in front of the data.
+	 */
+	head->ip_summed = CHECKSUM_PARTIAL;
+	head->csum_start = skb_headroom(head) - sizeof(struct udphdr);
+	head->csum_offset = offsetof(struct udphdr, check);
+out:
+	*segs = n;
+	return head;
+}
+
+/**
+ * uet_xmit_queue() - send a PDC's packets, in batches
+ * @udev: the sending device
+ * @q: the packets, each as uet_xmit() takes it, in order; emptied
  * @daddr: their destination, IPv4 as IPv4-mapped IPv6
  * @entropy: their path choice
  * @cache: their route and source address, as for uet_xmit()
+ *
+ * Consecutive packets of one size leave as one GSO skb (uet_gso_batch()):
+ * one route lookup, one pass through IP and the qdisc for the batch.
  *
  * Context: bottom halves disabled.
  */
@@ -343,9 +421,16 @@ void uet_xmit_queue(struct uet_dev *udev, struct sk_buff_head *q,
 		    struct dst_cache *cache)
 {
 	struct sk_buff *skb;
+	unsigned int segs;
 
-	while ((skb = __skb_dequeue(q)))
-		uet_xmit(udev, skb, daddr, entropy, cache);
+	while (!skb_queue_empty(q)) {
+		skb = uet_gso_batch(q, &segs);
+		uet_count(udev, UET_CNT_TX_PACKETS, segs);
+		uet_count(udev, UET_CNT_TX_BYTES, skb->len);
+		if (segs > 1)
+			uet_count(udev, UET_CNT_TX_BATCHES, 1);
+		uet_send(udev, skb, daddr, entropy, cache);
+	}
 }
 
 static struct socket *uet_sock_open(struct net *net, struct uet_net *un,
@@ -373,6 +458,13 @@ static struct socket *uet_sock_open(struct net *net, struct uet_net *un,
 	if (err)
 		return ERR_PTR(err);
 	setup_udp_tunnel_sock(net, sock, &tcfg);
+	/*
+	 * UDP GRO: consecutive packets of one flow (one PDC, one entropy)
+	 * and one size arrive through the IP layer as one skb, which the
+	 * UDP layer cuts into the packets again before encap_rcv, since the
+	 * socket does not take GSO skbs (no UDP_FLAGS_ACCEPT_L4).
+	 */
+	udp_set_bit(GRO_ENABLED, sock->sk);
 	return sock;
 }
 
