@@ -24,15 +24,21 @@ xfer() {
 	return $rc
 }
 
-# netem QDISC-ARGS...: impair both directions of the link
+# netem QDISC-ARGS...: impair both directions of the link, packet by
+# packet: a qdisc sees a GSO batch as one packet, so the devices send
+# without batches meanwhile (the netdev's gso_max_segs)
 netem() {
+	A ip link set dev veth0 gso_max_segs 1 &&
+	B ip link set dev veth0 gso_max_segs 1 &&
 	A tc qdisc replace dev veth0 root netem "$@" &&
-	ip netns exec "$NS_B" tc qdisc replace dev veth0 root netem "$@"
+	B tc qdisc replace dev veth0 root netem "$@"
 }
 
 netem_off() {
 	A tc qdisc del dev veth0 root 2>/dev/null
-	ip netns exec "$NS_B" tc qdisc del dev veth0 root 2>/dev/null
+	B tc qdisc del dev veth0 root 2>/dev/null
+	A ip link set dev veth0 gso_max_segs 65535
+	B ip link set dev veth0 gso_max_segs 65535
 	true
 }
 

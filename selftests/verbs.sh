@@ -35,18 +35,23 @@ data() {
 	[ "$(counter uet0 rnr_retries)" -gt 0 ]
 }
 
-# impaired NETEM CMD...: CMD with netem NETEM on both ends of the veth;
-# it must succeed, and the PDCs must have retransmitted.
+# impaired NETEM CMD...: CMD with netem NETEM on both ends of the veth,
+# packet by packet (no GSO batches meanwhile: netem sees a batch as one
+# packet); it must succeed, and the PDCs must have retransmitted.
 impaired() {
 	local netem=$1 re rc=0
 	shift
 	re=$(counter uet0 retransmits)
+	A ip link set dev veth0 gso_max_segs 1 &&
+	B ip link set dev veth0 gso_max_segs 1 || return 1
 	# shellcheck disable=SC2086
 	A tc qdisc add dev veth0 root netem $netem &&
 	B tc qdisc add dev veth0 root netem $netem || return 1
 	"$@" || rc=1
 	A tc qdisc del dev veth0 root
 	B tc qdisc del dev veth0 root
+	A ip link set dev veth0 gso_max_segs 65535
+	B ip link set dev veth0 gso_max_segs 65535
 	echo "# uet0 retransmits +$(($(counter uet0 retransmits) - re))"
 	[ $rc = 0 ] && [ "$(counter uet0 retransmits)" -gt "$re" ]
 }

@@ -341,7 +341,8 @@ void uet_xmit(struct uet_dev *udev, struct sk_buff *skb,
  * UDP GSO batches (the way a UDP socket's UDP_SEGMENT makes them): at
  * most UET_GSO_SEGS_MAX packets, and no more bytes than one UDP datagram
  * and one IP packet hold (a 16-bit length each).  UDP_MAX_SEGMENTS is 64
- * on Linux 6.1, 128 on 6.12.
+ * on Linux 6.1, 128 on 6.12.  The netdev's own GSO limits apply too, as
+ * they do to TCP: "ip link set DEV gso_max_segs 1" sends packet by packet.
  */
 #define UET_GSO_SEGS_MAX	64
 #define UET_GSO_BYTES_MAX	(IP_MAX_MTU - sizeof(struct ipv6hdr) - \
@@ -363,18 +364,23 @@ static bool uet_gso_seg_ok(const struct sk_buff *skb)
  * crosses a veth or the loopback device whole.  Returns the skb and sets
  * @segs to the packets it holds.
  */
-static struct sk_buff *uet_gso_batch(struct sk_buff_head *q,
+static struct sk_buff *uet_gso_batch(const struct net_device *ndev,
+				     struct sk_buff_head *q,
 				     unsigned int *segs)
 {
+	unsigned int max_segs = min_t(unsigned int, UET_GSO_SEGS_MAX,
+				      READ_ONCE(ndev->gso_max_segs));
+	unsigned int max_bytes = min_t(unsigned int, UET_GSO_BYTES_MAX,
+				       READ_ONCE(ndev->gso_max_size));
 	struct sk_buff *head = __skb_dequeue(q), *skb, **tail;
 	unsigned int mss = head->len, n = 1;
 
 	if (!uet_gso_seg_ok(head))
 		goto out;
 	tail = &skb_shinfo(head)->frag_list;
-	while (n < UET_GSO_SEGS_MAX && (skb = skb_peek(q)) &&
+	while (n < max_segs && (skb = skb_peek(q)) &&
 	       skb->len <= mss && uet_gso_seg_ok(skb) &&
-	       head->len + skb->len <= UET_GSO_BYTES_MAX) {
+	       head->len + skb->len <= max_bytes) {
 		__skb_unlink(skb, q);
 		*tail = skb;
 		tail = &skb->next;
@@ -424,7 +430,7 @@ void uet_xmit_queue(struct uet_dev *udev, struct sk_buff_head *q,
 	unsigned int segs;
 
 	while (!skb_queue_empty(q)) {
-		skb = uet_gso_batch(q, &segs);
+		skb = uet_gso_batch(udev->ndev, q, &segs);
 		uet_count(udev, UET_CNT_TX_PACKETS, segs);
 		uet_count(udev, UET_CNT_TX_BYTES, skb->len);
 		if (segs > 1)
