@@ -79,13 +79,16 @@ uud() {
 # lossy NETEM-ARGS...: 8 x 1 MiB through the impairment, in each mode,
 # printing what each mode's recovery cost
 lossy() {
-	local n mode rtx rc=0
+	local n mode rtx to tlp rc=0
 	n=$(scaled 8 2)
 	netem "$@" || return 1
 	for mode in rud rod; do
-		rtx=$(counter uet0 retransmits)
+		rtx=$(counter uet0 retransmits) to=$(counter uet0 timeouts)
+		tlp=$(counter uet0 tail_probes)
 		xfer count="$n" size="$(scaled 1048576 262144)" mode=$mode || rc=1
-		echo "# $mode retransmits: $(( $(counter uet0 retransmits) - rtx ))"
+		echo "# $mode retransmits: $(( $(counter uet0 retransmits) - rtx ))," \
+			"timeouts: $(( $(counter uet0 timeouts) - to ))," \
+			"tail probes: $(( $(counter uet0 tail_probes) - tlp ))"
 	done
 	netem_off
 	return $rc
@@ -135,6 +138,31 @@ trimmed() {
 	r=$(( $(counter uet0 retransmits) - r ))
 	echo "# trimmed: $t, NACKs received: $n, retransmits: $r"
 	[ $rc -eq 0 ] && [ "$t" -gt 0 ] && [ "$n" -ge "$t" ] && [ "$r" -ge "$t" ]
+}
+
+# A message's last packet lost, with nothing after it to reveal the loss
+# (trim.bpf.c's "tc/tail" drops the first copy of every request that ends
+# a message): a tail probe finds it, a few round trips later, where the
+# RTO (raised to 5 s here, on a new PDC: job 9) would wait.  One probe per
+# message, and no timeout.  The first message, unharmed, measures the RTT.
+tail_loss() {
+	local to tlp i rc=0
+	A uetctl dev set uet0 rto-initial-us 5000000 rto-min-us 5000000 \
+		pdc-idle-ms 0 &&
+	xfer job=9 count=1 size=4096 || return 1
+	A tc qdisc add dev veth0 clsact &&
+	A tc filter add dev veth0 egress bpf direct-action \
+		obj "$(dirname "$0")/trim.bpf.o" sec tc/tail &&
+	A ip link set dev veth0 gso_max_segs 1 || rc=1
+	to=$(counter uet0 timeouts) tlp=$(counter uet0 tail_probes)
+	for i in 1 2 3 4; do
+		[ $rc -eq 0 ] && { xfer job=9 count=1 size=4096 || rc=1; }
+	done
+	trim_off
+	A uetctl dev set uet0 rto-min-us 50000 rto-initial-us 100000 \
+		pdc-idle-ms 10000
+	[ $rc -eq 0 ] && expect_delta uet0 timeouts "$to" 0 &&
+	expect_delta uet0 tail_probes "$tlp" 4
 }
 
 # No receive buffer: the send fails with -EREMOTEIO, the target counts it.
@@ -545,7 +573,7 @@ counters_sane() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 29
+ktap_set_plan 30
 ktap_test_result "setup" setup
 ktap_test_result "1 B to 16 MiB, lossless, no retransmit" sizes_lossless
 ktap_test_result "packets leave in GSO batches, arrive one by one" batches
@@ -563,6 +591,11 @@ if trim_on && trim_off; then
 	ktap_test_result "trimmed packets NACKed and resent" trimmed
 else
 	ktap_test_skip "trimmed packets NACKed and resent: no tc BPF in this kernel"
+fi
+if trim_on && trim_off; then
+	ktap_test_result "a lost tail found by a probe, not the RTO" tail_loss
+else
+	ktap_test_skip "a lost tail found by a probe, not the RTO: no tc BPF in this kernel"
 fi
 ktap_test_result "no receive buffer: error at the sender" no_recv_buffer
 ktap_test_result "message too long: error, no overrun" too_long

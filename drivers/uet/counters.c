@@ -23,6 +23,7 @@ static const struct rdma_stat_desc uet_counter_descs[] = {
 	[UET_CNT_TX_BATCHES].name = "tx_batches",
 	[UET_CNT_RETRANSMITS].name = "retransmits",
 	[UET_CNT_TIMEOUTS].name = "timeouts",
+	[UET_CNT_TAIL_PROBES].name = "tail_probes",
 	[UET_CNT_NACKS_SENT].name = "nacks_sent",
 	[UET_CNT_NACKS_RECEIVED].name = "nacks_received",
 	[UET_CNT_DUPLICATES].name = "duplicates",

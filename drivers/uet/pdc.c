@@ -126,6 +126,8 @@ static const char * const counter_names[UET_PDC_CNT_COUNT] = {
 	[UET_PDC_CNT_TX_BAD_ACKS] = "tx_bad_acks",
 	[UET_PDC_CNT_TX_NACKS] = "tx_nacks",
 	[UET_PDC_CNT_TX_RTT_SAMPLES] = "tx_rtt_samples",
+	[UET_PDC_CNT_TX_PROBES] = "tx_probes",
+	[UET_PDC_CNT_TX_LOST_RTX] = "tx_lost_rtx",
 	[UET_PDC_CNT_RX_DELIVERED] = "rx_delivered",
 	[UET_PDC_CNT_RX_OUT_OF_ORDER] = "rx_out_of_order",
 	[UET_PDC_CNT_RX_DUPLICATES] = "rx_duplicates",
@@ -545,6 +547,7 @@ int uet_pdc_tx_alloc(struct uet_pdc *pdc, u64 now, u32 *psn)
 	s = slot(pdc, tx->nxt);
 	__clear_bit(s, tx->acked);
 	__clear_bit(s, tx->lost);
+	__clear_bit(s, tx->rtxd);
 	if (!tx->timing) {
 		tx->timing = true;
 		tx->timed_psn = tx->nxt;
@@ -600,6 +603,8 @@ static void tx_mark_acked(struct uet_pdc *pdc, u32 psn, u64 now)
 
 	__set_bit(s, tx->acked);
 	__clear_bit(s, tx->lost);
+	if (__test_and_clear_bit(s, tx->rtxd))
+		tx->rtx_out--;
 	if (tx->timing && psn == tx->timed_psn) {
 		tx->timing = false;
 		uet_pdc_rtt_sample(&pdc->rtt, now - tx->timed_at);
@@ -707,6 +712,59 @@ static void detect_losses(struct uet_pdc *pdc)
 	tx->lost_scan = psn;
 }
 
+/*
+ * RUD, RUDI: retransmissions are lost in turn once dup_thresh PSNs sent
+ * after all of them (from rtx_high on) have been selectively acknowledged
+ * and they have not: the sequence form of RACK's rule (RFC 8985 section
+ * 6.2, a packet is lost once one sent sufficiently later is delivered),
+ * where RFC 6675 would wait for the RTO.
+ */
+static void detect_lost_rtx(struct uet_pdc *pdc)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+	u32 psn = tx->high_sack;
+	u32 above = 0;
+	u32 s;
+
+	if (!tx->rtx_out || !uet_psn_before(tx->rtx_high, psn))
+		return;
+	while (psn != tx->rtx_high) {
+		psn--;
+		if (tx_acked(pdc, psn) && ++above == pdc->cfg.dup_thresh)
+			break;
+	}
+	if (above < pdc->cfg.dup_thresh)
+		return;
+	for (psn = tx->una; tx->rtx_out && psn != tx->rtx_high; psn++) {
+		s = slot(pdc, psn);
+		if (!__test_and_clear_bit(s, tx->rtxd))
+			continue;
+		tx->rtx_out--;
+		mark_lost(pdc, psn, psn + 1);
+		pdc->cnt[UET_PDC_CNT_TX_LOST_RTX]++;
+	}
+}
+
+/*
+ * RUD, RUDI: the tail probe is acknowledged.  It left a probe timeout
+ * after everything still in flight below it, which has not arrived: all
+ * of that is lost (RACK's rule again, RFC 8985 section 7.4), and the
+ * duplicate threshold need not judge it.
+ */
+static void probe_answered(struct uet_pdc *pdc)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+
+	if (!tx->probing || (!uet_psn_before(tx->probe_psn, tx->una) &&
+			     !tx_acked(pdc, tx->probe_psn)))
+		return;
+	tx->probing = false;
+	if (!uet_psn_before(tx->probe_psn, tx->una)) {
+		mark_lost(pdc, tx->una, tx->probe_psn);
+		psn_raise(&tx->lost_scan, tx->probe_psn);
+	}
+}
+
 /**
  * uet_pdc_tx_ack() - process the reliability content of a received ACK
  * @pdc: the PDC.
@@ -760,8 +818,11 @@ int uet_pdc_tx_ack(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
 		pdc->rtt.rto = pdc->rtt.seeded ? rto_estimate(&pdc->rtt) :
 						 rto_clamp(&pdc->rtt, pdc->cfg.rto_initial);
 	}
-	if (pdc->cfg.mode != UET_PDC_ROD)
+	if (pdc->cfg.mode != UET_PDC_ROD) {
+		probe_answered(pdc);
 		detect_losses(pdc);
+		detect_lost_rtx(pdc);
+	}
 	return 0;
 }
 
@@ -819,6 +880,9 @@ bool uet_pdc_tx_next_rtx(struct uet_pdc *pdc, u32 *psn)
 		/* Karn: its ACK could answer either copy. */
 		if (tx->timing && tx->timed_psn == tx->rtx_next)
 			tx->timing = false;
+		if (!__test_and_set_bit(s, tx->rtxd))
+			tx->rtx_out++;
+		tx->rtx_high = tx->nxt;
 		*psn = tx->rtx_next++;
 		pdc->cnt[UET_PDC_CNT_TX_RETRANSMITS]++;
 		return true;
@@ -844,6 +908,7 @@ void uet_pdc_tx_timeout(struct uet_pdc *pdc)
 	pdc->cnt[UET_PDC_CNT_TX_TIMEOUTS]++;
 	tx->retries++;
 	tx->timing = false;
+	tx->probing = false;
 	uet_pdc_rtt_backoff(&pdc->rtt);
 	if (pdc->cfg.mode == UET_PDC_ROD) {
 		go_back(pdc);
@@ -852,6 +917,91 @@ void uet_pdc_tx_timeout(struct uet_pdc *pdc)
 	mark_lost(pdc, tx->una, tx->nxt);
 	/* The retransmits are not to be judged lost again by SACKs. */
 	tx->lost_scan = tx->nxt;
+}
+
+/*
+ * A tail probe may go: RUD or RUDI, a round trip measured, nothing timed
+ * out since the last progress, no probe out, and a probe timeout shorter
+ * than the RTO.
+ */
+static bool probe_allowed(const struct uet_pdc *pdc, u64 pto)
+{
+	const struct uet_pdc_tx *tx = &pdc->tx;
+
+	return (pdc->cfg.mode == UET_PDC_RUD ||
+		pdc->cfg.mode == UET_PDC_RUDI) &&
+	       pdc->rtt.seeded && !tx->retries && !tx->probing &&
+	       tx->una != tx->nxt && pto < pdc->rtt.rto;
+}
+
+/*
+ * The probe timeout: RFC 8985's two smoothed round trips, or RFC 6298's
+ * estimate without its floor (rto_min) if that is longer, so that the
+ * jitter the RTT variation measured does not set probes off; and the
+ * peer's ACK delay, for a tail that did not ask for an ACK.
+ */
+static u64 probe_timeout(const struct uet_pdc *pdc)
+{
+	const struct uet_pdc_rtt *rtt = &pdc->rtt;
+	u64 var = RTT_K * rtt->rttvar;	/* both at most rto_max: no overflow */
+
+	return rtt->srtt + (var > rtt->srtt ? var : rtt->srtt) +
+	       pdc->cfg.ack_delay;
+}
+
+/**
+ * uet_pdc_tx_timer() - when the sender's timer should expire
+ * @pdc: the PDC, with PSNs in flight.
+ * @probe: set if the expiry is a tail probe's (uet_pdc_tx_probe()), else
+ *	it is a timeout (uet_pdc_tx_timeout()).
+ *
+ * RUD and RUDI probe before they time out (RFC 8985 section 7, tail loss
+ * probe): a loss at the end of what is in flight leaves no later PSNs to
+ * reveal it through SACKs, and would wait for the RTO.  The timer runs
+ * from the last progress (an ACK of something new), or from the first
+ * send of an idle PDC.
+ *
+ * Return: the time from then to the expiry, ns.
+ */
+u64 uet_pdc_tx_timer(const struct uet_pdc *pdc, bool *probe)
+{
+	u64 pto = probe_timeout(pdc);
+
+	*probe = probe_allowed(pdc, pto);
+	return *probe ? pto : pdc->rtt.rto;
+}
+
+/**
+ * uet_pdc_tx_probe() - the probe timer expired: take the PSN to send again
+ * @pdc: the PDC.
+ * @psn: the highest PSN in flight and not acknowledged, to send again
+ *	with the RETX flag and AR (RFC 8985 section 7.3: no new data waits
+ *	here, the caller sends that first when it has some).
+ *
+ * Its acknowledgment marks everything still missing below it lost (see
+ * probe_answered()); until then, or a timeout, no other probe goes.  Arm
+ * the timer again with uet_pdc_tx_timer(): for the RTO.
+ *
+ * Return: true if @psn is set, false if no probe is allowed.
+ */
+bool uet_pdc_tx_probe(struct uet_pdc *pdc, u32 *psn)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+	u32 p = tx->nxt;
+
+	if (!probe_allowed(pdc, probe_timeout(pdc)))
+		return false;
+	/* una itself is never acknowledged: tx_advance() moved past it */
+	do {
+		p--;
+	} while (p != tx->una && tx_acked(pdc, p));
+	tx->probing = true;
+	tx->probe_psn = p;
+	if (tx->timing && tx->timed_psn == p)
+		tx->timing = false;
+	pdc->cnt[UET_PDC_CNT_TX_PROBES]++;
+	*psn = p;
+	return true;
 }
 
 /* Receiver window. */

@@ -171,6 +171,8 @@ enum uet_pdc_rx_verdict {
  * @UET_PDC_CNT_TX_BAD_ACKS: ACKs naming unsent PSNs, ignored.
  * @UET_PDC_CNT_TX_NACKS: NACKs for PSNs in flight.
  * @UET_PDC_CNT_TX_RTT_SAMPLES: RTT samples taken.
+ * @UET_PDC_CNT_TX_PROBES: tail probes sent (uet_pdc_tx_probe()).
+ * @UET_PDC_CNT_TX_LOST_RTX: retransmissions found lost in turn.
  * @UET_PDC_CNT_RX_DELIVERED: requests delivered, replays included.
  * @UET_PDC_CNT_RX_OUT_OF_ORDER: of those, delivered ahead of a hole.
  * @UET_PDC_CNT_RX_DUPLICATES: requests seen before (replays included).
@@ -187,6 +189,8 @@ enum uet_pdc_counter {
 	UET_PDC_CNT_TX_BAD_ACKS,
 	UET_PDC_CNT_TX_NACKS,
 	UET_PDC_CNT_TX_RTT_SAMPLES,
+	UET_PDC_CNT_TX_PROBES,
+	UET_PDC_CNT_TX_LOST_RTX,
 	UET_PDC_CNT_RX_DELIVERED,
 	UET_PDC_CNT_RX_OUT_OF_ORDER,
 	UET_PDC_CNT_RX_DUPLICATES,
@@ -210,6 +214,8 @@ enum uet_pdc_counter {
  * @rto_initial: RTO before the first RTT sample, ns.
  * @rto_min: lower bound of the RTO, ns.
  * @rto_max: upper bound of the RTO, backoff included, ns.
+ * @ack_delay: RUD, RUDI: how long the peer may hold back an ACK, ns: a
+ *	tail probe waits that much longer than two round trips.
  */
 struct uet_pdc_cfg {
 	enum uet_pdc_mode mode;
@@ -220,6 +226,7 @@ struct uet_pdc_cfg {
 	u64 rto_initial;
 	u64 rto_min;
 	u64 rto_max;
+	u64 ack_delay;
 };
 
 /**
@@ -286,6 +293,12 @@ struct uet_pdc_acked {
  *	search for the next retransmission resumes ...
  * @rtx_end: ... and where it stops.
  * @rewound: ROD: a go-back-N from @una is under way.
+ * @rtx_high: RUD, RUDI: @nxt when the last retransmission was taken:
+ *	PSNs from it on left after every retransmission outstanding.
+ * @rtx_out: RUD, RUDI: PSNs retransmitted whose new copy is not
+ *	acknowledged yet (set in @rtxd).
+ * @probing: RUD, RUDI: a tail probe is out, a copy of @probe_psn ...
+ * @probe_psn: ... sent again when the probe timer expired.
  * @retries: timeouts since something was last newly acknowledged.
  * @timing: @timed_psn is being timed for an RTT sample.
  * @timed_psn: the PSN being timed: one at a time, which RFC 6298 section 3
@@ -293,6 +306,7 @@ struct uet_pdc_acked {
  * @timed_at: when @timed_psn was sent.
  * @acked: per PSN in flight, by PSN modulo the window: acknowledged.
  * @lost: per PSN in flight: deemed lost, waiting for retransmission.
+ * @rtxd: per PSN in flight: retransmitted, the new copy not acknowledged.
  *
  * The cursors, all within [@una, @nxt], bound what each scan covers to at
  * most the window.  A PSN's bits are cleared when the PSN is allocated, so
@@ -307,12 +321,17 @@ struct uet_pdc_tx {
 	u32 rtx_next;
 	u32 rtx_end;
 	bool rewound;
+	u32 rtx_high;
+	u32 rtx_out;
+	bool probing;
+	u32 probe_psn;
 	u32 retries;
 	bool timing;
 	u32 timed_psn;
 	u64 timed_at;
 	DECLARE_BITMAP(acked, UET_PDC_WND_MAX);
 	DECLARE_BITMAP(lost, UET_PDC_WND_MAX);
+	DECLARE_BITMAP(rtxd, UET_PDC_WND_MAX);
 };
 
 /**
@@ -408,6 +427,8 @@ int uet_pdc_tx_ack(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
 int uet_pdc_tx_nack(struct uet_pdc *pdc, u32 psn);
 bool uet_pdc_tx_next_rtx(struct uet_pdc *pdc, u32 *psn);
 void uet_pdc_tx_timeout(struct uet_pdc *pdc);
+u64 uet_pdc_tx_timer(const struct uet_pdc *pdc, bool *probe);
+bool uet_pdc_tx_probe(struct uet_pdc *pdc, u32 *psn);
 
 enum uet_pdc_rx_verdict uet_pdc_rx_packet(struct uet_pdc *pdc, u32 psn,
 					  u32 flags);

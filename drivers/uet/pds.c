@@ -473,22 +473,28 @@ static void pdc_fail_queued(struct uet_pds_pdc *pdc, int err)
 	}
 }
 
+/*
+ * (Re)start the sender's timer: a tail probe's or the RTO, as the core
+ * says (uet_pdc_tx_timer()); pdc_rto_expired() asks again which.
+ */
 static void pdc_rto_arm(struct uet_pds_pdc *pdc)
 {
+	bool probe;
+
 	if (!pdc->dead)
-		hrtimer_start(&pdc->rto_timer, ns_to_ktime(uet_pdc_rto(&pdc->core)),
+		hrtimer_start(&pdc->rto_timer,
+			      ns_to_ktime(uet_pdc_tx_timer(&pdc->core, &probe)),
 			      HRTIMER_MODE_REL_SOFT);
 }
 
 /*
  * Retransmit what the core asks for, lowest PSN first, then cut and send
- * new requests while the window has room: at most %UET_PDS_TX_BURST
- * packets in all.  The ACKs of what is in flight send the rest: a PDC's
- * packets leave in the order the ACKs clock them out, not from two CPUs
- * at once, and a timeout that finds the whole window lost sends its first
- * holes, not the window.
+ * new requests while the window has room: at most @budget packets in all,
+ * %UET_PDS_TX_BURST but after a timeout.  The ACKs of what is in flight
+ * send the rest: a PDC's packets leave in the order the ACKs clock them
+ * out, not from two CPUs at once.
  */
-static void pdc_push(struct uet_pds_pdc *pdc)
+static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 {
 	bool was_idle = !uet_pdc_tx_in_flight(&pdc->core);
 	unsigned int sent = 0;
@@ -497,13 +503,12 @@ static void pdc_push(struct uet_pds_pdc *pdc)
 	lockdep_assert_held(&pdc->lock);
 	if (pdc_has_queued(pdc))
 		pdc->last_active = jiffies;
-	while (sent < UET_PDS_TX_BURST && uet_pdc_tx_next_rtx(&pdc->core, &psn)) {
+	while (sent < budget && uet_pdc_tx_next_rtx(&pdc->core, &psn)) {
 		pdc_xmit_req(pdc, psn, true);
 		sent++;
 	}
 
-	while (sent < UET_PDS_TX_BURST && pdc_may_send(pdc) &&
-	       pdc_has_queued(pdc)) {
+	while (sent < budget && pdc_may_send(pdc) && pdc_has_queued(pdc)) {
 		if (pdc->reclaim ||
 		    uet_pdc_transition(&pdc->core, UET_PDC_EV_SEND) == UET_PDC_CLOSED ||
 		    uet_pdc_tx_alloc(&pdc->core, ktime_get_ns(), &psn)) {
@@ -531,20 +536,36 @@ static void pdc_fail_all(struct uet_pds_pdc *pdc, int err)
 	pdc_fail_queued(pdc, err);
 }
 
+/*
+ * The sender's timer: a tail probe (RUD, RUDI), the highest PSN missing
+ * sent again to learn what the tail lost, or a timeout.  After a timeout
+ * the first hole goes alone: the ACK it asks for clocks out the rest, as
+ * TCP restarts from a window of one segment (RFC 5681 section 3.1).
+ */
 static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t)
 {
 	struct uet_pds_pdc *pdc = container_of(t, struct uet_pds_pdc, rto_timer);
+	bool probe;
+	u32 psn;
 
 	spin_lock(&pdc->lock);
 	if (pdc->dead || !uet_pdc_tx_in_flight(&pdc->core))
 		goto out;
+	uet_pdc_tx_timer(&pdc->core, &probe);
+	if (probe && uet_pdc_tx_probe(&pdc->core, &psn)) {
+		uet_count(pdc->udev, UET_CNT_TAIL_PROBES, 1);
+		pdc_xmit_req(pdc, psn, true);
+		pdc_push(pdc, UET_PDS_TX_BURST);
+		pdc_rto_arm(pdc);
+		goto out;
+	}
 	uet_count(pdc->udev, UET_CNT_TIMEOUTS, 1);
 	uet_pdc_tx_timeout(&pdc->core);
 	if (uet_pdc_transition(&pdc->core, UET_PDC_EV_TIMEOUT) == UET_PDC_CLOSED) {
 		pdc_fail_all(pdc, -ETIMEDOUT);
 		goto out;
 	}
-	pdc_push(pdc);
+	pdc_push(pdc, 1);
 	pdc_rto_arm(pdc);
 out:
 	pdc_unlock(pdc);
@@ -749,6 +770,8 @@ static struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 	cfg.rto_max = (u64)READ_ONCE(udev->cfg.rto_max_us) * NSEC_PER_USEC;
 	cfg.rto_initial = (u64)READ_ONCE(udev->cfg.rto_initial_us) *
 			  NSEC_PER_USEC;
+	/* the peer holds ACKs back as long as this device would */
+	cfg.ack_delay = (u64)READ_ONCE(udev->cfg.ack_delay_us) * NSEC_PER_USEC;
 	/*
 	 * The control plane writes the three one after the other: read
 	 * meanwhile, an old one and a new one can be out of order.
@@ -887,7 +910,7 @@ int uet_pds_send_msg(struct uet_dev *udev, const struct uet_pds_key *key,
 	} else {
 		list_add_tail(&msg->node, &pdc->sendq);
 		if (!uet_pdc_tx_in_flight(&pdc->core))
-			pdc_push(pdc);
+			pdc_push(pdc, UET_PDS_TX_BURST);
 	}
 	pdc_unlock_bh(pdc);
 	pdc_put(pdc);
@@ -1346,7 +1369,7 @@ static void rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 		pdc_ack_answer(pdc, skb, hlen + slen, &ses, ack.ack_psn, &acked);
 	pdc_tx_acked(pdc, &acked);
 	uet_pdc_transition(&pdc->core, UET_PDC_EV_ACK);
-	pdc_push(pdc);
+	pdc_push(pdc, UET_PDS_TX_BURST);
 	pdc_close_progress(pdc);
 	if (!uet_pdc_tx_in_flight(&pdc->core))
 		hrtimer_try_to_cancel(&pdc->rto_timer);
@@ -1409,7 +1432,7 @@ static void rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 		    n->code == UET_PDS_NACK_TRIMMED) &&
 		   !uet_pdc_tx_nack(&pdc->core, n->psn)) {
 		uet_pdc_transition(&pdc->core, UET_PDC_EV_NACK);
-		pdc_push(pdc);
+		pdc_push(pdc, UET_PDS_TX_BURST);
 	}
 unlock:
 	pdc_unlock(pdc);

@@ -49,6 +49,7 @@ enum op {
 	OP_RECV_RAW,
 	OP_EVENT,
 	OP_RTT,
+	OP_PROBE,
 	OP_COUNT
 };
 
@@ -110,7 +111,7 @@ static void check_tx(const struct fuzz *f, u32 old_una)
 {
 	const struct uet_pdc *pdc = &f->tx;
 	const struct uet_pdc_tx *tx = &pdc->tx;
-	u32 psn;
+	u32 psn, rtxd = 0;
 
 	CHECK(uet_pdc_tx_in_flight(pdc) <= pdc->cfg.window);
 	CHECK(between(tx->una, old_una, tx->nxt));
@@ -126,12 +127,19 @@ static void check_tx(const struct fuzz *f, u32 old_una)
 		bool acked = tx_bit(pdc, tx->acked, psn);
 
 		CHECK(acked == f->acked[offset(f, psn)]);
+		if (tx_bit(pdc, tx->rtxd, psn)) {
+			CHECK(!acked);
+			rtxd++;
+		}
 		if (!tx_bit(pdc, tx->lost, psn))
 			continue;
 		CHECK(!acked);
 		CHECK(uet_psn_in_window(psn, tx->rtx_next,
 					tx->rtx_end - tx->rtx_next));
 	}
+	/* every retransmission outstanding is in flight, once */
+	CHECK(rtxd == tx->rtx_out);
+	CHECK(!tx->probing || uet_psn_before(tx->probe_psn, tx->nxt));
 }
 
 static void count_acked(struct fuzz *f, const struct uet_pdc_acked *acked)
@@ -244,6 +252,28 @@ static void do_rtx(struct fuzz *f, u8 how)
 	transmit(f, psn, how);
 }
 
+/* The sender's timer expires: a tail probe, if one is due. */
+static void do_probe(struct fuzz *f, u8 how)
+{
+	bool probe;
+	u64 t = uet_pdc_tx_timer(&f->tx, &probe);
+	u32 psn;
+
+	CHECK(probe ? t < uet_pdc_rto(&f->tx) : t == uet_pdc_rto(&f->tx));
+	if (!uet_pdc_tx_probe(&f->tx, &psn)) {
+		CHECK(!probe);
+		return;
+	}
+	CHECK(probe && f->tx.tx.probing && f->tx.tx.probe_psn == psn);
+	CHECK(uet_psn_in_window(psn, f->tx.tx.una,
+				uet_pdc_tx_in_flight(&f->tx)));
+	CHECK(!f->acked[offset(f, psn)]);
+	/* the highest PSN not acknowledged */
+	for (psn++; psn != f->tx.tx.nxt; psn++)
+		CHECK(f->acked[offset(f, psn)]);
+	transmit(f, f->tx.tx.probe_psn, how);
+}
+
 static void check_rx(const struct fuzz *f)
 {
 	const struct uet_pdc *pdc = &f->rx;
@@ -305,6 +335,9 @@ static void do_op(struct fuzz *f, struct input *in)
 		break;
 	case OP_RTX:
 		do_rtx(f, take(in, 1));
+		break;
+	case OP_PROBE:
+		do_probe(f, take(in, 1));
 		break;
 	case OP_RECV_NEAR:
 		psn = f->rx.rx.cack + 1 + (s16)take(in, 2);

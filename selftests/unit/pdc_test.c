@@ -554,6 +554,140 @@ TEST(rud_timeout)
 	EXPECT_EQ(0, take_rtx(&pdc, rtx, 16));
 }
 
+/*
+ * RUD: a retransmission lost in turn goes again once dup_thresh PSNs sent
+ * after it are SACKed, without waiting for the RTO.
+ */
+TEST(rud_lost_retransmission)
+{
+	struct uet_pdc_acked acked;
+	struct uet_pdc_ack ack;
+	struct uet_pdc pdc;
+	u32 rtx[16], psn;
+	unsigned int i;
+
+	sender(_metadata, &pdc, UET_PDC_RUD, 16, 6);
+	/* 0 and 1 lost: 2, 3 and 4 SACKed */
+	ack = ack_of(WRAP_START - 1, WRAP_START, 0x4 | 0x8 | 0x10);
+	EXPECT_EQ(3, acks(&pdc, &ack, 0, &acked));
+	ASSERT_EQ(2, take_rtx(&pdc, rtx, 16));
+	EXPECT_EQ(WRAP_START, rtx[0]);
+
+	/* Three new PSNs after the retransmissions; 1's copy arrives. */
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, uet_pdc_tx_alloc(&pdc, 0, &psn));
+	ack = ack_of(WRAP_START - 1, WRAP_START, 0x2 | 0x1c | 0x40 | 0x80);
+	EXPECT_EQ(3, acks(&pdc, &ack, 0, &acked));
+	EXPECT_EQ(0, take_rtx(&pdc, rtx, 16));	/* 2 of 3 sent after */
+
+	/* The third one above: 0's copy is lost too, 5 was not resent. */
+	ack = ack_of(WRAP_START - 1, WRAP_START, 0x2 | 0x1c | 0x1c0);
+	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
+	ASSERT_EQ(2, take_rtx(&pdc, rtx, 16));
+	EXPECT_EQ(WRAP_START, rtx[0]);
+	EXPECT_EQ(WRAP_START + 5, rtx[1]);
+	EXPECT_EQ(1, pdc.cnt[UET_PDC_CNT_TX_LOST_RTX]);
+	EXPECT_EQ(4, pdc.cnt[UET_PDC_CNT_TX_RETRANSMITS]);
+	EXPECT_EQ(2, pdc.tx.rtx_out);
+
+	/* Both copies arrive: nothing is outstanding. */
+	ack = ack_of(WRAP_START + 8, WRAP_START + 9, 0);
+	EXPECT_EQ(2, acks(&pdc, &ack, 0, &acked));
+	EXPECT_EQ(0, pdc.tx.rtx_out);
+	EXPECT_EQ(0, uet_pdc_tx_in_flight(&pdc));
+}
+
+/* A RUD sender whose round trip is measured at 1 ms, @n PSNs in flight. */
+static void timed_sender(struct __test_metadata *_metadata,
+			 struct uet_pdc *pdc, u32 n)
+{
+	struct uet_pdc_acked acked;
+	struct uet_pdc_cfg cfg;
+	struct uet_pdc_ack ack;
+	u32 psn, i;
+
+	small_cfg(&cfg, UET_PDC_RUD, 16);
+	cfg.ack_delay = 500 * US;
+	ASSERT_EQ(0, uet_pdc_init(pdc, &cfg, true, WRAP_START));
+	pdc->state = UET_PDC_ESTABLISHED;
+	ASSERT_EQ(0, uet_pdc_tx_alloc(pdc, 0, &psn));
+	ack = ack_of(psn, psn + 1, 0);
+	ASSERT_EQ(1, acks(pdc, &ack, 1 * MS, &acked));
+	ASSERT_TRUE(pdc->rtt.seeded);
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, uet_pdc_tx_alloc(pdc, 2 * MS, &psn));
+}
+
+/*
+ * RUD: a lost tail is probed a probe timeout after the last progress; the probe's ACK marks everything still missing
+ * below it lost at once.  Until then, and after a timeout, the timer is
+ * the RTO.
+ */
+TEST(rud_tail_probe)
+{
+	struct uet_pdc_acked acked;
+	struct uet_pdc_ack ack;
+	struct uet_pdc pdc;
+	u32 rtx[16], psn;
+	bool probe;
+
+	timed_sender(_metadata, &pdc, 6);	/* PSNs 1 to 6 */
+	/* SRTT 1 ms, RTTVAR 0.5 ms: 1 + 4 * 0.5 ms beats 2 * 1 ms */
+	EXPECT_EQ(3 * MS + 500 * US, uet_pdc_tx_timer(&pdc, &probe));
+	EXPECT_TRUE(probe);
+
+	/* 1, 2 and 3 arrive, 4, 5 and 6 are lost: nothing reveals it */
+	ack = ack_of(WRAP_START + 3, WRAP_START + 4, 0);
+	EXPECT_EQ(3, acks(&pdc, &ack, 3 * MS, &acked));
+	EXPECT_EQ(0, take_rtx(&pdc, rtx, 16));
+
+	ASSERT_TRUE(uet_pdc_tx_probe(&pdc, &psn));
+	EXPECT_EQ(WRAP_START + 6, psn);
+	EXPECT_EQ(uet_pdc_rto(&pdc), uet_pdc_tx_timer(&pdc, &probe));
+	EXPECT_FALSE(probe);
+	EXPECT_FALSE(uet_pdc_tx_probe(&pdc, &psn));
+
+	/* The probe arrives: 4 and 5 go again, in order, 6 does not. */
+	ack = ack_of(WRAP_START + 3, WRAP_START + 4, 0x4);
+	EXPECT_EQ(1, acks(&pdc, &ack, 4 * MS, &acked));
+	ASSERT_EQ(2, take_rtx(&pdc, rtx, 16));
+	EXPECT_EQ(WRAP_START + 4, rtx[0]);
+	EXPECT_EQ(WRAP_START + 5, rtx[1]);
+	EXPECT_EQ(1, pdc.cnt[UET_PDC_CNT_TX_PROBES]);
+	EXPECT_FALSE(pdc.tx.probing);
+
+	/* Another probe may go; after a timeout only the RTO runs. */
+	uet_pdc_tx_timer(&pdc, &probe);
+	EXPECT_TRUE(probe);
+	uet_pdc_tx_timeout(&pdc);
+	uet_pdc_tx_timer(&pdc, &probe);
+	EXPECT_FALSE(probe);
+	EXPECT_FALSE(uet_pdc_tx_probe(&pdc, &psn));
+}
+
+/* The probe is the highest PSN not acknowledged; ROD never probes. */
+TEST(tail_probe_picks_highest_missing)
+{
+	struct uet_pdc_acked acked;
+	struct uet_pdc_ack ack;
+	struct uet_pdc pdc;
+	u32 psn;
+	bool probe;
+
+	timed_sender(_metadata, &pdc, 6);
+	ack = ack_of(WRAP_START, WRAP_START + 1, 0x20 | 0x10);	/* 6, 5 */
+	EXPECT_EQ(2, acks(&pdc, &ack, 3 * MS, &acked));
+	ASSERT_TRUE(uet_pdc_tx_probe(&pdc, &psn));
+	EXPECT_EQ(WRAP_START + 4, psn);
+
+	sender(_metadata, &pdc, UET_PDC_ROD, 16, 4);
+	pdc.rtt.seeded = true;
+	pdc.rtt.srtt = MS;
+	uet_pdc_tx_timer(&pdc, &probe);
+	EXPECT_FALSE(probe);
+	EXPECT_FALSE(uet_pdc_tx_probe(&pdc, &psn));
+}
+
 /* ... and everything from the first PSN not acknowledged (ROD). */
 TEST(rod_timeout)
 {
@@ -971,6 +1105,14 @@ static bool sim_xmit(struct sim *s, struct sim_msg *m)
 	return lost;
 }
 
+/* The sender's timer, as pds.c runs it: a tail probe's, or the RTO. */
+static void sim_arm(struct sim *s)
+{
+	bool probe;
+
+	s->rto_at = s->now + uet_pdc_tx_timer(&s->ini, &probe);
+}
+
 static void sim_send_data(struct sim *s, u32 psn, u32 flags, bool retx)
 {
 	struct sim_msg m = {
@@ -982,7 +1124,7 @@ static void sim_send_data(struct sim *s, u32 psn, u32 flags, bool retx)
 	if (sim_xmit(s, &m) && !retx)
 		s->dropped_new++;
 	if (!s->rto_at)
-		s->rto_at = s->now + uet_pdc_rto(&s->ini);	/* (5.1) */
+		sim_arm(s);	/* (5.1) */
 	s->send_at = s->now + SIM_GAP;
 }
 
@@ -1104,15 +1246,26 @@ static void sim_initiator(struct __test_metadata *_metadata, struct sim *s,
 	sim_count_acked(_metadata, s, &acked);
 	ASSERT_EQ(UET_PDC_ESTABLISHED,
 		  uet_pdc_transition(&s->ini, UET_PDC_EV_ACK));
-	if (acked.newly)	/* (5.2), (5.3) */
-		s->rto_at = uet_pdc_tx_in_flight(&s->ini) ?
-			    s->now + uet_pdc_rto(&s->ini) : 0;
+	if (acked.newly) {	/* (5.2), (5.3) */
+		s->rto_at = 0;
+		if (uet_pdc_tx_in_flight(&s->ini))
+			sim_arm(s);
+	}
 }
 
 static void sim_timer(struct __test_metadata *_metadata, struct sim *s)
 {
+	bool probe;
+	u32 psn;
+
 	if (!s->rto_at || s->now < s->rto_at)
 		return;
+	uet_pdc_tx_timer(&s->ini, &probe);
+	if (probe && uet_pdc_tx_probe(&s->ini, &psn)) {
+		sim_send_data(s, psn, UET_PDC_RX_AR, true);
+		sim_arm(s);
+		return;
+	}
 	uet_pdc_tx_timeout(&s->ini);
 	ASSERT_NE(UET_PDC_CLOSED,
 		  uet_pdc_transition(&s->ini, UET_PDC_EV_TIMEOUT));
@@ -1249,11 +1402,13 @@ TEST_F(sim, transfer)
 	u32 i;
 
 	sim_run(_metadata, s);
-	TH_LOG("%s loss %u%%%s: %llu retransmits (%u first sends lost), %llu timeouts, %.1f ms",
+	TH_LOG("%s loss %u%%%s: %llu retransmits (%u first sends lost), %llu timeouts, %llu probes, %llu lost retransmits, %.1f ms",
 	       uet_pdc_mode_name(variant->mode), variant->loss_pct,
 	       variant->reorder ? " reorder dup" : "",
 	       (unsigned long long)c[UET_PDC_CNT_TX_RETRANSMITS], s->dropped_new,
-	       (unsigned long long)c[UET_PDC_CNT_TX_TIMEOUTS], s->now / 1e6);
+	       (unsigned long long)c[UET_PDC_CNT_TX_TIMEOUTS],
+	       (unsigned long long)c[UET_PDC_CNT_TX_PROBES],
+	       (unsigned long long)c[UET_PDC_CNT_TX_LOST_RTX], s->now / 1e6);
 	TH_LOG("%llu dup ACKs, %llu NACKs, %llu duplicates at the target",
 	       (unsigned long long)c[UET_PDC_CNT_TX_DUP_ACKS],
 	       (unsigned long long)c[UET_PDC_CNT_TX_NACKS],

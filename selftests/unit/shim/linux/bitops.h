@@ -26,6 +26,22 @@ static inline bool test_bit(unsigned long nr, const unsigned long *addr)
 	return addr[nr / BITS_PER_LONG] >> (nr % BITS_PER_LONG) & 1;
 }
 
+static inline bool __test_and_set_bit(unsigned long nr, unsigned long *addr)
+{
+	bool old = test_bit(nr, addr);
+
+	__set_bit(nr, addr);
+	return old;
+}
+
+static inline bool __test_and_clear_bit(unsigned long nr, unsigned long *addr)
+{
+	bool old = test_bit(nr, addr);
+
+	__clear_bit(nr, addr);
+	return old;
+}
+
 /* Index of the lowest set bit; undefined for 0, as in the kernel. */
 static inline unsigned int __ffs64(u64 word)
 {
