@@ -1174,12 +1174,19 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 			const struct in6_addr *saddr)
 {
 	bool syn = h->flags & UET_PDS_F_SYN, trimmed;
+	struct uet_ses_hdr_info ses;
+	struct uet_ses_rx rx = {
+		.udev = udev,
+		.mode = h->type == UET_PDS_TYPE_ROD_REQ ? UET_PDC_ROD :
+							  UET_PDC_RUD,
+		.peer = saddr,
+		.skb = skb,
+		.h = &ses,
+	};
 	struct uet_pds_pdc *pdc = NULL;
 	struct uet_ses_answer ans = {};
-	struct uet_ses_hdr_info ses;
 	enum uet_pdc_rx_verdict v;
 	u32 flags = 0;
-	int hlen;
 	u8 rc;
 
 	if (!syn) {
@@ -1191,13 +1198,13 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 		}
 	}
 	/* a malformed SES header still takes its PSN: the SES layer refuses it */
-	hlen = uet_ses_parse_skb(udev, skb, h->next_hdr, &ses);
-	trimmed = uet_ses_trimmed(skb, hlen, &ses);
+	rx.hlen = uet_ses_parse_skb(udev, skb, h->next_hdr, &ses);
+	trimmed = uet_ses_trimmed(skb, rx.hlen, &ses);
 	if (syn) {
 		pdc = syn_target(udev, h, saddr, !trimmed);
 		if (IS_ERR_OR_NULL(pdc)) {
 			if (!pdc)
-				syn_no_pdc(udev, h, saddr, trimmed, hlen);
+				syn_no_pdc(udev, h, saddr, trimmed, rx.hlen);
 			return;
 		}
 	}
@@ -1226,8 +1233,8 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	case UET_PDC_RX_DUPLICATE:
 		/* only what the window takes keeps a PDC alive */
 		pdc->last_active = jiffies;
-		rc = uet_ses_rcv(pdc, skb, hlen, &ses,
-				 v == UET_PDC_RX_DUPLICATE, &ans);
+		rx.dup = v == UET_PDC_RX_DUPLICATE;
+		rc = uet_ses_deliver(&rx, &ans);
 		if (ans.data) {
 			/* a read's data goes back at once, in this ACK */
 			pdc_send_ack(pdc, ans.data, h->req.psn);
@@ -1269,6 +1276,25 @@ static void pdc_tx_acked(struct uet_pds_pdc *pdc, const struct uet_pdc_acked *a)
 	for (i = 0; i < UET_PDC_SACK_BITS; i++)
 		if (a->sack_new & BIT_ULL(i))
 			pdc_tx_finish(pdc, pdc_slot(pdc, a->sack_base + i), 0);
+}
+
+/* A UUD request: delivered as it is, or a counted drop; nothing answers. */
+static void rcv_uud(struct uet_dev *udev, struct sk_buff *skb,
+		    const struct uet_pds_hdr_info *h,
+		    const struct in6_addr *saddr)
+{
+	struct uet_ses_answer ans = {};
+	struct uet_ses_hdr_info ses;
+	struct uet_ses_rx rx = {
+		.udev = udev,
+		.mode = UET_PDC_UUD,
+		.peer = saddr,
+		.skb = skb,
+		.h = &ses,
+	};
+
+	rx.hlen = uet_ses_parse_skb(udev, skb, h->next_hdr, &ses);
+	uet_ses_deliver(&rx, &ans);
 }
 
 /*
@@ -1555,7 +1581,7 @@ void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
 		break;
 	case UET_PDS_TYPE_UUD_REQ:
 		skb_pull(skb, hlen);
-		uet_ses_rcv_uud(udev, skb, h.next_hdr, saddr);
+		rcv_uud(udev, skb, &h, saddr);
 		break;
 	case UET_PDS_TYPE_RUDI_REQ:
 	case UET_PDS_TYPE_RUDI_RESP:

@@ -211,18 +211,35 @@ struct uet_ses_answer {
 struct uet_dev;
 struct uet_ses_hdr_info;
 
-/* For the PDS (pds.c). */
+/**
+ * struct uet_ses_rx - a request packet the PDS delivers, parsed once
+ * @udev: the device it arrived on.
+ * @mode: its delivery mode, enum uet_pdc_mode.  Over a PDC (RUD, ROD)
+ *	the PDC's lock is held meanwhile.
+ * @peer: the initiator's address, IPv4 as IPv4-mapped IPv6.
+ * @skb: the packet, from its SES header on.
+ * @hlen: what uet_ses_parse_skb() returned for it ...
+ * @h: ... and the header it parsed.
+ * @dup: RUD, ROD: the PDC has seen this packet before: a read acts again
+ *	(its answer was lost), an atomic answers from what it kept, anything
+ *	else was placed already.
+ */
+struct uet_ses_rx {
+	struct uet_dev *udev;
+	u8 mode;
+	const struct in6_addr *peer;
+	struct sk_buff *skb;
+	int hlen;
+	const struct uet_ses_hdr_info *h;
+	bool dup;
+};
+
+/* For the PDS (pds.c, rudi.c). */
 int uet_ses_parse_skb(struct uet_dev *udev, const struct sk_buff *skb,
 		      u8 next_hdr, struct uet_ses_hdr_info *h);
-u8 uet_ses_rcv(struct uet_pds_pdc *pdc, struct sk_buff *skb, int hlen,
-	       const struct uet_ses_hdr_info *h, bool dup,
-	       struct uet_ses_answer *ans);
-void uet_ses_rcv_uud(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
-		     const struct in6_addr *saddr);
+u8 uet_ses_deliver(const struct uet_ses_rx *rx, struct uet_ses_answer *ans);
 bool uet_ses_trimmed(const struct sk_buff *skb, int hlen,
 		     const struct uet_ses_hdr_info *h);
-u8 uet_ses_rcv_rudi(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
-		    const struct in6_addr *saddr, struct uet_ses_answer *ans);
 struct sk_buff *uet_ses_response(struct uet_dev *udev, u8 rc, u16 msg_id,
 				 u32 job);
 struct uet_pds_msg;

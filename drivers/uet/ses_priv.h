@@ -288,7 +288,7 @@ u8 ses_rx_write(struct uet_ep *ep, const struct uet_ses_req_info *req,
 		struct sk_buff *skb, unsigned int hlen, u32 len);
 u8 ses_rx_read(struct uet_ep *ep, const struct in6_addr *peer,
 	       const struct uet_ses_req_info *req, struct uet_ses_answer *ans);
-u8 ses_rx_atomic(struct uet_ep *ep, struct uet_pds_pdc *pdc,
+u8 ses_rx_atomic(struct uet_ep *ep, const struct in6_addr *peer,
 		 const struct uet_ses_req_info *req, struct sk_buff *skb,
 		 unsigned int hlen, bool dup, struct uet_ses_answer *ans);
 

@@ -207,7 +207,7 @@ static u64 amo_apply(struct uet_dev *udev, const struct uet_mem *mem, u64 off,
  * back in the ACK, little-endian, like a read's data.  @dup: the PDC has
  * seen this very packet before, so it must not act again.
  */
-u8 ses_rx_atomic(struct uet_ep *ep, struct uet_pds_pdc *pdc,
+u8 ses_rx_atomic(struct uet_ep *ep, const struct in6_addr *peer,
 		 const struct uet_ses_req_info *req, struct sk_buff *skb,
 		 unsigned int hlen, bool dup, struct uet_ses_answer *ans)
 {
@@ -225,7 +225,7 @@ u8 ses_rx_atomic(struct uet_ep *ep, struct uet_pds_pdc *pdc,
 	if (rc != UET_SES_RC_OK)
 		return rc;
 	spin_lock(&ep->lock);
-	f = ep->closing ? NULL : ses_rx_flow(ep, &pdc->key.raddr, req->initiator);
+	f = ep->closing ? NULL : ses_rx_flow(ep, peer, req->initiator);
 	rc = ep->closing ? UET_SES_RC_CANCELLED : UET_SES_RC_NO_MATCH;
 	if (!f)
 		goto out;

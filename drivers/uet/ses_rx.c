@@ -104,7 +104,7 @@ static bool rx_msg_done(const struct uet_rx_msg *m)
 	return m && m->eom && m->received == m->total;
 }
 
-static void rx_report(struct uet_ep *ep, struct uet_pds_pdc *pdc,
+static void rx_report(struct uet_ep *ep, const struct in6_addr *peer,
 		      struct uet_rx_flow *f, struct uet_rx_msg *m)
 {
 	struct uet_comp c = {
@@ -116,7 +116,7 @@ static void rx_report(struct uet_ep *ep, struct uet_pds_pdc *pdc,
 		.imm = m->imm,
 		.byte_len = min_t(u64, m->total, UET_SES_MAX_MSG),
 		.tag = m->tag,
-		.src = pdc->key.raddr,
+		.src = *peer,
 		.src_pid = f->initiator,
 	};
 
@@ -128,14 +128,14 @@ static void rx_report(struct uet_ep *ep, struct uet_pds_pdc *pdc,
 }
 
 /* Ordered receives complete in message order: report those done at the head. */
-static void rx_complete(struct uet_ep *ep, struct uet_pds_pdc *pdc,
+static void rx_complete(struct uet_ep *ep, const struct in6_addr *peer,
 			struct uet_rx_flow *f)
 {
 	struct uet_rx_msg *m;
 
 	while (f->next_done != f->next_bind &&
 	       rx_msg_done(m = *rx_slot(f, f->next_done))) {
-		rx_report(ep, pdc, f, m);
+		rx_report(ep, peer, f, m);
 		*rx_slot(f, f->next_done) = NULL;
 		f->next_done++;
 		kfree(m);
@@ -192,21 +192,29 @@ static u8 rx_place(struct uet_ep *ep, struct uet_rx_msg *m,
 	return rc;
 }
 
-static u8 ep_rcv(struct uet_ep *ep, struct uet_pds_pdc *pdc,
-		 const struct uet_ses_req_info *req, struct sk_buff *skb,
-		 unsigned int hlen, bool dup, struct uet_ses_answer *ans)
+/*
+ * A request of a PDC or RUDI that @ep admitted: a read or a write without
+ * immediate data acts on memory; an atomic (a PDC's only) too, once; a
+ * send (a PDC's only) finds its message's buffer.
+ */
+static u8 ep_rcv(struct uet_ep *ep, const struct uet_ses_rx *rx,
+		 struct uet_ses_answer *ans)
 {
+	const struct uet_ses_req_info *req = &rx->h->req;
+	struct sk_buff *skb = rx->skb;
+	unsigned int hlen = rx->hlen;
 	u32 len = skb->len - hlen;
 	struct uet_rx_flow *f;
 	struct uet_rx_msg *m;
 	u8 rc;
 
 	if (req->opcode == UET_SES_READ)
-		return ses_rx_read(ep, &pdc->key.raddr, req, ans);
-	if (req->opcode == UET_SES_FETCHING_ATOMIC)
-		return ses_rx_atomic(ep, pdc, req, skb, hlen, dup, ans);
+		return ses_rx_read(ep, rx->peer, req, ans);
 	if (req->opcode == UET_SES_WRITE && !(req->flags & UET_SES_F_HD))
 		return ses_rx_write(ep, req, skb, hlen, len);
+	if (req->opcode == UET_SES_FETCHING_ATOMIC)
+		return ses_rx_atomic(ep, rx->peer, req, skb, hlen, rx->dup,
+				     ans);
 
 	spin_lock(&ep->lock);
 	if (ep->closing) {
@@ -215,7 +223,7 @@ static u8 ep_rcv(struct uet_ep *ep, struct uet_pds_pdc *pdc,
 	}
 	rc = UET_SES_RC_NO_MATCH;
 	/* without a flow, ses_rx_flow() counted the drop */
-	f = ses_rx_flow(ep, &pdc->key.raddr, req->initiator);
+	f = ses_rx_flow(ep, rx->peer, req->initiator);
 	if (!f)
 		goto out;
 	if (req->opcode == UET_SES_TAGGED_SEND)
@@ -228,9 +236,9 @@ static u8 ep_rcv(struct uet_ep *ep, struct uet_pds_pdc *pdc,
 	}
 	rc = rx_place(ep, m, req, skb, hlen, len);
 	if (req->opcode != UET_SES_TAGGED_SEND) {
-		rx_complete(ep, pdc, f);
+		rx_complete(ep, rx->peer, f);
 	} else if (rx_msg_done(m)) {
-		rx_report(ep, pdc, f, m);
+		rx_report(ep, rx->peer, f, m);
 		list_del(&m->node);
 		f->ntagged--;
 		kfree(m);
@@ -340,42 +348,6 @@ static void ep_rcv_uud(struct uet_ep *ep, const struct uet_ses_req_info *req,
 }
 
 /**
- * uet_ses_rcv_uud() - a UUD request, in softirq
- * @udev: the device it arrived on
- * @skb: the packet from its SES header on
- * @next_hdr: which SES header that is
- * @saddr: the initiator's address
- *
- * Nothing answers: whatever cannot be delivered is a counted drop.
- */
-void uet_ses_rcv_uud(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
-		     const struct in6_addr *saddr)
-{
-	struct uet_ses_hdr_info h;
-	struct uet_ep *ep;
-	int hlen;
-	u8 rc;
-
-	hlen = uet_ses_parse_skb(udev, skb, next_hdr, &h);
-	if (hlen < 0)
-		return;
-	if (next_hdr != UET_SES_NH_REQ_STD ||
-	    (h.req.flags & (UET_SES_F_SOM | UET_SES_F_EOM)) !=
-	    (UET_SES_F_SOM | UET_SES_F_EOM) ||
-	    (h.req.opcode != UET_SES_SEND && h.req.opcode != UET_SES_TAGGED_SEND)) {
-		uet_count(udev, UET_CNT_DROP_UNSUPPORTED, 1);
-		return;
-	}
-	rcu_read_lock();
-	ep = ep_find(udev, &h.req);
-	if (ep && ep_admits(ep, saddr, &h.req, true, &rc))
-		ep_rcv_uud(ep, &h.req, skb, hlen, saddr);
-	else if (ep)
-		ses_count_rx(ep, rc, skb->len - hlen);
-	rcu_read_unlock();
-}
-
-/**
  * uet_ses_trimmed() - whether a request lost its payload on the way
  * @skb: the request from its SES header on
  * @hlen: what uet_ses_parse_skb() returned for it ...
@@ -403,101 +375,80 @@ bool uet_ses_trimmed(const struct sk_buff *skb, int hlen,
 	return payload < h->req.payload_length;
 }
 
-/**
- * uet_ses_rcv_rudi() - a RUDI request, in softirq
- * @udev: the device it arrived on
- * @skb: the packet from its SES header on
- * @next_hdr: which SES header that is
- * @saddr: the initiator's address
- * @ans: filled in: the message ID and job for the response, a read's data
- *
- * Only idempotent operations ride RUDI: writes without immediate data and
- * reads, carried out every time a request arrives.
- *
- * Return: the SES return code for the response.
+/*
+ * What each delivery mode carries; anything else is a counted drop.  UUD:
+ * sends of one packet.  RUDI: only what may be carried out every time a
+ * request arrives, writes without immediate data and reads.  A PDC: sends,
+ * writes, reads and fetching atomics.  A read carries no payload.
  */
-u8 uet_ses_rcv_rudi(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
-		    const struct in6_addr *saddr, struct uet_ses_answer *ans)
+static bool rx_supported(const struct uet_ses_rx *rx)
 {
-	struct uet_ses_hdr_info h;
-	struct uet_ep *ep;
-	int hlen;
-	u8 rc;
+	const struct uet_ses_req_info *req = &rx->h->req;
+	u8 op = req->opcode;
 
-	hlen = uet_ses_parse_skb(udev, skb, next_hdr, &h);
-	if (hlen < 0)
-		return UET_SES_RC_UNSUPPORTED_OP;
-	ans->msg_id = h.req.message_id;
-	ans->job = h.req.job_id;
-	if (next_hdr != UET_SES_NH_REQ_STD ||
-	    (h.req.opcode != UET_SES_WRITE && h.req.opcode != UET_SES_READ) ||
-	    h.req.flags & UET_SES_F_HD ||
-	    (h.req.opcode == UET_SES_READ && skb->len != hlen)) {
-		uet_count(udev, UET_CNT_DROP_UNSUPPORTED, 1);
-		return UET_SES_RC_UNSUPPORTED_OP;
+	if (rx->h->next_hdr != UET_SES_NH_REQ_STD ||
+	    (op == UET_SES_READ && rx->skb->len != rx->hlen))
+		return false;
+	switch (rx->mode) {
+	case UET_PDC_UUD:
+		return (req->flags & (UET_SES_F_SOM | UET_SES_F_EOM)) ==
+		       (UET_SES_F_SOM | UET_SES_F_EOM) &&
+		       (op == UET_SES_SEND || op == UET_SES_TAGGED_SEND);
+	case UET_PDC_RUDI:
+		return (op == UET_SES_WRITE && !(req->flags & UET_SES_F_HD)) ||
+		       op == UET_SES_READ;
+	default:
+		return op == UET_SES_SEND || op == UET_SES_TAGGED_SEND ||
+		       op == UET_SES_WRITE || op == UET_SES_READ ||
+		       op == UET_SES_FETCHING_ATOMIC;
 	}
-	rcu_read_lock();
-	ep = ep_find(udev, &h.req);
-	if (!ep)
-		rc = UET_SES_RC_BAD_PID;
-	else if (!ep_admits(ep, saddr, &h.req, false, &rc))
-		;
-	else if (h.req.opcode == UET_SES_READ)
-		rc = ses_rx_read(ep, saddr, &h.req, ans);
-	else
-		rc = ses_rx_write(ep, &h.req, skb, hlen, skb->len - hlen);
-	if (ep)
-		ses_count_rx(ep, rc, skb->len - hlen);
-	rcu_read_unlock();
-	return rc;
 }
 
 /**
- * uet_ses_rcv() - a request packet the PDS delivers, in softirq
- * @pdc: its PDC, locked
- * @skb: the packet from its SES header on
- * @hlen: what uet_ses_parse_skb() returned for it ...
- * @h: ... and the header it parsed
- * @dup: the PDC has seen this packet before: a read acts again (its
- *	answer was lost), an atomic answers from what it kept, anything else
- *	was placed already
- * @ans: filled in: the message ID for the response, and a read's data
+ * uet_ses_deliver() - a request packet the PDS delivers, in softirq
+ * @rx: the request, parsed, and where it came from
+ * @ans: filled in: the message ID and job for the response, and a read's
+ *	or an atomic's data
+ *
+ * The one way requests of every delivery mode enter the SES layer: the
+ * endpoint the request names must exist and admit its initiator, and
+ * then carries it out.  A UUD request is a datagram: nothing answers it,
+ * and a send that finds no buffer may wait a while (ep_rcv_uud()).
  *
  * Return: the SES return code for the response, %UET_SES_RC_OK when the
- * request was carried out.
+ * request was carried out (UUD: whatever it is, nothing answers).
  */
-u8 uet_ses_rcv(struct uet_pds_pdc *pdc, struct sk_buff *skb, int hlen,
-	       const struct uet_ses_hdr_info *h, bool dup,
-	       struct uet_ses_answer *ans)
+u8 uet_ses_deliver(const struct uet_ses_rx *rx, struct uet_ses_answer *ans)
 {
-	const struct uet_ses_req_info *req = &h->req;
-	struct uet_dev *udev = pdc->udev;
+	const struct uet_ses_req_info *req = &rx->h->req;
+	bool uud = rx->mode == UET_PDC_UUD;
 	struct uet_ep *ep;
 	u8 rc;
 
-	if (hlen < 0)
+	if (rx->hlen < 0)
 		return UET_SES_RC_UNSUPPORTED_OP;
 	ans->msg_id = req->message_id;
-	if (dup && req->opcode != UET_SES_READ &&
+	ans->job = req->job_id;
+	if (rx->dup && req->opcode != UET_SES_READ &&
 	    req->opcode != UET_SES_FETCHING_ATOMIC)
 		return UET_SES_RC_OK;
-	if (h->next_hdr != UET_SES_NH_REQ_STD ||
-	    (req->opcode != UET_SES_SEND && req->opcode != UET_SES_TAGGED_SEND &&
-	     req->opcode != UET_SES_WRITE && req->opcode != UET_SES_READ &&
-	     req->opcode != UET_SES_FETCHING_ATOMIC) ||
-	    (req->opcode == UET_SES_READ && skb->len != hlen)) {
-		uet_count(udev, UET_CNT_DROP_UNSUPPORTED, 1);
+	if (!rx_supported(rx)) {
+		uet_count(rx->udev, UET_CNT_DROP_UNSUPPORTED, 1);
 		return UET_SES_RC_UNSUPPORTED_OP;
 	}
 
 	rcu_read_lock();
-	ep = ep_find(udev, req);
-	if (ep) {
-		if (ep_admits(ep, &pdc->key.raddr, req, false, &rc))
-			rc = ep_rcv(ep, pdc, req, skb, hlen, dup, ans);
-		ses_count_rx(ep, rc, skb->len - hlen);
-	} else {
+	ep = ep_find(rx->udev, req);
+	if (!ep) {
 		rc = UET_SES_RC_BAD_PID;
+	} else if (!ep_admits(ep, rx->peer, req, uud, &rc)) {
+		ses_count_rx(ep, rc, rx->skb->len - rx->hlen);
+	} else if (uud) {
+		ep_rcv_uud(ep, req, rx->skb, rx->hlen, rx->peer);
+		rc = UET_SES_RC_OK;
+	} else {
+		rc = ep_rcv(ep, rx, ans);
+		ses_count_rx(ep, rc, rx->skb->len - rx->hlen);
 	}
 	rcu_read_unlock();
 	return rc;
