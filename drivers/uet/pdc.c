@@ -687,26 +687,39 @@ static u32 ack_selective(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
 }
 
 /*
+ * Whether dup_thresh PSNs at or above @floor have been selectively
+ * acknowledged: the walk goes down from the highest PSN SACKed and stops
+ * at the dup_thresh-th, whose PSN goes to *@psn.
+ */
+static bool sacked_above(const struct uet_pdc *pdc, u32 floor, u32 *psn)
+{
+	u32 p = pdc->tx.high_sack;
+	u32 above = 0;
+
+	if (!uet_psn_before(floor, p))
+		return false;
+	while (p != floor) {
+		p--;
+		if (tx_acked(pdc, p) && ++above == pdc->cfg.dup_thresh) {
+			*psn = p;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * RUD, RUDI: a hole is lost once dup_thresh PSNs above it have been
  * selectively acknowledged (IsLost() of RFC 6675 section 4).  Holes below
- * lost_scan have been judged; the walk goes down from the highest PSN
- * SACKed, counting, and stops there.  A retransmit lost again is left to
- * the RTO.
+ * lost_scan have been judged.  A retransmission lost again is
+ * detect_lost_rtx()'s to find.
  */
 static void detect_losses(struct uet_pdc *pdc)
 {
 	struct uet_pdc_tx *tx = &pdc->tx;
-	u32 psn = tx->high_sack;
-	u32 above = 0;
+	u32 psn;
 
-	if (!uet_psn_before(tx->lost_scan, psn))
-		return;
-	while (psn != tx->lost_scan) {
-		psn--;
-		if (tx_acked(pdc, psn) && ++above == pdc->cfg.dup_thresh)
-			break;
-	}
-	if (above < pdc->cfg.dup_thresh)
+	if (!sacked_above(pdc, tx->lost_scan, &psn))
 		return;
 	mark_lost(pdc, tx->lost_scan, psn);
 	tx->lost_scan = psn;
@@ -722,18 +735,9 @@ static void detect_losses(struct uet_pdc *pdc)
 static void detect_lost_rtx(struct uet_pdc *pdc)
 {
 	struct uet_pdc_tx *tx = &pdc->tx;
-	u32 psn = tx->high_sack;
-	u32 above = 0;
-	u32 s;
+	u32 psn, s;
 
-	if (!tx->rtx_out || !uet_psn_before(tx->rtx_high, psn))
-		return;
-	while (psn != tx->rtx_high) {
-		psn--;
-		if (tx_acked(pdc, psn) && ++above == pdc->cfg.dup_thresh)
-			break;
-	}
-	if (above < pdc->cfg.dup_thresh)
+	if (!tx->rtx_out || !sacked_above(pdc, tx->rtx_high, &psn))
 		return;
 	for (psn = tx->una; tx->rtx_out && psn != tx->rtx_high; psn++) {
 		s = slot(pdc, psn);

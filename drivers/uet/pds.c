@@ -1284,17 +1284,9 @@ static void rcv_uud(struct uet_dev *udev, struct sk_buff *skb,
 		    const struct in6_addr *saddr)
 {
 	struct uet_ses_answer ans = {};
-	struct uet_ses_hdr_info ses;
-	struct uet_ses_rx rx = {
-		.udev = udev,
-		.mode = UET_PDC_UUD,
-		.peer = saddr,
-		.skb = skb,
-		.h = &ses,
-	};
 
-	rx.hlen = uet_ses_parse_skb(udev, skb, h->next_hdr, &ses);
-	uet_ses_deliver(&rx, &ans);
+	uet_ses_deliver_datagram(udev, UET_PDC_UUD, saddr, skb, h->next_hdr,
+				 &ans);
 }
 
 /*

@@ -287,20 +287,11 @@ static void rcv_rudi_req(struct uet_dev *udev, struct sk_buff *skb,
 			 const struct in6_addr *saddr)
 {
 	struct uet_ses_answer ans = {};
-	struct uet_ses_hdr_info ses;
-	struct uet_ses_rx rx = {
-		.udev = udev,
-		.mode = UET_PDC_RUDI,
-		.peer = saddr,
-		.skb = skb,
-		.h = &ses,
-	};
 	struct sk_buff *rsp;
 	u8 rc;
 
-	/* a malformed SES header is a counted drop, answered as unsupported */
-	rx.hlen = uet_ses_parse_skb(udev, skb, h->next_hdr, &ses);
-	rc = uet_ses_deliver(&rx, &ans);
+	rc = uet_ses_deliver_datagram(udev, UET_PDC_RUDI, saddr, skb,
+				      h->next_hdr, &ans);
 	if (ans.data) {
 		rudi_respond(udev, ans.data, UET_SES_NH_RSP_DATA, h->rudi_pkt_id,
 			     saddr);

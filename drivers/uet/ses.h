@@ -238,6 +238,9 @@ struct uet_ses_rx {
 int uet_ses_parse_skb(struct uet_dev *udev, const struct sk_buff *skb,
 		      u8 next_hdr, struct uet_ses_hdr_info *h);
 u8 uet_ses_deliver(const struct uet_ses_rx *rx, struct uet_ses_answer *ans);
+u8 uet_ses_deliver_datagram(struct uet_dev *udev, u8 mode,
+			    const struct in6_addr *peer, struct sk_buff *skb,
+			    u8 next_hdr, struct uet_ses_answer *ans);
 bool uet_ses_trimmed(const struct sk_buff *skb, int hlen,
 		     const struct uet_ses_hdr_info *h);
 struct sk_buff *uet_ses_response(struct uet_dev *udev, u8 rc, u16 msg_id,

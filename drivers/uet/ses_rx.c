@@ -453,3 +453,32 @@ u8 uet_ses_deliver(const struct uet_ses_rx *rx, struct uet_ses_answer *ans)
 	rcu_read_unlock();
 	return rc;
 }
+
+/**
+ * uet_ses_deliver_datagram() - parse a request without a PDC, deliver it
+ * @udev: the device it arrived on
+ * @mode: %UET_PDC_RUDI or %UET_PDC_UUD
+ * @peer: the initiator's address
+ * @skb: the packet, from its SES header on
+ * @next_hdr: which SES header that is
+ * @ans: as for uet_ses_deliver()
+ *
+ * Return: as uet_ses_deliver(); a malformed header is a counted drop,
+ * answered as not supported.
+ */
+u8 uet_ses_deliver_datagram(struct uet_dev *udev, u8 mode,
+			    const struct in6_addr *peer, struct sk_buff *skb,
+			    u8 next_hdr, struct uet_ses_answer *ans)
+{
+	struct uet_ses_hdr_info h;
+	struct uet_ses_rx rx = {
+		.udev = udev,
+		.mode = mode,
+		.peer = peer,
+		.skb = skb,
+		.h = &h,
+	};
+
+	rx.hlen = uet_ses_parse_skb(udev, skb, next_hdr, &h);
+	return uet_ses_deliver(&rx, ans);
+}
