@@ -21,6 +21,11 @@ capture() {
 	# first a PDC of uet0's towards an address nobody holds: the two
 	# sides' PDC IDs then differ (the send fails, as it must)
 	xfer addr="$UET_NET4.3" count=1 size=10 timeout_s=1 >/dev/null 2>&1
+	# a tap sees a GSO batch as one frame (as it shows TCP's segments
+	# before TSO): both sides send packet by packet while captured, the
+	# packets a switch port would show
+	A ip link set dev veth0 gso_max_segs 1 &&
+	B ip link set dev veth0 gso_max_segs 1 || return 1
 	# -Z root: the guest has no tcpdump user to drop privileges to
 	ip netns exec "$NS_A" tcpdump -Z root -i veth0 -U -w "$pcap" udp \
 		2>/tmp/tcpdump.err &
@@ -33,6 +38,8 @@ capture() {
 	# SIGTERM: a background job of a script ignores SIGINT
 	kill -TERM "$tcpdump_pid"
 	wait "$tcpdump_pid"
+	A ip link set dev veth0 gso_max_segs 65535
+	B ip link set dev veth0 gso_max_segs 65535
 	"$dir/uet_pcap" "$pcap" >"$dec" || return 1
 	sed 's/^/# /' "$dec"
 	[ -s "$dec" ]

@@ -48,7 +48,8 @@ B timeout 60 ibv_rc_pingpong -d uet1 -g "$gb" -n 100 -s 4096 >/dev/null 2>&1 &
 sleep 1
 run A timeout 60 ibv_rc_pingpong -d uet0 -g "$ga" -n 100 -s 4096 "$UET_NET4.2"
 wait
-echo "first packets on the wire (UDP destination port 4793):"
+echo "first packets on the wire (UDP destination port 4793; a frame longer"
+echo "than the MTU is a GSO batch of whole UET packets, cut up below the tap):"
 sed 's/^/  /' /tmp/demo-tcpdump.log
 B timeout 120 ib_write_bw -d uet1 -x "$gb" -F -n 200 -s 65536 >/dev/null 2>&1 &
 sleep 1
