@@ -979,8 +979,9 @@ u64 uet_pdc_tx_timer(const struct uet_pdc *pdc, bool *probe)
  * uet_pdc_tx_probe() - the probe timer expired: take the PSN to send again
  * @pdc: the PDC.
  * @psn: the highest PSN in flight and not acknowledged, to send again
- *	with the RETX flag and AR (RFC 8985 section 7.3: no new data waits
- *	here, the caller sends that first when it has some).
+ *	with the RETX flag and AR (RFC 8985 section 7.3 sends new data as
+ *	the probe when there is some; the caller sends what its window
+ *	allows after the probe).
  *
  * Its acknowledgment marks everything still missing below it lost (see
  * probe_answered()); until then, or a timeout, no other probe goes.  Arm

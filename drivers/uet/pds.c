@@ -545,14 +545,12 @@ static void pdc_fail_all(struct uet_pds_pdc *pdc, int err)
 static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t)
 {
 	struct uet_pds_pdc *pdc = container_of(t, struct uet_pds_pdc, rto_timer);
-	bool probe;
 	u32 psn;
 
 	spin_lock(&pdc->lock);
 	if (pdc->dead || !uet_pdc_tx_in_flight(&pdc->core))
 		goto out;
-	uet_pdc_tx_timer(&pdc->core, &probe);
-	if (probe && uet_pdc_tx_probe(&pdc->core, &psn)) {
+	if (uet_pdc_tx_probe(&pdc->core, &psn)) {
 		uet_count(pdc->udev, UET_CNT_TAIL_PROBES, 1);
 		pdc_xmit_req(pdc, psn, true);
 		pdc_push(pdc, UET_PDS_TX_BURST);
