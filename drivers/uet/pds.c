@@ -121,7 +121,7 @@ static void pdc_put(struct uet_pds_pdc *pdc)
 	if (refcount_dec_and_test(&pdc->ref)) {
 		__skb_queue_purge(&pdc->out);
 		dst_cache_destroy(&pdc->dst_cache);
-		kfree(pdc->txq);
+		uet_sched_fini(&pdc->sched);
 		kfree_rcu(pdc, rcu);
 	}
 }
@@ -170,22 +170,6 @@ static void pdc_unlock_bh(struct uet_pds_pdc *pdc)
 	pdc_unlock(pdc);
 	local_bh_enable();
 }
-
-/**
- * struct uet_pds_reissue - a read request to send again, under a new PSN
- * @node: on its PDC's reissue list.
- * @msg: the read.
- * @off: where the data the request asks for starts in it ...
- * @len: ... and how much.
- * @flags: UET_PDS_TX_* of the request.
- */
-struct uet_pds_reissue {
-	struct list_head node;
-	struct uet_pds_msg *msg;
-	u32 off;
-	u16 len;
-	u16 flags;
-};
 
 /*
  * The tables' keys come from the network (a target's) or follow its
@@ -246,11 +230,6 @@ static void src_put(struct uet_pds *pds, struct uet_pds_src *src)
 	kfree(src);
 }
 
-static u16 pdc_slot(const struct uet_pds_pdc *pdc, u32 psn)
-{
-	return psn & (pdc->core.cfg.window - 1);
-}
-
 static u8 req_type(const struct uet_pds_pdc *pdc)
 {
 	return pdc->key.mode == UET_PDC_ROD ? UET_PDS_TYPE_ROD_REQ :
@@ -301,40 +280,26 @@ static bool pds_answer(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 }
 
 /*
- * Finish the request in @slot: the SES layer learns its fate.  A read
- * request acknowledged without its data (the ACK that carried it was lost,
- * a later one covered its PSN) goes out again under a new PSN: reads are
- * idempotent.
+ * The PDC is done with the request of @psn: the SES layer learns its
+ * fate, or the read goes again (uet_sched_finish()).
  */
-static void pdc_tx_finish(struct uet_pds_pdc *pdc, u16 slot, int err)
+static void pdc_tx_finish(struct uet_pds_pdc *pdc, u32 psn, int err)
 {
-	struct uet_pds_tx *tx = &pdc->txq[slot];
-	struct uet_pds_reissue *r;
-	u16 flags = tx->flags;
+	struct uet_pds_tx done;
 
-	if (!(flags & UET_PDS_TX_USED))
-		return;
-	tx->flags = 0;
-	if (flags & UET_PDS_TX_CLOSE)
-		return;
-	if (flags & UET_PDS_TX_ORPHAN) {
-		kfree_skb(tx->skb);
-		return;
+	switch (uet_sched_finish(&pdc->sched, psn, &err, &done, GFP_ATOMIC)) {
+	case UET_SCHED_DONE:
+		uet_ses_tx_done(done.msg, 1, err);
+		break;
+	case UET_SCHED_ORPHAN:
+		kfree_skb(done.skb);
+		break;
+	case UET_SCHED_REISSUE:
+		uet_count(pdc->udev, UET_CNT_READS_REISSUED, 1);
+		break;
+	case UET_SCHED_NONE:
+		break;
 	}
-	if (!err && (flags & UET_PDS_TX_READ) && !(flags & UET_PDS_TX_ANSWERED)) {
-		r = kmalloc(sizeof(*r), GFP_ATOMIC);
-		if (r) {
-			*r = (struct uet_pds_reissue) {
-				.msg = tx->msg, .off = tx->off, .len = tx->len,
-				.flags = flags & ~UET_PDS_TX_ANSWERED,
-			};
-			list_add_tail(&r->node, &pdc->reissue);
-			uet_count(pdc->udev, UET_CNT_READS_REISSUED, 1);
-			return;
-		}
-		err = -ENOMEM;
-	}
-	uet_ses_tx_done(tx->msg, 1, err);
 }
 
 /*
@@ -369,7 +334,7 @@ static struct sk_buff *pdc_req_skb(const struct uet_pds_tx *tx)
  */
 static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 {
-	const struct uet_pds_tx *tx = &pdc->txq[pdc_slot(pdc, psn)];
+	const struct uet_pds_tx *tx = uet_sched_tx(&pdc->sched, psn);
 	struct uet_pds_hdr_info h = {
 		.type = req_type(pdc),
 		.next_hdr = UET_SES_NH_REQ_STD,
@@ -421,56 +386,15 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 	pdc_out(pdc, skb);
 }
 
-/* Requests wait to be cut: reads to reissue, or messages. */
-static bool pdc_has_queued(const struct uet_pds_pdc *pdc)
-{
-	return !list_empty(&pdc->reissue) || !list_empty(&pdc->sendq);
-}
-
-/* Fill @tx with the next request to send: a read to reissue first. */
-static void pdc_cut(struct uet_pds_pdc *pdc, struct uet_pds_tx *tx)
-{
-	struct uet_pds_reissue *r;
-	struct uet_pds_msg *m;
-
-	r = list_first_entry_or_null(&pdc->reissue, struct uet_pds_reissue,
-				     node);
-	if (r) {
-		tx->msg = r->msg;
-		tx->off = r->off;
-		tx->len = r->len;
-		tx->flags = r->flags;
-		list_del(&r->node);
-		kfree(r);
-		return;
-	}
-	m = list_first_entry(&pdc->sendq, struct uet_pds_msg, node);
-	tx->msg = m;
-	tx->off = uet_seg_off(&m->seg, m->ncut);
-	tx->len = uet_seg_len(&m->seg, m->ncut);
-	tx->flags = UET_PDS_TX_USED | (m->read ? UET_PDS_TX_READ : 0);
-	if (++m->ncut == m->seg.count) {
-		tx->flags |= UET_PDS_TX_EOM;
-		list_del_init(&m->node);
-	}
-}
-
 /* Fail every request still to be cut. */
 static void pdc_fail_queued(struct uet_pds_pdc *pdc, int err)
 {
-	struct uet_pds_reissue *r, *rtmp;
-	struct uet_pds_msg *m, *mtmp;
+	struct uet_pds_msg *m;
+	u32 n;
 
 	lockdep_assert_held(&pdc->lock);
-	list_for_each_entry_safe(r, rtmp, &pdc->reissue, node) {
-		list_del(&r->node);
-		uet_ses_tx_done(r->msg, 1, err);
-		kfree(r);
-	}
-	list_for_each_entry_safe(m, mtmp, &pdc->sendq, node) {
-		list_del_init(&m->node);
-		uet_ses_tx_done(m, m->seg.count - m->ncut, err);
-	}
+	while (uet_sched_take(&pdc->sched, &m, &n))
+		uet_ses_tx_done(m, n, err);
 }
 
 /*
@@ -482,7 +406,7 @@ static void pdc_rto_arm(struct uet_pds_pdc *pdc)
 	bool probe;
 
 	if (!pdc->dead)
-		hrtimer_start(&pdc->rto_timer,
+		hrtimer_start(&pdc->timer,
 			      ns_to_ktime(uet_pdc_tx_timer(&pdc->core, &probe)),
 			      HRTIMER_MODE_REL_SOFT);
 }
@@ -501,21 +425,21 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 	u32 psn;
 
 	lockdep_assert_held(&pdc->lock);
-	if (pdc_has_queued(pdc))
+	if (uet_sched_queued(&pdc->sched))
 		pdc->last_active = jiffies;
 	while (sent < budget && uet_pdc_tx_next_rtx(&pdc->core, &psn)) {
 		pdc_xmit_req(pdc, psn, true);
 		sent++;
 	}
 
-	while (sent < budget && pdc_may_send(pdc) && pdc_has_queued(pdc)) {
+	while (sent < budget && pdc_may_send(pdc) && uet_sched_queued(&pdc->sched)) {
 		if (pdc->reclaim ||
 		    uet_pdc_transition(&pdc->core, UET_PDC_EV_SEND) == UET_PDC_CLOSED ||
 		    uet_pdc_tx_alloc(&pdc->core, ktime_get_ns(), &psn)) {
 			pdc_fail_queued(pdc, -ECONNRESET);
 			break;
 		}
-		pdc_cut(pdc, &pdc->txq[pdc_slot(pdc, psn)]);
+		uet_sched_cut(&pdc->sched, psn);
 		pdc_xmit_req(pdc, psn, false);
 		sent++;
 	}
@@ -526,13 +450,12 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 /* The PDC closed in error: fail everything queued or in flight. */
 static void pdc_fail_all(struct uet_pds_pdc *pdc, int err)
 {
-	u16 slot;
+	u32 psn;
 
 	lockdep_assert_held(&pdc->lock);
 	pdc->reclaim = true;
-	if (pdc->txq)
-		for (slot = 0; slot < pdc->core.cfg.window; slot++)
-			pdc_tx_finish(pdc, slot, err);
+	for (psn = 0; pdc->sched.txq && psn <= pdc->sched.mask; psn++)
+		pdc_tx_finish(pdc, psn, err);
 	pdc_fail_queued(pdc, err);
 }
 
@@ -544,7 +467,7 @@ static void pdc_fail_all(struct uet_pds_pdc *pdc, int err)
  */
 static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t)
 {
-	struct uet_pds_pdc *pdc = container_of(t, struct uet_pds_pdc, rto_timer);
+	struct uet_pds_pdc *pdc = container_of(t, struct uet_pds_pdc, timer);
 	u32 psn;
 
 	spin_lock(&pdc->lock);
@@ -618,7 +541,7 @@ static void pdc_send_ack(struct uet_pds_pdc *pdc, struct sk_buff *data, u32 psn)
 		kfree_skb(skb);
 		return;
 	}
-	hrtimer_try_to_cancel(&pdc->ack_timer);
+	hrtimer_try_to_cancel(&pdc->timer);
 	pdc_out(pdc, skb);
 }
 
@@ -630,7 +553,7 @@ static ktime_t pdc_ack_delay(const struct uet_pds_pdc *pdc)
 
 static enum hrtimer_restart pdc_ack_expired(struct hrtimer *t)
 {
-	struct uet_pds_pdc *pdc = container_of(t, struct uet_pds_pdc, ack_timer);
+	struct uet_pds_pdc *pdc = container_of(t, struct uet_pds_pdc, timer);
 
 	spin_lock(&pdc->lock);
 	if (!pdc->dead && uet_pdc_rx_ack_pending(&pdc->core))
@@ -658,7 +581,7 @@ static void pdc_close_progress(struct uet_pds_pdc *pdc)
 			pdc->reclaim = true;
 		return;
 	}
-	if (pdc_has_queued(pdc) || uet_pdc_tx_in_flight(&pdc->core) ||
+	if (uet_sched_queued(&pdc->sched) || uet_pdc_tx_in_flight(&pdc->core) ||
 	    uet_pdc_transition(&pdc->core, UET_PDC_EV_CLOSE) != UET_PDC_CLOSING)
 		return;
 	if (uet_pdc_tx_alloc(&pdc->core, ktime_get_ns(), &psn)) {
@@ -666,7 +589,7 @@ static void pdc_close_progress(struct uet_pds_pdc *pdc)
 		pdc->reclaim = true;
 		return;
 	}
-	pdc->txq[pdc_slot(pdc, psn)].flags = UET_PDS_TX_USED | UET_PDS_TX_CLOSE;
+	uet_sched_close(&pdc->sched, psn);
 	pdc_xmit_req(pdc, psn, false);
 	pdc_rto_arm(pdc);
 }
@@ -758,8 +681,6 @@ static struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 	pdc->last_active = jiffies;
 	spin_lock_init(&pdc->lock);
 	__skb_queue_head_init(&pdc->out);
-	INIT_LIST_HEAD(&pdc->sendq);
-	INIT_LIST_HEAD(&pdc->reissue);
 	pdc->start_psn = start_psn;
 	uet_pdc_cfg_default(&cfg, key->mode);
 	if (key->mode == UET_PDC_ROD)
@@ -776,19 +697,16 @@ static struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 	 */
 	cfg.rto_max = max(cfg.rto_max, cfg.rto_min);
 	cfg.rto_initial = clamp(cfg.rto_initial, cfg.rto_min, cfg.rto_max);
-	if (initiator)
-		pdc->txq = kcalloc(cfg.window, sizeof(*pdc->txq), GFP_ATOMIC);
-	if ((initiator && !pdc->txq) ||
+	if (uet_sched_init(&pdc->sched, initiator ? cfg.window : 0,
+			   GFP_ATOMIC) ||
 	    WARN_ON_ONCE(uet_pdc_init(&pdc->core, &cfg, initiator,
 				      start_psn)))
 		goto err_free;
 	/* without a route cache each packet looks its route up */
 	dst_cache_init(&pdc->dst_cache, GFP_ATOMIC);
 	pdc->rsp_rc = UET_SES_RC_OK;
-	hrtimer_init(&pdc->rto_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	pdc->rto_timer.function = pdc_rto_expired;
-	hrtimer_init(&pdc->ack_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	pdc->ack_timer.function = pdc_ack_expired;
+	hrtimer_init(&pdc->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	pdc->timer.function = initiator ? pdc_rto_expired : pdc_ack_expired;
 	old = xa_store(&udev->pds.pdcs, id, pdc, GFP_ATOMIC);
 	if (xa_is_err(old))
 		goto err_free;
@@ -802,7 +720,7 @@ static struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 err_free:
 	xa_erase(&udev->pds.pdcs, id);
 	dst_cache_destroy(&pdc->dst_cache);
-	kfree(pdc->txq);
+	uet_sched_fini(&pdc->sched);
 	kfree(pdc);
 	return NULL;
 }
@@ -906,7 +824,7 @@ int uet_pds_send_msg(struct uet_dev *udev, const struct uet_pds_key *key,
 	if (pdc->dead) {
 		uet_ses_tx_done(msg, msg->seg.count, -ENETDOWN);
 	} else {
-		list_add_tail(&msg->node, &pdc->sendq);
+		uet_sched_queue(&pdc->sched, msg);
 		if (!uet_pdc_tx_in_flight(&pdc->core))
 			pdc_push(pdc, UET_PDS_TX_BURST);
 	}
@@ -974,7 +892,7 @@ static bool pdc_peer_is(const struct uet_pds_pdc *pdc, u16 spdcid)
 static bool pdc_quiet(const struct uet_pds_pdc *pdc)
 {
 	return pdc->core.state == UET_PDC_ESTABLISHED &&
-	       !pdc_has_queued(pdc) &&
+	       !uet_sched_queued(&pdc->sched) &&
 	       !uet_pdc_tx_in_flight(&pdc->core) &&
 	       !uet_pdc_rx_ack_pending(&pdc->core);
 }
@@ -1255,25 +1173,25 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	if (uet_pdc_rx_ack_due(&pdc->core))
 		pdc_send_ack(pdc, NULL, 0);
 	else if (uet_pdc_rx_ack_pending(&pdc->core) &&
-		 !hrtimer_active(&pdc->ack_timer))
-		hrtimer_start(&pdc->ack_timer, pdc_ack_delay(pdc),
+		 !hrtimer_active(&pdc->timer))
+		hrtimer_start(&pdc->timer, pdc_ack_delay(pdc),
 			      HRTIMER_MODE_REL_SOFT);
 out:
 	pdc_unlock(pdc);
 	pdc_put(pdc);
 }
 
-/* Initiator side: what an ACK acknowledged leaves the txq. */
+/* Initiator side: the scheduler is done with what an ACK acknowledged. */
 static void pdc_tx_acked(struct uet_pds_pdc *pdc, const struct uet_pdc_acked *a)
 {
 	u32 psn;
 	int i;
 
 	for (psn = a->cum_from; psn != a->cum_to; psn++)
-		pdc_tx_finish(pdc, pdc_slot(pdc, psn), 0);
+		pdc_tx_finish(pdc, psn, 0);
 	for (i = 0; i < UET_PDC_SACK_BITS; i++)
 		if (a->sack_new & BIT_ULL(i))
-			pdc_tx_finish(pdc, pdc_slot(pdc, a->sack_base + i), 0);
+			pdc_tx_finish(pdc, a->sack_base + i, 0);
 }
 
 /* A UUD request: delivered as it is, or a counted drop; nothing answers. */
@@ -1303,7 +1221,7 @@ static void pdc_ack_answer(struct uet_pds_pdc *pdc, struct sk_buff *skb,
 	if (!uet_psn_in_window(ack_psn, acked->cum_from,
 			       pdc->core.tx.nxt - acked->cum_from))
 		return;
-	tx = &pdc->txq[pdc_slot(pdc, ack_psn)];
+	tx = uet_sched_tx(&pdc->sched, ack_psn);
 	if (!(tx->flags & UET_PDS_TX_USED) || tx->flags & UET_PDS_TX_CLOSE)
 		return;
 	msg = tx->flags & UET_PDS_TX_ORPHAN ? NULL : tx->msg;
@@ -1388,7 +1306,7 @@ static void rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 	pdc_push(pdc, UET_PDS_TX_BURST);
 	pdc_close_progress(pdc);
 	if (!uet_pdc_tx_in_flight(&pdc->core))
-		hrtimer_try_to_cancel(&pdc->rto_timer);
+		hrtimer_try_to_cancel(&pdc->timer);
 	else if (acked.newly)
 		pdc_rto_arm(pdc);
 	pdc->last_active = jiffies;
@@ -1415,7 +1333,7 @@ static bool pdc_lost(struct uet_pds_pdc *pdc, u32 psn)
 			       uet_pdc_tx_in_flight(&pdc->core)))
 		return false;
 	uet_pdc_transition(&pdc->core, UET_PDC_EV_ABORT);
-	hrtimer_try_to_cancel(&pdc->rto_timer);
+	hrtimer_try_to_cancel(&pdc->timer);
 	pdc_fail_all(pdc, -ECONNRESET);
 	return true;
 }
@@ -1590,8 +1508,7 @@ static void pdc_teardown(struct uet_pds_pdc *pdc, int err)
 	spin_lock_bh(&pdc->lock);
 	pdc->dead = true;
 	pdc_unlock_bh(pdc);
-	hrtimer_cancel(&pdc->rto_timer);
-	hrtimer_cancel(&pdc->ack_timer);
+	hrtimer_cancel(&pdc->timer);
 	spin_lock_bh(&pdc->lock);
 	pdc_fail_all(pdc, err);
 	pdc_unlock_bh(pdc);
@@ -1779,26 +1696,17 @@ int uet_pds_show(struct seq_file *m, struct uet_dev *udev)
  */
 void uet_pds_orphan(struct uet_dev *udev, uet_pds_msg_fn mine, void *arg)
 {
-	struct uet_pds_reissue *r, *rtmp;
-	struct uet_pds_msg *m, *mtmp;
 	struct uet_pds_pdc *pdc;
 	struct uet_pds_tx *tx;
 	unsigned long id;
-	u32 slot;
+	u32 psn;
 
 	rcu_read_lock();
 	xa_for_each(&udev->pds.pdcs, id, pdc) {
 		spin_lock_bh(&pdc->lock);
-		list_for_each_entry_safe(m, mtmp, &pdc->sendq, node)
-			if (mine(m, arg))
-				list_del_init(&m->node);
-		list_for_each_entry_safe(r, rtmp, &pdc->reissue, node)
-			if (mine(r->msg, arg)) {
-				list_del(&r->node);
-				kfree(r);
-			}
-		for (slot = 0; pdc->txq && slot < pdc->core.cfg.window; slot++) {
-			tx = &pdc->txq[slot];
+		uet_sched_forget(&pdc->sched, mine, arg);
+		for (psn = 0; pdc->sched.txq && psn <= pdc->sched.mask; psn++) {
+			tx = uet_sched_tx(&pdc->sched, psn);
 			if ((tx->flags & UET_PDS_TX_USED) &&
 			    !(tx->flags & (UET_PDS_TX_CLOSE | UET_PDS_TX_ORPHAN)) &&
 			    mine(tx->msg, arg)) {

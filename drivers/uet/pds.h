@@ -19,7 +19,7 @@
 #include <net/dst_cache.h>
 
 #include "pdc.h"
-#include "seg.h"
+#include "sched.h"
 
 struct uet_dev;
 
@@ -40,56 +40,6 @@ struct uet_dev;
  * requests of further messages wait, as descriptors, for a slot.
  */
 #define UET_PDS_INFLIGHT_MAX	512
-
-/**
- * struct uet_pds_msg - a message the SES layer gives a PDC to send
- * @node: on the PDC's send queue, until cut whole.
- * @seg: its requests: the bytes they carry (a send, a write) or ask for
- *	(a read, an atomic), cut in equal pieces.
- * @ncut: requests cut from it so far (given PSNs).
- * @read: its requests ask for data, which comes back in their ACKs.
- * @dst: %UET_PDC_RUDI: the target (a PDC knows its own peer).
- *
- * The PDC builds each request only when it may leave, and builds it again
- * for a retransmission, with uet_ses_build_req(); per PSN it keeps only
- * where in which message the request is (struct uet_pds_tx).  The SES
- * layer owns the message and keeps it, and the memory its requests are
- * built from, until every request of it is done (uet_ses_tx_done()), or
- * until uet_pds_orphan() let go of it.
- */
-struct uet_pds_msg {
-	struct list_head node;
-	struct uet_seg seg;
-	u32 ncut;
-	bool read;
-	struct in6_addr dst;
-};
-
-#define UET_PDS_TX_USED		BIT(0)	/* a request is in flight */
-#define UET_PDS_TX_CLOSE	BIT(1)	/* the PDC's CLOSE command */
-#define UET_PDS_TX_ORPHAN	BIT(2)	/* built once, kept: @skb */
-#define UET_PDS_TX_READ		BIT(3)	/* asks for data */
-#define UET_PDS_TX_ANSWERED	BIT(4)	/* its data or refusal arrived */
-#define UET_PDS_TX_EOM		BIT(5)	/* its message's last request */
-
-/**
- * struct uet_pds_tx - the request of a PSN in flight
- * @msg: its message, without %UET_PDS_TX_ORPHAN ...
- * @skb: ... with it: the request, SES header and payload, built when its
- *	message's endpoint closed (uet_pds_orphan()).
- * @off: where its payload (or what it asks for) starts in the message.
- * @len: how many bytes of it.
- * @flags: UET_PDS_TX_*.
- */
-struct uet_pds_tx {
-	union {
-		struct uet_pds_msg *msg;
-		struct sk_buff *skb;
-	};
-	u32 off;
-	u16 len;
-	u16 flags;
-};
 
 /**
  * struct uet_pds_key - what selects an initiator's PDC (design decision 5)
@@ -141,13 +91,10 @@ struct uet_pds_src {
  * @xmitting: ... by the one context sending them, if set.
  * @core: the reliability core: state machine and windows.
  * @start_psn: the PDC's first PSN.
- * @sendq: initiator: messages (struct uet_pds_msg) with requests to cut.
- * @reissue: initiator: read requests to send again under new PSNs
- *	(struct uet_pds_reissue).
- * @txq: initiator: the request of each PSN in flight, by PSN modulo the
- *	window, the window's size of them; flags 0 once acknowledged.
- * @rto_timer: initiator: retransmission timeout.
- * @ack_timer: target: delayed ACK.
+ * @sched: initiator: what it has to send, and what each PSN in flight
+ *	carries; a target's has no table.
+ * @timer: an initiator's tail probe or retransmission timeout; a
+ *	target's delayed ACK.
  * @rsp_msg_id: target: the SES response of the next ACK: message ID ...
  * @rsp_rc: ... and return code.
  * @nacked_cack: target, ROD: the CACK PSN of the last NACK sent, ...
@@ -176,11 +123,8 @@ struct uet_pds_pdc {
 	bool xmitting;
 	struct uet_pdc core;
 	u32 start_psn;
-	struct list_head sendq;
-	struct list_head reissue;
-	struct uet_pds_tx *txq;
-	struct hrtimer rto_timer;
-	struct hrtimer ack_timer;
+	struct uet_sched sched;
+	struct hrtimer timer;
 	u16 rsp_msg_id;
 	u8 rsp_rc;
 	u32 nacked_cack;

@@ -19,5 +19,6 @@ typedef int8_t s8;
 typedef int16_t s16;
 typedef int32_t s32;
 typedef int64_t s64;
+typedef unsigned int gfp_t;
 
 #endif /* _UET_SHIM_LINUX_TYPES_H */

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The transmit scheduler's bookkeeping of one PDC (sched.h): messages cut
+ * into requests as PSNs become free, and read requests sent again.
+ *
+ * Reissues: a read request acknowledged without its data (the ACK that
+ * carried the data was lost, and a later one covered the PSN) is sent
+ * again under a new PSN; the entry that remembers it is the only memory
+ * this file allocates.  New requests are cut only while no reissue
+ * waits, so read requests in flight and waiting together never exceed
+ * what was in flight when the first reissue came: the window.
+ */
+#include <linux/errno.h>
+#include <linux/slab.h>
+
+#include "sched.h"
+
+/**
+ * struct uet_sched_reissue - a read request to send again
+ * @node: on struct uet_sched.reissue.
+ * @tx: the request, as it was in flight, less %UET_PDS_TX_ANSWERED.
+ */
+struct uet_sched_reissue {
+	struct list_head node;
+	struct uet_pds_tx tx;
+};
+
+/**
+ * uet_sched_init() - empty queues, and a table for @window PSNs
+ * @s: the scheduler
+ * @window: the PDC's tracking window, a power of two; 0 for a PDC that
+ *	sends no requests (a target's): no table, nothing is ever queued
+ * @gfp: how to allocate the table
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int uet_sched_init(struct uet_sched *s, u32 window, gfp_t gfp)
+{
+	INIT_LIST_HEAD(&s->sendq);
+	INIT_LIST_HEAD(&s->reissue);
+	s->mask = 0;
+	s->txq = NULL;
+	if (!window)
+		return 0;
+	s->mask = window - 1;
+	s->txq = kcalloc(window, sizeof(*s->txq), gfp);
+	return s->txq ? 0 : -ENOMEM;
+}
+
+/**
+ * uet_sched_fini() - free what the scheduler holds
+ * @s: the scheduler, initialised (whether or not that succeeded)
+ *
+ * Messages still queued are the caller's (uet_sched_take() hands them
+ * out first); reads waiting to be reissued are forgotten.
+ */
+void uet_sched_fini(struct uet_sched *s)
+{
+	struct uet_sched_reissue *r, *tmp;
+
+	list_for_each_entry_safe(r, tmp, &s->reissue, node) {
+		list_del(&r->node);
+		kfree(r);
+	}
+	kfree(s->txq);
+	s->txq = NULL;
+}
+
+/* Queue @msg, its @ncut 0, behind the messages queued before it. */
+void uet_sched_queue(struct uet_sched *s, struct uet_pds_msg *msg)
+{
+	list_add_tail(&msg->node, &s->sendq);
+}
+
+/**
+ * uet_sched_cut() - the next request, given @psn
+ * @s: the scheduler, with requests queued (uet_sched_queued())
+ * @psn: the PSN the request goes out under, not in flight
+ *
+ * A read to reissue goes first, then the oldest message's next request;
+ * a message leaves the queue with its last request (%UET_PDS_TX_EOM).
+ */
+void uet_sched_cut(struct uet_sched *s, u32 psn)
+{
+	struct uet_pds_tx *tx = uet_sched_tx(s, psn);
+	struct uet_sched_reissue *r;
+	struct uet_pds_msg *m;
+
+	r = list_first_entry_or_null(&s->reissue, struct uet_sched_reissue,
+				     node);
+	if (r) {
+		*tx = r->tx;
+		list_del(&r->node);
+		kfree(r);
+		return;
+	}
+	m = list_first_entry(&s->sendq, struct uet_pds_msg, node);
+	tx->msg = m;
+	tx->off = uet_seg_off(&m->seg, m->ncut);
+	tx->len = uet_seg_len(&m->seg, m->ncut);
+	tx->flags = UET_PDS_TX_USED | (m->read ? UET_PDS_TX_READ : 0);
+	if (++m->ncut == m->seg.count) {
+		tx->flags |= UET_PDS_TX_EOM;
+		list_del_init(&m->node);
+	}
+}
+
+/* @psn, not in flight, carries the PDC's CLOSE command. */
+void uet_sched_close(struct uet_sched *s, u32 psn)
+{
+	struct uet_pds_tx *tx = uet_sched_tx(s, psn);
+
+	*tx = (struct uet_pds_tx) { .flags = UET_PDS_TX_USED | UET_PDS_TX_CLOSE };
+}
+
+/**
+ * uet_sched_finish() - the PDC is done with the request of @psn
+ * @s: the scheduler
+ * @psn: the PSN: acknowledged (*@err 0), or given up
+ * @err: 0 or why it failed; set to -ENOMEM if a read to reissue could
+ *	not be remembered (it then fails)
+ * @done: with %UET_SCHED_DONE or %UET_SCHED_ORPHAN, filled in with the
+ *	request
+ * @gfp: how to allocate a reissue
+ *
+ * The PSN's entry is free afterwards; a second call about it tells
+ * nothing.
+ *
+ * Return: what the caller is to do, enum uet_sched_fate.
+ */
+enum uet_sched_fate uet_sched_finish(struct uet_sched *s, u32 psn, int *err,
+				     struct uet_pds_tx *done, gfp_t gfp)
+{
+	struct uet_pds_tx *tx = uet_sched_tx(s, psn);
+	struct uet_sched_reissue *r;
+	u16 flags = tx->flags;
+
+	if (!(flags & UET_PDS_TX_USED))
+		return UET_SCHED_NONE;
+	tx->flags = 0;
+	if (flags & UET_PDS_TX_CLOSE)
+		return UET_SCHED_NONE;
+	*done = *tx;
+	if (flags & UET_PDS_TX_ORPHAN)
+		return UET_SCHED_ORPHAN;
+	if (!*err && (flags & UET_PDS_TX_READ) &&
+	    !(flags & UET_PDS_TX_ANSWERED)) {
+		r = kmalloc(sizeof(*r), gfp);
+		if (r) {
+			r->tx = *done;
+			r->tx.flags = flags;
+			list_add_tail(&r->node, &s->reissue);
+			return UET_SCHED_REISSUE;
+		}
+		*err = -ENOMEM;
+	}
+	return UET_SCHED_DONE;
+}
+
+/**
+ * uet_sched_take() - take out the oldest of what waits to be cut
+ * @s: the scheduler
+ * @msg: set to its message
+ * @n: set to how many of the message's requests it stands for
+ *
+ * Reads waiting to be reissued come first, one request each, then the
+ * queued messages with the requests not yet cut.  For failing what is
+ * queued: every call takes one entry out.
+ *
+ * Return: false once nothing is queued.
+ */
+bool uet_sched_take(struct uet_sched *s, struct uet_pds_msg **msg, u32 *n)
+{
+	struct uet_sched_reissue *r;
+	struct uet_pds_msg *m;
+
+	r = list_first_entry_or_null(&s->reissue, struct uet_sched_reissue,
+				     node);
+	if (r) {
+		*msg = r->tx.msg;
+		*n = 1;
+		list_del(&r->node);
+		kfree(r);
+		return true;
+	}
+	m = list_first_entry_or_null(&s->sendq, struct uet_pds_msg, node);
+	if (!m)
+		return false;
+	list_del_init(&m->node);
+	*msg = m;
+	*n = m->seg.count - m->ncut;
+	return true;
+}
+
+/**
+ * uet_sched_forget() - drop what is queued of some messages
+ * @s: the scheduler
+ * @mine: tells those messages
+ * @arg: passed to @mine
+ *
+ * Their requests still to be cut, and their reads to be reissued, are
+ * dropped without a word to anyone; requests in flight stay.
+ */
+void uet_sched_forget(struct uet_sched *s,
+		      bool (*mine)(struct uet_pds_msg *msg, void *arg),
+		      void *arg)
+{
+	struct uet_sched_reissue *r, *rtmp;
+	struct uet_pds_msg *m, *mtmp;
+
+	list_for_each_entry_safe(m, mtmp, &s->sendq, node)
+		if (mine(m, arg))
+			list_del_init(&m->node);
+	list_for_each_entry_safe(r, rtmp, &s->reissue, node)
+		if (mine(r->tx.msg, arg)) {
+			list_del(&r->node);
+			kfree(r);
+		}
+}

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the transmit scheduler's bookkeeping (drivers/uet/sched.c):
+ * what each PSN in flight carries, reads sent again, and what a PDC hands
+ * back when it fails.
+ */
+#include "kselftest_harness.h"
+
+#include <linux/slab.h>
+
+#include "sched.h"
+
+int uet_shim_fail_allocs = -1;
+
+#define WINDOW	16
+
+static void msg_init(struct uet_pds_msg *m, u32 len, u32 max, bool read)
+{
+	*m = (struct uet_pds_msg) { .read = read };
+	uet_seg_init(&m->seg, len, max);
+}
+
+static bool is_msg(struct uet_pds_msg *msg, void *arg)
+{
+	return msg == arg;
+}
+
+FIXTURE(sched)
+{
+	struct uet_sched s;
+};
+
+FIXTURE_SETUP(sched)
+{
+	uet_shim_fail_allocs = -1;
+	ASSERT_EQ(0, uet_sched_init(&self->s, WINDOW, GFP_ATOMIC));
+}
+
+FIXTURE_TEARDOWN(sched)
+{
+	uet_sched_fini(&self->s);
+}
+
+/* A message is cut in order, each PSN remembering its piece. */
+TEST_F(sched, cut_in_order)
+{
+	struct uet_pds_msg m;
+	struct uet_pds_tx *tx;
+	u32 psn = 100, i;
+
+	msg_init(&m, 4096, 1416, false);
+	EXPECT_FALSE(uet_sched_queued(&self->s));
+	uet_sched_queue(&self->s, &m);
+	for (i = 0; i < 3; i++) {
+		ASSERT_TRUE(uet_sched_queued(&self->s));
+		uet_sched_cut(&self->s, psn + i);
+		tx = uet_sched_tx(&self->s, psn + i);
+		EXPECT_EQ(&m, tx->msg);
+		EXPECT_EQ(uet_seg_off(&m.seg, i), tx->off);
+		EXPECT_EQ(uet_seg_len(&m.seg, i), tx->len);
+		EXPECT_EQ(UET_PDS_TX_USED | (i == 2 ? UET_PDS_TX_EOM : 0),
+			  tx->flags);
+	}
+	EXPECT_EQ(3, m.ncut);
+	EXPECT_FALSE(uet_sched_queued(&self->s));
+}
+
+/* Messages go in the order queued; PSNs wrap around the table. */
+TEST_F(sched, messages_fifo_and_wrap)
+{
+	struct uet_pds_msg a, b;
+	u32 psn = 0xfffffffe;
+
+	msg_init(&a, 10, 1000, false);
+	msg_init(&b, 2000, 1000, true);
+	uet_sched_queue(&self->s, &a);
+	uet_sched_queue(&self->s, &b);
+	uet_sched_cut(&self->s, psn);
+	uet_sched_cut(&self->s, psn + 1);
+	uet_sched_cut(&self->s, psn + 2);
+	EXPECT_EQ(&a, uet_sched_tx(&self->s, psn)->msg);
+	EXPECT_EQ(&b, uet_sched_tx(&self->s, psn + 1)->msg);
+	EXPECT_EQ(&b, uet_sched_tx(&self->s, 0)->msg);
+	EXPECT_EQ(&self->s.txq[0], uet_sched_tx(&self->s, psn + 2));
+	EXPECT_EQ(&self->s.txq[WINDOW - 1], uet_sched_tx(&self->s, psn + 1));
+	EXPECT_EQ(UET_PDS_TX_USED | UET_PDS_TX_READ | UET_PDS_TX_EOM,
+		  uet_sched_tx(&self->s, 0)->flags);
+}
+
+/* A PSN's request is told once; a free PSN and the CLOSE tell nothing. */
+TEST_F(sched, finish_once)
+{
+	struct uet_pds_tx done = {};
+	struct uet_pds_msg m;
+	int err = 0;
+
+	msg_init(&m, 100, 1000, false);
+	uet_sched_queue(&self->s, &m);
+	uet_sched_cut(&self->s, 5);
+	EXPECT_EQ(UET_SCHED_NONE,
+		  uet_sched_finish(&self->s, 4, &err, &done, GFP_ATOMIC));
+	EXPECT_EQ(UET_SCHED_DONE,
+		  uet_sched_finish(&self->s, 5, &err, &done, GFP_ATOMIC));
+	EXPECT_EQ(&m, done.msg);
+	EXPECT_EQ(0, err);
+	EXPECT_EQ(0, uet_sched_tx(&self->s, 5)->flags);
+	EXPECT_EQ(UET_SCHED_NONE,
+		  uet_sched_finish(&self->s, 5, &err, &done, GFP_ATOMIC));
+
+	uet_sched_close(&self->s, 6);
+	EXPECT_EQ(UET_PDS_TX_USED | UET_PDS_TX_CLOSE,
+		  uet_sched_tx(&self->s, 6)->flags);
+	EXPECT_EQ(UET_SCHED_NONE,
+		  uet_sched_finish(&self->s, 6, &err, &done, GFP_ATOMIC));
+	EXPECT_EQ(0, uet_sched_tx(&self->s, 6)->flags);
+}
+
+/*
+ * A read acknowledged without its data goes again, first, under a new PSN,
+ * as it was; answered, or failed, it is done.
+ */
+TEST_F(sched, read_reissued_first)
+{
+	struct uet_pds_msg rd, wr;
+	struct uet_pds_tx done, *tx;
+	int err = 0;
+
+	msg_init(&rd, 3000, 1000, true);
+	msg_init(&wr, 1000, 1000, false);
+	uet_sched_queue(&self->s, &rd);
+	uet_sched_queue(&self->s, &wr);
+	uet_sched_cut(&self->s, 1);
+	uet_sched_cut(&self->s, 2);
+	EXPECT_EQ(UET_SCHED_REISSUE,
+		  uet_sched_finish(&self->s, 2, &err, &done, GFP_ATOMIC));
+	EXPECT_EQ(0, err);
+
+	uet_sched_cut(&self->s, 3);
+	tx = uet_sched_tx(&self->s, 3);
+	EXPECT_EQ(&rd, tx->msg);
+	EXPECT_EQ(1000, tx->off);
+	EXPECT_EQ(1000, tx->len);
+	EXPECT_EQ(UET_PDS_TX_USED | UET_PDS_TX_READ, tx->flags);
+
+	/* its data came: done */
+	tx->flags |= UET_PDS_TX_ANSWERED;
+	EXPECT_EQ(UET_SCHED_DONE,
+		  uet_sched_finish(&self->s, 3, &err, &done, GFP_ATOMIC));
+	/* given up: done, with the error */
+	err = -ETIMEDOUT;
+	EXPECT_EQ(UET_SCHED_DONE,
+		  uet_sched_finish(&self->s, 1, &err, &done, GFP_ATOMIC));
+	EXPECT_EQ(-ETIMEDOUT, err);
+	EXPECT_EQ(2, rd.ncut);
+	uet_sched_cut(&self->s, 4);
+	EXPECT_EQ(&rd, uet_sched_tx(&self->s, 4)->msg);
+	EXPECT_EQ(2000, uet_sched_tx(&self->s, 4)->off);
+	EXPECT_EQ(UET_PDS_TX_USED | UET_PDS_TX_READ | UET_PDS_TX_EOM,
+		  uet_sched_tx(&self->s, 4)->flags);
+	uet_sched_cut(&self->s, 5);
+	EXPECT_EQ(&wr, uet_sched_tx(&self->s, 5)->msg);
+}
+
+/* No memory to remember a reissue: the read fails instead. */
+TEST_F(sched, reissue_without_memory_fails)
+{
+	struct uet_pds_tx done;
+	struct uet_pds_msg rd;
+	int err = 0;
+
+	msg_init(&rd, 10, 1000, true);
+	uet_sched_queue(&self->s, &rd);
+	uet_sched_cut(&self->s, 7);
+	uet_shim_fail_allocs = 0;
+	EXPECT_EQ(UET_SCHED_DONE,
+		  uet_sched_finish(&self->s, 7, &err, &done, GFP_ATOMIC));
+	EXPECT_EQ(-ENOMEM, err);
+	EXPECT_EQ(&rd, done.msg);
+	EXPECT_FALSE(uet_sched_queued(&self->s));
+}
+
+/* An orphan's kept request is handed back to be freed. */
+TEST_F(sched, orphan_handed_back)
+{
+	struct uet_pds_tx done, *tx;
+	struct uet_pds_msg m;
+	int err = 0, kept;
+
+	msg_init(&m, 10, 1000, false);
+	uet_sched_queue(&self->s, &m);
+	uet_sched_cut(&self->s, 9);
+	tx = uet_sched_tx(&self->s, 9);
+	tx->skb = (struct sk_buff *)&kept;
+	tx->flags |= UET_PDS_TX_ORPHAN;
+	EXPECT_EQ(UET_SCHED_ORPHAN,
+		  uet_sched_finish(&self->s, 9, &err, &done, GFP_ATOMIC));
+	EXPECT_EQ((struct sk_buff *)&kept, done.skb);
+}
+
+/*
+ * Failing what waits: reissues one request each, then each message with
+ * the requests it has not had cut.
+ */
+TEST_F(sched, take_what_waits)
+{
+	struct uet_pds_msg rd, a, b, *msg;
+	struct uet_pds_tx done;
+	int err = 0;
+	u32 n;
+
+	msg_init(&rd, 10, 1000, true);
+	msg_init(&a, 5000, 1000, false);
+	msg_init(&b, 0, 1000, false);
+	uet_sched_queue(&self->s, &rd);
+	uet_sched_queue(&self->s, &a);
+	uet_sched_queue(&self->s, &b);
+	uet_sched_cut(&self->s, 0);
+	uet_sched_cut(&self->s, 1);
+	uet_sched_cut(&self->s, 2);
+	ASSERT_EQ(UET_SCHED_REISSUE,
+		  uet_sched_finish(&self->s, 0, &err, &done, GFP_ATOMIC));
+
+	ASSERT_TRUE(uet_sched_take(&self->s, &msg, &n));
+	EXPECT_EQ(&rd, msg);
+	EXPECT_EQ(1, n);
+	ASSERT_TRUE(uet_sched_take(&self->s, &msg, &n));
+	EXPECT_EQ(&a, msg);
+	EXPECT_EQ(3, n);
+	ASSERT_TRUE(uet_sched_take(&self->s, &msg, &n));
+	EXPECT_EQ(&b, msg);
+	EXPECT_EQ(1, n);
+	EXPECT_FALSE(uet_sched_take(&self->s, &msg, &n));
+	EXPECT_FALSE(uet_sched_queued(&self->s));
+	/* what is in flight stays */
+	EXPECT_EQ(&a, uet_sched_tx(&self->s, 2)->msg);
+}
+
+/* Forgetting a message drops its queued requests and reissues only. */
+TEST_F(sched, forget_one_message)
+{
+	struct uet_pds_msg rd, a, *msg;
+	struct uet_pds_tx done;
+	int err = 0;
+	u32 n;
+
+	msg_init(&rd, 3000, 1000, true);
+	msg_init(&a, 3000, 1000, false);
+	uet_sched_queue(&self->s, &rd);
+	uet_sched_queue(&self->s, &a);
+	uet_sched_cut(&self->s, 0);
+	ASSERT_EQ(UET_SCHED_REISSUE,
+		  uet_sched_finish(&self->s, 0, &err, &done, GFP_ATOMIC));
+	uet_sched_forget(&self->s, is_msg, &rd);
+	ASSERT_TRUE(uet_sched_take(&self->s, &msg, &n));
+	EXPECT_EQ(&a, msg);
+	EXPECT_EQ(3, n);
+	EXPECT_FALSE(uet_sched_take(&self->s, &msg, &n));
+}
+
+/* A reissue still waiting when the PDC goes is freed with it (ASan). */
+TEST_F(sched, fini_frees_reissues)
+{
+	struct uet_pds_tx done;
+	struct uet_pds_msg rd;
+	int err = 0;
+
+	msg_init(&rd, 10, 1000, true);
+	uet_sched_queue(&self->s, &rd);
+	uet_sched_cut(&self->s, 3);
+	ASSERT_EQ(UET_SCHED_REISSUE,
+		  uet_sched_finish(&self->s, 3, &err, &done, GFP_ATOMIC));
+	EXPECT_TRUE(uet_sched_queued(&self->s));
+}
+
+TEST(no_memory_for_the_table)
+{
+	struct uet_sched s;
+
+	uet_shim_fail_allocs = 0;
+	EXPECT_EQ(-ENOMEM, uet_sched_init(&s, WINDOW, GFP_ATOMIC));
+	uet_sched_fini(&s);
+	uet_shim_fail_allocs = -1;
+}
+
+TEST_HARNESS_MAIN
