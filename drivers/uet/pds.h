@@ -141,7 +141,7 @@ struct uet_pds_pdc {
  * @tgt: target PDCs by peer address and peer PDCID.
  * @srcs: struct uet_pds_src by peer address.
  * @seed: the random seed of the hashes of @ini and @tgt.
- * @answers: bounds the answers to packets that no PDC takes (pds.c).
+ * @answers: bounds the answers to packets that no PDC takes (pds_pdc.c).
  * @pdcs: every PDC by local PDCID.
  * @general: PDCs drawn from the general pool, under @lock ...
  * @reserved: ... and from the reserved pool.

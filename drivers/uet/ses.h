@@ -234,7 +234,7 @@ struct uet_ses_rx {
 	bool dup;
 };
 
-/* For the PDS (pds.c, rudi.c). */
+/* For the PDS (pds_tx.c, pds_rx.c, rudi.c). */
 int uet_ses_parse_skb(struct uet_dev *udev, const struct sk_buff *skb,
 		      u8 next_hdr, struct uet_ses_hdr_info *h);
 u8 uet_ses_deliver(const struct uet_ses_rx *rx, struct uet_ses_answer *ans);

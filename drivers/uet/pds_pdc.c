@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uet PDS: PDC objects, drawn from the device's pools, the tables that
+ * find them, and the queue of packets that leave after a PDC's lock.
+ *
+ * Lookups: an initiator's PDC is found by its key, a target's by {peer
+ * address, peer PDCID} from the SYN that made it.  Every later packet
+ * names our PDC by its DPDCID, and counts only if it comes from the PDC's
+ * peer: its address, and its PDCID once known (pdc_get_by_id()).
+ *
+ * Contexts: packets arrive in softirq; sends come from process context.
+ * A PDC's lock is taken with bottom halves disabled outside softirq.  Lock
+ * order: uet_pds.lock is never held while taking a PDC's lock; a PDC's
+ * lock may be held while calling into the SES layer (ses.c), whose locks
+ * nest inside it.
+ *
+ * Lifetime: a PDC is referenced by the tables (one reference, dropped at
+ * teardown) and by whoever found it under RCU (pdc_get_by_id()).  Its
+ * timer holds no reference: teardown marks it dead and cancels it before
+ * the tables' reference goes.
+ */
+#include <linux/hash.h>
+#include <linux/ipv6.h>
+#include <linux/jhash.h>
+#include <linux/random.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <linux/udp.h>
+#include <net/ipv6.h>
+#include <uapi/linux/uet.h>
+
+#include "counters.h"
+#include "pds_priv.h"
+#include "psn.h"
+#include "ses.h"
+#include "socket.h"
+#include "uet.h"
+#include "wire.h"
+
+/*
+ * Local PDCIDs run from 1 (0 is none) up to this, the largest pool the
+ * 16-bit PDCID fields allow.
+ */
+#define UET_PDS_PDCID_MAX	U16_MAX
+
+/*
+ * One peer address holds at most this many target PDCs, a quarter of the
+ * default general pool (main.c): it takes four sources to fill the pool,
+ * while a peer in many jobs and traffic classes still has room.
+ */
+#define UET_PDS_TGT_PER_SRC	1024
+
+/*
+ * ROD's window.  Go-back-N resends everything in flight after a loss, so
+ * the window bounds what each loss costs; 64 packets (87 KB at MTU 1500)
+ * still cover a round trip at the speeds a software transport reaches
+ * (Documentation/engine.rst has the measurements).
+ */
+#define UET_PDS_ROD_WINDOW	64
+
+void pdc_put(struct uet_pds_pdc *pdc)
+{
+	if (refcount_dec_and_test(&pdc->ref)) {
+		__skb_queue_purge(&pdc->out);
+		dst_cache_destroy(&pdc->dst_cache);
+		uet_sched_fini(&pdc->sched);
+		kfree_rcu(pdc, rcu);
+	}
+}
+
+/* Queue @skb, a packet of @pdc's, to leave once its lock is let go. */
+void pdc_out(struct uet_pds_pdc *pdc, struct sk_buff *skb)
+{
+	lockdep_assert_held(&pdc->lock);
+	__skb_queue_tail(&pdc->out, skb);
+}
+
+/**
+ * pdc_unlock() - let go of a PDC's lock and send what was queued under it
+ * @pdc: the PDC, locked
+ *
+ * Packets are built under the lock (pdc_out()) and leave after it, so
+ * that the lock is not held across the IP stack.  One context at a time
+ * sends a PDC's packets (@pdc->xmitting), in the order they were queued;
+ * a context that finds another sending leaves its packets to it.
+ *
+ * Context: bottom halves disabled; the caller keeps @pdc alive.
+ */
+void pdc_unlock(struct uet_pds_pdc *pdc)
+	__releases(&pdc->lock)
+{
+	struct sk_buff_head q;
+
+	lockdep_assert_held(&pdc->lock);
+	while (!pdc->xmitting && !skb_queue_empty(&pdc->out)) {
+		__skb_queue_head_init(&q);
+		skb_queue_splice_init(&pdc->out, &q);
+		pdc->xmitting = true;
+		spin_unlock(&pdc->lock);
+		uet_xmit_queue(pdc->udev, &q, &pdc->key.raddr, pdc->entropy,
+			       &pdc->dst_cache);
+		spin_lock(&pdc->lock);
+		pdc->xmitting = false;
+	}
+	spin_unlock(&pdc->lock);
+}
+
+/* pdc_unlock() for a lock taken with spin_lock_bh(). */
+void pdc_unlock_bh(struct uet_pds_pdc *pdc)
+	__releases(&pdc->lock)
+{
+	pdc_unlock(pdc);
+	local_bh_enable();
+}
+
+/* Like key_hash() and tgt_hash(), seeded. */
+static u32 src_hash(const struct uet_pds *pds, const struct in6_addr *addr)
+{
+	return jhash(addr, sizeof(*addr), pds->seed);
+}
+
+/*
+ * The entry of source @addr, made if there is none; %NULL when it has
+ * all the target PDCs it may (counted), or memory is short.
+ */
+struct uet_pds_src *src_get(struct uet_dev *udev,
+			    const struct in6_addr *addr)
+{
+	struct uet_pds *pds = &udev->pds;
+	u32 hash = src_hash(pds, addr);
+	struct uet_pds_src *src;
+
+	lockdep_assert_held(&pds->lock);
+	hash_for_each_possible(pds->srcs, src, node, hash)
+		if (ipv6_addr_equal(&src->addr, addr))
+			goto found;
+	src = kzalloc(sizeof(*src), GFP_ATOMIC);
+	if (!src)
+		return NULL;
+	src->addr = *addr;
+	hash_add(pds->srcs, &src->node, hash);
+found:
+	if (src->pdcs >= UET_PDS_TGT_PER_SRC) {
+		uet_count(udev, UET_CNT_PDC_SOURCE_LIMIT, 1);
+		return NULL;
+	}
+	return src;
+}
+
+/* A target PDC of @src's is gone: the entry goes with its last. */
+void src_put(struct uet_pds *pds, struct uet_pds_src *src)
+{
+	lockdep_assert_held(&pds->lock);
+	if (!src || --src->pdcs)
+		return;
+	hash_del(&src->node);
+	kfree(src);
+}
+
+/* A packet of nothing but the PDS header @h, @len bytes; %NULL if none. */
+struct sk_buff *pds_hdr_skb(const struct uet_pds_hdr_info *h,
+			    unsigned int len)
+{
+	struct sk_buff *skb;
+
+	skb = alloc_skb(UET_PDS_HEADROOM + len, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, UET_PDS_HEADROOM);
+	if (WARN_ON_ONCE(uet_pds_build(skb_put(skb, len), len, h) < 0)) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	return skb;
+}
+
+/**
+ * pds_answer() - answer a packet that no PDC of ours takes
+ * @udev: the device it arrived on
+ * @h: the answer, a PDS header alone
+ * @len: its length
+ * @daddr: the packet's source address, which nothing vouches for
+ *
+ * Each answer takes a fresh entropy value, and the device sends at most
+ * %UET_PDS_ANSWER_BURST of them a second.
+ *
+ * Return: true if the answer went out.
+ */
+bool pds_answer(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
+		unsigned int len, const struct in6_addr *daddr)
+{
+	struct sk_buff *skb;
+
+	if (!__ratelimit(&udev->pds.answers))
+		return false;
+	skb = pds_hdr_skb(h, len);
+	if (!skb)
+		return false;
+	uet_xmit(udev, skb, daddr, get_random_u16(), NULL);
+	return true;
+}
+
+/*
+ * Take @pdc out of its table: an initiator's next send opens a new PDC, a
+ * target's next SYN from that peer PDC too.
+ */
+void pdc_unhash(struct uet_pds_pdc *pdc)
+{
+	spin_lock_bh(&pdc->udev->pds.lock);
+	hash_del_rcu(&pdc->node);
+	spin_unlock_bh(&pdc->udev->pds.lock);
+}
+
+/**
+ * pdc_alloc() - a new PDC, in the table of local PDCIDs
+ * @udev: the device
+ * @key: an initiator's key; a target's peer address
+ * @initiator: made by a local send, or else by a peer's SYN
+ * @start_psn: the PDC's first PSN
+ * @rpdcid: a target's peer PDC
+ * @expired: what the PDC's timer does: an initiator's tail probe and
+ *	retransmission timeout, a target's delayed ACK
+ *
+ * Receivers find a PDC in the table by the ID a packet names, under RCU
+ * and without its lock: it goes in only once whole.  The caller hashes it
+ * into its table.
+ *
+ * Context: under the device's struct uet_pds.lock.
+ * Return: the PDC, or %NULL (its pool is exhausted, or no memory).
+ */
+struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
+			      const struct uet_pds_key *key, bool initiator,
+			      u32 start_psn, u16 rpdcid,
+			      enum hrtimer_restart (*expired)(struct hrtimer *))
+{
+	struct uet_pds_pdc *pdc;
+	struct uet_pdc_cfg cfg;
+	bool reserved;
+	void *old;
+	u32 id;
+
+	lockdep_assert_held(&udev->pds.lock);
+	if (udev->pds.general < READ_ONCE(udev->cfg.pdc_pool)) {
+		reserved = false;
+	} else if (initiator &&
+		   udev->pds.reserved < READ_ONCE(udev->cfg.pdc_reserved)) {
+		reserved = true;
+	} else {
+		uet_count(udev, UET_CNT_PDC_POOL_EXHAUSTED, 1);
+		return NULL;
+	}
+	pdc = kzalloc(sizeof(*pdc), GFP_ATOMIC);
+	if (!pdc)
+		return NULL;
+	/* the ID is reserved now, and the PDC stored at it below */
+	if (xa_alloc(&udev->pds.pdcs, &id, NULL,
+		     XA_LIMIT(1, UET_PDS_PDCID_MAX), GFP_ATOMIC)) {
+		uet_count(udev, UET_CNT_PDC_POOL_EXHAUSTED, 1);
+		kfree(pdc);
+		return NULL;
+	}
+	pdc->reserved = reserved;
+	pdc->udev = udev;
+	refcount_set(&pdc->ref, 1);
+	pdc->key = *key;
+	pdc->lpdcid = id;
+	pdc->rpdcid = rpdcid;
+	pdc->rpdcid_known = !initiator;
+	pdc->entropy = get_random_u16();
+	pdc->last_active = jiffies;
+	spin_lock_init(&pdc->lock);
+	__skb_queue_head_init(&pdc->out);
+	pdc->start_psn = start_psn;
+	uet_pdc_cfg_default(&cfg, key->mode);
+	if (key->mode == UET_PDC_ROD)
+		cfg.window = UET_PDS_ROD_WINDOW;
+	cfg.rto_min = (u64)READ_ONCE(udev->cfg.rto_min_us) * NSEC_PER_USEC;
+	cfg.rto_max = (u64)READ_ONCE(udev->cfg.rto_max_us) * NSEC_PER_USEC;
+	cfg.rto_initial = (u64)READ_ONCE(udev->cfg.rto_initial_us) *
+			  NSEC_PER_USEC;
+	/* the peer holds ACKs back as long as this device would */
+	cfg.ack_delay = (u64)READ_ONCE(udev->cfg.ack_delay_us) * NSEC_PER_USEC;
+	/*
+	 * The control plane writes the three one after the other: read
+	 * meanwhile, an old one and a new one can be out of order.
+	 */
+	cfg.rto_max = max(cfg.rto_max, cfg.rto_min);
+	cfg.rto_initial = clamp(cfg.rto_initial, cfg.rto_min, cfg.rto_max);
+	if (uet_sched_init(&pdc->sched, initiator ? cfg.window : 0,
+			   GFP_ATOMIC) ||
+	    WARN_ON_ONCE(uet_pdc_init(&pdc->core, &cfg, initiator,
+				      start_psn)))
+		goto err_free;
+	/* without a route cache each packet looks its route up */
+	dst_cache_init(&pdc->dst_cache, GFP_ATOMIC);
+	pdc->rsp_rc = UET_SES_RC_OK;
+	hrtimer_init(&pdc->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	pdc->timer.function = expired;
+	old = xa_store(&udev->pds.pdcs, id, pdc, GFP_ATOMIC);
+	if (xa_is_err(old))
+		goto err_free;
+	if (reserved)
+		udev->pds.reserved++;
+	else
+		udev->pds.general++;
+	uet_count(udev, UET_CNT_PDCS_CREATED, 1);
+	return pdc;
+
+err_free:
+	xa_erase(&udev->pds.pdcs, id);
+	dst_cache_destroy(&pdc->dst_cache);
+	uet_sched_fini(&pdc->sched);
+	kfree(pdc);
+	return NULL;
+}
+
+/**
+ * pdc_get_by_id() - the PDC a received packet names, if it came from its peer
+ * @udev: the device the packet arrived on
+ * @lpdcid: the packet's DPDCID
+ * @initiator: whether the packet is for an initiator (an ACK, a NACK, a
+ *	REQ_CLOSE) or for a target (a request, a CLOSE)
+ * @spdcid: the packet's SPDCID
+ * @saddr: the packet's source address
+ *
+ * Only the peer may speak for a PDC: the packet must come from the PDC's
+ * peer address and, for a target, from the peer's PDC that created it
+ * with its SYN.  An initiator learns its peer's PDCID from the first
+ * valid ACK: its callers check @spdcid under its lock, pdc_peer_is().
+ * Anything else is a counted drop.
+ *
+ * Return: the PDC, referenced, or %NULL.
+ */
+struct uet_pds_pdc *pdc_get_by_id(struct uet_dev *udev, u16 lpdcid,
+				  bool initiator, u16 spdcid,
+				  const struct in6_addr *saddr)
+{
+	enum uet_counter drop = UET_CNT_DROP_UNKNOWN_PDC;
+	struct uet_pds_pdc *pdc;
+
+	rcu_read_lock();
+	/*
+	 * Role, key and a target's rpdcid are set before the PDC goes in the
+	 * table (pdc_alloc()) and never change.
+	 */
+	pdc = xa_load(&udev->pds.pdcs, lpdcid);
+	if (pdc && pdc->core.initiator != initiator)
+		pdc = NULL;
+	if (pdc && (!ipv6_addr_equal(&pdc->key.raddr, saddr) ||
+		    (!initiator && pdc->rpdcid != spdcid))) {
+		drop = UET_CNT_DROP_PDC_NOT_PEER;
+		pdc = NULL;
+	}
+	if (pdc && !refcount_inc_not_zero(&pdc->ref))
+		pdc = NULL;
+	rcu_read_unlock();
+	if (!pdc)
+		uet_count(udev, drop, 1);
+	return pdc;
+}
+
+/*
+ * Whether @spdcid may be @pdc's peer PDC: it is, or @pdc does not know
+ * its peer's yet (an initiator before the first valid ACK).
+ */
+bool pdc_peer_is(const struct uet_pds_pdc *pdc, u16 spdcid)
+{
+	lockdep_assert_held(&pdc->lock);
+	return !pdc->rpdcid_known || pdc->rpdcid == spdcid;
+}
+
+/* Established, and nothing owed either way. */
+bool pdc_quiet(const struct uet_pds_pdc *pdc)
+{
+	return pdc->core.state == UET_PDC_ESTABLISHED &&
+	       !uet_sched_queued(&pdc->sched) &&
+	       !uet_pdc_tx_in_flight(&pdc->core) &&
+	       !uet_pdc_rx_ack_pending(&pdc->core);
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * uet PDS internals, shared by its files: pds_pdc.c (PDC objects and
+ * their tables), pds_tx.c (the initiator: the scheduler, transmit, ACKs
+ * and NACKs received), pds_rx.c (the target: requests, the ACKs and NACKs
+ * it sends, control packets; and where every received packet enters) and
+ * pds.c (the device: its scanner, its control-plane requests, teardown).
+ * Each calls only the files before it in that list.  Nothing outside them
+ * includes this.
+ */
+#ifndef _UET_PDS_PRIV_H
+#define _UET_PDS_PRIV_H
+
+#include <linux/jhash.h>
+
+#include "pds.h"
+
+struct uet_pds_hdr_info;
+
+/*
+ * Answers to packets that no PDC takes go to whatever source the packet
+ * claims: a device sends at most UET_PDS_ANSWER_BURST of them per
+ * UET_PDS_ANSWER_INTERVAL, so that it cannot be made to reflect a flood.
+ * Ours, in the spirit of Linux's bound on ICMP errors
+ * (net.ipv4.icmp_msgs_per_sec) but lower: one answer per lost PDC is
+ * enough, its initiator gives the PDC up at the first.
+ */
+#define UET_PDS_ANSWER_INTERVAL	HZ
+#define UET_PDS_ANSWER_BURST	100
+
+/*
+ * The tables' keys come from the network (a target's) or follow its
+ * addresses (an initiator's): both hashes take the device's random seed,
+ * so that nobody can aim many keys at one bucket.
+ */
+static inline u32 key_hash(const struct uet_pds *pds,
+			   const struct uet_pds_key *key)
+{
+	return jhash(key, sizeof(*key), pds->seed);
+}
+
+static inline u32 tgt_hash(const struct uet_pds *pds,
+			   const struct in6_addr *raddr, u16 rpdcid)
+{
+	return jhash_1word(rpdcid, jhash(raddr, sizeof(*raddr), pds->seed));
+}
+
+static inline void pdc_get(struct uet_pds_pdc *pdc)
+{
+	refcount_inc(&pdc->ref);
+}
+
+/* pds_pdc.c */
+void pdc_put(struct uet_pds_pdc *pdc);
+void pdc_out(struct uet_pds_pdc *pdc, struct sk_buff *skb);
+void pdc_unlock(struct uet_pds_pdc *pdc) __releases(&pdc->lock);
+void pdc_unlock_bh(struct uet_pds_pdc *pdc) __releases(&pdc->lock);
+struct uet_pds_src *src_get(struct uet_dev *udev, const struct in6_addr *addr);
+void src_put(struct uet_pds *pds, struct uet_pds_src *src);
+struct sk_buff *pds_hdr_skb(const struct uet_pds_hdr_info *h,
+			    unsigned int len);
+bool pds_answer(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
+		unsigned int len, const struct in6_addr *daddr);
+void pdc_unhash(struct uet_pds_pdc *pdc);
+struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
+			      const struct uet_pds_key *key, bool initiator,
+			      u32 start_psn, u16 rpdcid,
+			      enum hrtimer_restart (*expired)(struct hrtimer *));
+struct uet_pds_pdc *pdc_get_by_id(struct uet_dev *udev, u16 lpdcid,
+				  bool initiator, u16 spdcid,
+				  const struct in6_addr *saddr);
+bool pdc_peer_is(const struct uet_pds_pdc *pdc, u16 spdcid);
+bool pdc_quiet(const struct uet_pds_pdc *pdc);
+
+/* pds_tx.c */
+void pdc_fail_all(struct uet_pds_pdc *pdc, int err);
+void pdc_start_close(struct uet_pds_pdc *pdc);
+void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
+		 const struct uet_pds_hdr_info *h, unsigned int hlen,
+		 const struct in6_addr *saddr);
+void pds_rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
+		  const struct in6_addr *saddr);
+
+/* pds_rx.c */
+void pdc_send_ctl(struct uet_pds_pdc *pdc, u8 type);
+
+#endif /* _UET_PDS_PRIV_H */

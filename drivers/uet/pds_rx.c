@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uet PDS: the target side of a PDC, and where every received packet
+ * enters the PDS (uet_pds_rcv()).  Requests reach the SES layer as the
+ * core's receive window lets them (uet_pdc_rx_packet()); ACKs are held
+ * back (the PDC's timer) unless something asks for one at once; NACKs ask
+ * for a trimmed or out-of-order request again.  Answers to packets that no
+ * PDC takes (INV_DPDCID, NO_PDC_AVAIL, the ACK of a CLOSE for a PDC gone)
+ * go to a source nobody vouches for: their rate is bounded (pds_answer()).
+ */
+#include <linux/hash.h>
+#include <linux/ipv6.h>
+#include <linux/jhash.h>
+#include <linux/random.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <linux/udp.h>
+#include <net/ipv6.h>
+#include <uapi/linux/uet.h>
+
+#include "counters.h"
+#include "pds_priv.h"
+#include "psn.h"
+#include "ses.h"
+#include "socket.h"
+#include "uet.h"
+#include "wire.h"
+
+/*
+ * Target: send an ACK_CC (with SACK) and the SES response it carries: the
+ * default response, or @data, a read's response with data, which answers
+ * the request of @psn and goes back in this ACK.
+ */
+static void pdc_send_ack(struct uet_pds_pdc *pdc, struct sk_buff *data, u32 psn)
+{
+	struct uet_ses_hdr_info rsp = { .next_hdr = UET_SES_NH_RSP };
+	struct uet_pds_hdr_info h = {
+		.type = UET_PDS_TYPE_ACK_CC,
+		.next_hdr = data ? UET_SES_NH_RSP_DATA : UET_SES_NH_RSP,
+	};
+	struct uet_pdc_ack ack;
+	struct sk_buff *skb = data;
+	int plen, slen = 0;
+
+	lockdep_assert_held(&pdc->lock);
+	uet_pdc_rx_build_ack(&pdc->core, &ack);
+	if (data)
+		ack.ack_psn = psn;
+	h.ack.cack_psn = ack.cack_psn;
+	h.ack.ack_psn_offset = (s16)(ack.ack_psn - ack.cack_psn);
+	h.ack.spdcid = pdc->lpdcid;
+	h.ack.dpdcid = pdc->rpdcid;
+	h.ack.cc_type = UET_PDS_CC_NSCC;
+	h.ack.sack_psn_offset = ack.sack_base - ack.cack_psn;
+	h.ack.sack_bitmap = ack.sack_bitmap;
+
+	if (!skb) {
+		rsp.rsp.opcode = UET_SES_RSP_DEFAULT;
+		rsp.rsp.rc = pdc->rsp_rc;
+		rsp.rsp.message_id = pdc->rsp_msg_id;
+		rsp.rsp.job_id = pdc->key.job;
+		pdc->rsp_rc = UET_SES_RC_OK;
+		skb = alloc_skb(UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN +
+				sizeof(struct uet_ses_rsp), GFP_ATOMIC);
+		if (!skb)
+			return;		/* the sender's RTO recovers */
+		skb_reserve(skb, UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN);
+		slen = uet_ses_build(skb_put(skb, sizeof(struct uet_ses_rsp)),
+				     sizeof(struct uet_ses_rsp), &rsp);
+	}
+	plen = uet_pds_build(skb_push(skb, sizeof(struct uet_pds_ack_cc)),
+			     sizeof(struct uet_pds_ack_cc), &h);
+	if (WARN_ON_ONCE(slen < 0 || plen < 0)) {
+		kfree_skb(skb);
+		return;
+	}
+	hrtimer_try_to_cancel(&pdc->timer);
+	pdc_out(pdc, skb);
+}
+
+static ktime_t pdc_ack_delay(const struct uet_pds_pdc *pdc)
+{
+	return ns_to_ktime((u64)READ_ONCE(pdc->udev->cfg.ack_delay_us) *
+			   NSEC_PER_USEC);
+}
+
+static enum hrtimer_restart pdc_ack_expired(struct hrtimer *t)
+{
+	struct uet_pds_pdc *pdc = container_of(t, struct uet_pds_pdc, timer);
+
+	spin_lock(&pdc->lock);
+	if (!pdc->dead && uet_pdc_rx_ack_pending(&pdc->core))
+		pdc_send_ack(pdc, NULL, 0);
+	pdc_unlock(pdc);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * Target side: the PDC of a SYN request, by its peer {@saddr, SPDCID},
+ * created if there is none and @create; referenced, or %NULL.
+ */
+static struct uet_pds_pdc *pdc_get_syn_target(struct uet_dev *udev,
+					      const struct uet_pds_hdr_info *h,
+					      const struct in6_addr *saddr,
+					      bool create)
+{
+	const struct uet_pds_req_info *req = &h->req;
+	struct uet_pds *pds = &udev->pds;
+	struct uet_pds_key key = { .raddr = *saddr };
+	struct uet_pds_src *src;
+	struct uet_pds_pdc *pdc;
+	u32 hash;
+
+	hash = tgt_hash(pds, saddr, req->spdcid);
+	spin_lock(&pds->lock);
+	hash_for_each_possible(pds->tgt, pdc, node, hash)
+		if (pdc->rpdcid == req->spdcid &&
+		    ipv6_addr_equal(&pdc->key.raddr, saddr))
+			goto found;
+	pdc = NULL;
+	src = create ? src_get(udev, saddr) : NULL;
+	if (src) {
+		key.mode = h->type == UET_PDS_TYPE_ROD_REQ ? UET_PDC_ROD :
+							     UET_PDC_RUD;
+		/* counted ahead: src_put() undoes it if no PDC comes */
+		src->pdcs++;
+		pdc = pdc_alloc(udev, &key, false,
+				req->psn - req->dst.psn_offset, req->spdcid,
+				pdc_ack_expired);
+		if (!pdc)
+			src_put(pds, src);
+	}
+	if (!pdc)
+		goto unlock;
+	pdc->src = src;
+	hash_add_rcu(pds->tgt, &pdc->node, hash);
+found:
+	pdc_get(pdc);
+unlock:
+	spin_unlock(&pds->lock);
+	return pdc;
+}
+
+/*
+ * Target: NACK the request of @psn.  ROD_OOO: it arrived ahead of the
+ * expected PSN, and the sender goes back at once, but once per hole: a
+ * go-back-N burst would otherwise bring a NACK per packet.  TRIMMED: its
+ * payload was cut on the way; the sender resends that PSN at once.
+ */
+static void pdc_send_nack(struct uet_pds_pdc *pdc, u32 psn, u8 code)
+{
+	struct uet_pds_hdr_info h = {
+		.type = UET_PDS_TYPE_NACK,
+		.next_hdr = UET_SES_NH_NONE,
+	};
+	struct sk_buff *skb;
+
+	lockdep_assert_held(&pdc->lock);
+	if (code == UET_PDS_NACK_ROD_OOO) {
+		if (pdc->nacked_valid && pdc->nacked_cack == pdc->core.rx.cack)
+			return;
+		pdc->nacked_valid = true;
+		pdc->nacked_cack = pdc->core.rx.cack;
+	}
+	h.nack.code = code;
+	h.nack.psn = psn;
+	h.nack.spdcid = pdc->lpdcid;
+	h.nack.dpdcid = pdc->rpdcid;
+	h.nack.payload = pdc->core.rx.cack + 1;
+
+	skb = pds_hdr_skb(&h, sizeof(struct uet_pds_nack));
+	if (!skb)
+		return;
+	uet_count(pdc->udev, UET_CNT_NACKS_SENT, 1);
+	pdc_out(pdc, skb);
+}
+
+static void pdc_count_verdict(struct uet_dev *udev, enum uet_pdc_rx_verdict v)
+{
+	switch (v) {
+	case UET_PDC_RX_DELIVER_OOO:
+		uet_count(udev, UET_CNT_OUT_OF_ORDER, 1);
+		break;
+	case UET_PDC_RX_REPLAY:
+	case UET_PDC_RX_DUPLICATE:
+		uet_count(udev, UET_CNT_DUPLICATES, 1);
+		break;
+	case UET_PDC_RX_REJECT_OOO:
+	case UET_PDC_RX_OUT_OF_WINDOW:
+		uet_count(udev, UET_CNT_DROP_OUT_OF_WINDOW, 1);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Target: NACK a request that no PDC of ours takes.  INV_DPDCID: it names
+ * a PDC we do not have (never had, or lost), which its initiator should
+ * give up.  TRIMMED: a SYN that lost its payload on the way, which made
+ * no PDC, and is to be sent again at once.  The NACK speaks for the PDC
+ * the request named, none for a SYN.
+ */
+static void nack_no_pdc(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
+			const struct in6_addr *saddr, u8 code)
+{
+	struct uet_pds_hdr_info n = {
+		.type = UET_PDS_TYPE_NACK,
+		.next_hdr = UET_SES_NH_NONE,
+		.nack = {
+			.code = code,
+			.psn = h->req.psn,
+			.spdcid = h->flags & UET_PDS_F_SYN ? 0 :
+							      h->req.dst.dpdcid,
+			.dpdcid = h->req.spdcid,
+		},
+	};
+
+	if (pds_answer(udev, &n, sizeof(struct uet_pds_nack), saddr))
+		uet_count(udev, UET_CNT_NACKS_SENT, 1);
+}
+
+/*
+ * Target: a SYN request that got no PDC: trimmed, or none to be had (the
+ * pool is exhausted), which its initiator hears of (NO_PDC_AVAIL) and
+ * retries as PDCs free up.
+ */
+static void syn_no_pdc(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
+		       const struct in6_addr *saddr, bool trimmed, int hlen)
+{
+	if (trimmed) {
+		uet_count(udev, UET_CNT_TRIMMED, 1);
+		nack_no_pdc(udev, h, saddr, UET_PDS_NACK_TRIMMED);
+	} else if (hlen >= 0) {
+		/* (a malformed SES header was counted already) */
+		uet_count(udev, UET_CNT_DROP_UNKNOWN_PDC, 1);
+		nack_no_pdc(udev, h, saddr, UET_PDS_NACK_NO_PDC_AVAIL);
+	}
+}
+
+/*
+ * Target: the PDC of SYN request @h, as pdc_get_syn_target().  A PDC of
+ * that peer whose start PSN is another is stale: its initiator lost it
+ * without a CLOSE (it restarted) and gave its PDCID to a new PDC.  Owing
+ * nothing, the stale PDC gives way at once (the scanner reclaims it) to a
+ * new one; else the SYN is refused (INVALID_SYN, counted out of window)
+ * and comes again with the initiator's next retransmission.
+ *
+ * Return: the PDC, referenced; %NULL if none could be had; or
+ * ERR_PTR(-EAGAIN) if the SYN was refused.
+ */
+static struct uet_pds_pdc *syn_target(struct uet_dev *udev,
+				      const struct uet_pds_hdr_info *h,
+				      const struct in6_addr *saddr, bool create)
+{
+	u32 start = h->req.psn - h->req.dst.psn_offset;
+	struct uet_pds_pdc *pdc;
+	bool stale;
+
+	pdc = pdc_get_syn_target(udev, h, saddr, create);
+	/* a PDC's start PSN is set before it is hashed and never changes */
+	if (!pdc || pdc->start_psn == start)
+		return pdc;
+	spin_lock(&pdc->lock);
+	stale = pdc->dead || pdc_quiet(pdc);
+	if (stale) {
+		pdc->reclaim = true;
+	} else {
+		uet_count(udev, UET_CNT_DROP_OUT_OF_WINDOW, 1);
+		pdc_send_nack(pdc, h->req.psn, UET_PDS_NACK_INVALID_SYN);
+	}
+	pdc_unlock(pdc);
+	if (stale)
+		pdc_unhash(pdc);
+	pdc_put(pdc);
+	if (!stale)
+		return ERR_PTR(-EAGAIN);
+	return pdc_get_syn_target(udev, h, saddr, create);
+}
+
+/*
+ * Target: a request.  Without SYN it names its PDC; a SYN creates the PDC
+ * unless there is one, and unless its payload was trimmed: a PDC made for
+ * a packet that delivers nothing would stay CLOSED, which the scanner
+ * never reclaims, and hold its place in the pool.
+ */
+static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
+			const struct uet_pds_hdr_info *h,
+			const struct in6_addr *saddr)
+{
+	bool syn = h->flags & UET_PDS_F_SYN, trimmed;
+	struct uet_ses_hdr_info ses;
+	struct uet_ses_rx rx = {
+		.udev = udev,
+		.mode = h->type == UET_PDS_TYPE_ROD_REQ ? UET_PDC_ROD :
+							  UET_PDC_RUD,
+		.peer = saddr,
+		.skb = skb,
+		.h = &ses,
+	};
+	struct uet_pds_pdc *pdc = NULL;
+	struct uet_ses_answer ans = {};
+	enum uet_pdc_rx_verdict v;
+	u32 flags = 0;
+	u8 rc;
+
+	if (!syn) {
+		pdc = pdc_get_by_id(udev, h->req.dst.dpdcid, false,
+				    h->req.spdcid, saddr);
+		if (!pdc) {
+			nack_no_pdc(udev, h, saddr, UET_PDS_NACK_INV_DPDCID);
+			return;
+		}
+	}
+	/* a malformed SES header still takes its PSN: the SES layer refuses it */
+	rx.hlen = uet_ses_parse_skb(udev, skb, h->next_hdr, &ses);
+	trimmed = uet_ses_trimmed(skb, rx.hlen, &ses);
+	if (syn) {
+		pdc = syn_target(udev, h, saddr, !trimmed);
+		if (IS_ERR_OR_NULL(pdc)) {
+			if (!pdc)
+				syn_no_pdc(udev, h, saddr, trimmed, rx.hlen);
+			return;
+		}
+	}
+	if (h->flags & UET_PDS_F_AR)
+		flags |= UET_PDC_RX_AR;
+	if (syn)
+		flags |= UET_PDC_RX_SYN;
+
+	spin_lock(&pdc->lock);
+	if (pdc->dead)
+		goto out;
+	if (trimmed) {
+		/* nothing to deliver: the sender resends it at once */
+		uet_count(udev, UET_CNT_TRIMMED, 1);
+		pdc_send_nack(pdc, h->req.psn, UET_PDS_NACK_TRIMMED);
+		goto out;
+	}
+	uet_pdc_transition(&pdc->core, syn ? UET_PDC_EV_RECV_SYN :
+					     UET_PDC_EV_RECV);
+	v = uet_pdc_rx_packet(&pdc->core, h->req.psn, flags);
+	pdc_count_verdict(udev, v);
+	switch (v) {
+	case UET_PDC_RX_DELIVER:
+	case UET_PDC_RX_DELIVER_OOO:
+	case UET_PDC_RX_REPLAY:
+	case UET_PDC_RX_DUPLICATE:
+		/* only what the window takes keeps a PDC alive */
+		pdc->last_active = jiffies;
+		rx.dup = v == UET_PDC_RX_DUPLICATE;
+		rc = uet_ses_deliver(&rx, &ans);
+		if (ans.data) {
+			/* a read's data goes back at once, in this ACK */
+			pdc_send_ack(pdc, ans.data, h->req.psn);
+			goto out;
+		}
+		if (v != UET_PDC_RX_DUPLICATE)
+			pdc->rsp_msg_id = ans.msg_id;
+		if (rc != UET_SES_RC_OK) {
+			/* a refusal goes back at once, in this ACK */
+			pdc->rsp_rc = rc;
+			uet_pdc_rx_ack_now(&pdc->core);
+		}
+		break;
+	case UET_PDC_RX_REJECT_OOO:
+		pdc_send_nack(pdc, h->req.psn, UET_PDS_NACK_ROD_OOO);
+		goto out;
+	default:
+		goto out;	/* dropped: the sender retransmits */
+	}
+	if (uet_pdc_rx_ack_due(&pdc->core))
+		pdc_send_ack(pdc, NULL, 0);
+	else if (uet_pdc_rx_ack_pending(&pdc->core) &&
+		 !hrtimer_active(&pdc->timer))
+		hrtimer_start(&pdc->timer, pdc_ack_delay(pdc),
+			      HRTIMER_MODE_REL_SOFT);
+out:
+	pdc_unlock(pdc);
+	pdc_put(pdc);
+}
+
+/* A UUD request: delivered as it is, or a counted drop; nothing answers. */
+static void rcv_uud(struct uet_dev *udev, struct sk_buff *skb,
+		    const struct uet_pds_hdr_info *h,
+		    const struct in6_addr *saddr)
+{
+	struct uet_ses_answer ans = {};
+
+	uet_ses_deliver_datagram(udev, UET_PDC_UUD, saddr, skb, h->next_hdr,
+				 &ans);
+}
+
+/*
+ * Target: a CLOSE for a PDC we no longer have (ours closed, and the ACK of
+ * the CLOSE was lost): acknowledge it anyway, so the initiator can finish.
+ */
+static void ack_unknown_close(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
+			      const struct in6_addr *saddr)
+{
+	struct uet_pds_hdr_info a = {
+		.type = UET_PDS_TYPE_ACK,
+		.next_hdr = UET_SES_NH_NONE,
+		.ack = {
+			.cack_psn = h->ctl.psn,
+			.spdcid = h->ctl.dst.dpdcid,
+			.dpdcid = h->ctl.spdcid,
+		},
+	};
+
+	pds_answer(udev, &a, sizeof(struct uet_pds_ack), saddr);
+}
+
+/* A control packet of @pdc's, outside its PSN sequence (REQ_CLOSE). */
+void pdc_send_ctl(struct uet_pds_pdc *pdc, u8 type)
+{
+	struct uet_pds_hdr_info h = {
+		.type = UET_PDS_TYPE_CTRL,
+		.next_hdr = type,
+		.ctl = {
+			.type = type,
+			.spdcid = pdc->lpdcid,
+			.dst.dpdcid = pdc->rpdcid,
+		},
+	};
+	struct sk_buff *skb;
+
+	skb = pds_hdr_skb(&h, sizeof(struct uet_pds_ctl));
+	if (!skb)
+		return;
+	pdc_out(pdc, skb);
+}
+
+/*
+ * Control packets: CLOSE (target: the initiator is done with the PDC) and
+ * REQ_CLOSE (initiator: the target asks it to close).
+ */
+static void rcv_ctl(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
+		    const struct in6_addr *saddr)
+{
+	const struct uet_pds_ctl_info *ctl = &h->ctl;
+	enum uet_pdc_rx_verdict v;
+	struct uet_pds_pdc *pdc;
+	bool peer;
+
+	if (h->flags & UET_PDS_F_SYN ||
+	    (ctl->type != UET_PDS_CTL_CLOSE && ctl->type != UET_PDS_CTL_REQ_CLOSE)) {
+		uet_count(udev, UET_CNT_DROP_UNSUPPORTED, 1);
+		return;
+	}
+	pdc = pdc_get_by_id(udev, ctl->dst.dpdcid,
+			    ctl->type == UET_PDS_CTL_REQ_CLOSE, ctl->spdcid, saddr);
+	if (!pdc) {
+		if (ctl->type == UET_PDS_CTL_CLOSE)
+			ack_unknown_close(udev, h, saddr);
+		return;
+	}
+	if (ctl->type == UET_PDS_CTL_REQ_CLOSE) {
+		spin_lock(&pdc->lock);
+		peer = pdc_peer_is(pdc, ctl->spdcid);
+		pdc_unlock(pdc);
+		if (peer)
+			pdc_start_close(pdc);
+		else
+			uet_count(udev, UET_CNT_DROP_PDC_NOT_PEER, 1);
+		pdc_put(pdc);
+		return;
+	}
+
+	spin_lock(&pdc->lock);
+	if (pdc->dead)
+		goto out;
+	v = uet_pdc_rx_packet(&pdc->core, ctl->psn, UET_PDC_RX_AR);
+	pdc_count_verdict(udev, v);
+	if (v == UET_PDC_RX_DELIVER || v == UET_PDC_RX_DELIVER_OOO ||
+	    v == UET_PDC_RX_DUPLICATE) {
+		if (uet_pdc_transition(&pdc->core, UET_PDC_EV_CLOSE_CMD) ==
+		    UET_PDC_CLOSED)
+			pdc->reclaim = true;
+		pdc_send_ack(pdc, NULL, 0);
+	}
+out:
+	pdc_unlock(pdc);
+	pdc_put(pdc);
+}
+
+/**
+ * uet_pds_rcv() - one received UET packet, in softirq
+ * @udev: the device it arrived on
+ * @skb: the packet from its PDS header on; the caller frees it
+ * @saddr: its source address, IPv4 as IPv4-mapped IPv6
+ */
+void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
+		 const struct in6_addr *saddr)
+{
+	u8 buf[UET_PDS_MAX_HDR_LEN];
+	struct uet_pds_hdr_info h;
+	unsigned int len = min_t(unsigned int, skb->len, sizeof(buf));
+	const u8 *p;
+	int hlen;
+
+	p = skb_header_pointer(skb, 0, len, buf);
+	hlen = p ? uet_pds_parse(p, len, &h) : -EMSGSIZE;
+	/* the header into the linear part: a NIC may hand over paged skbs */
+	if (hlen < 0 || !pskb_may_pull(skb, hlen)) {
+		uet_count(udev, UET_CNT_DROP_MALFORMED, 1);
+		return;
+	}
+
+	switch (h.type) {
+	case UET_PDS_TYPE_RUD_REQ:
+	case UET_PDS_TYPE_ROD_REQ:
+		skb_pull(skb, hlen);
+		rcv_request(udev, skb, &h, saddr);
+		break;
+	case UET_PDS_TYPE_ACK:
+	case UET_PDS_TYPE_ACK_CC:
+		pds_rcv_ack(udev, skb, &h, hlen, saddr);
+		break;
+	case UET_PDS_TYPE_NACK:
+		pds_rcv_nack(udev, &h, saddr);
+		break;
+	case UET_PDS_TYPE_CTRL:
+		rcv_ctl(udev, &h, saddr);
+		break;
+	case UET_PDS_TYPE_UUD_REQ:
+		skb_pull(skb, hlen);
+		rcv_uud(udev, skb, &h, saddr);
+		break;
+	case UET_PDS_TYPE_RUDI_REQ:
+	case UET_PDS_TYPE_RUDI_RESP:
+		skb_pull(skb, hlen);
+		uet_rudi_rcv(udev, skb, &h, saddr);
+		break;
+	default:
+		/* Delivery modes and control packets still to come. */
+		uet_count(udev, UET_CNT_DROP_UNSUPPORTED, 1);
+		break;
+	}
+}

@@ -1,0 +1,598 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uet PDS: the initiator side of a PDC.  Messages wait on the PDC's
+ * scheduler (sched.c) and are cut into requests as the window lets them
+ * leave (pdc_push()); each request is built from the message's memory when
+ * it leaves, and again when it is resent.  One timer sends a tail probe or
+ * times out; the ACKs and NACKs that come back move the window.
+ *
+ * Lost PDCs: a target answers a request naming a PDC it does not have
+ * with a NACK (INV_DPDCID), and the initiator closes that PDC in error at
+ * once instead of retrying into the void.
+ */
+#include <linux/hash.h>
+#include <linux/ipv6.h>
+#include <linux/jhash.h>
+#include <linux/random.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <linux/udp.h>
+#include <net/ipv6.h>
+#include <uapi/linux/uet.h>
+
+#include "counters.h"
+#include "pds_priv.h"
+#include "psn.h"
+#include "ses.h"
+#include "socket.h"
+#include "uet.h"
+#include "wire.h"
+
+/*
+ * The PSN offset of a SYN request is 12 bits (Documentation/wire-format.rst):
+ * while SYN is set nothing is acknowledged, so offsets stay below the window.
+ */
+#define UET_PDS_SYN_PSN_OFFSET_MAX	0xfff
+static_assert(UET_PDC_WND_MAX - 1 <= UET_PDS_SYN_PSN_OFFSET_MAX);
+
+/*
+ * New requests a PDC puts on the wire in one go: when a sender finds it
+ * idle, and for each ACK, NACK or timeout after that.  A window's worth
+ * at once would overrun the receive backlog of a peer on the same host
+ * (veth delivers into the sending CPU's, and netdev_max_backlog is 1000
+ * by default; measured: 367 drops in 8 MiB sent without this bound).
+ */
+#define UET_PDS_TX_BURST	32
+
+static u8 req_type(const struct uet_pds_pdc *pdc)
+{
+	return pdc->key.mode == UET_PDC_ROD ? UET_PDS_TYPE_ROD_REQ :
+					      UET_PDS_TYPE_RUD_REQ;
+}
+
+/*
+ * The PDC is done with the request of @psn: the SES layer learns its
+ * fate, or the read goes again (uet_sched_finish()).
+ */
+static void pdc_tx_finish(struct uet_pds_pdc *pdc, u32 psn, int err)
+{
+	struct uet_pds_tx done;
+
+	switch (uet_sched_finish(&pdc->sched, psn, &err, &done, GFP_ATOMIC)) {
+	case UET_SCHED_DONE:
+		uet_ses_tx_done(done.msg, 1, err);
+		break;
+	case UET_SCHED_ORPHAN:
+		kfree_skb(done.skb);
+		break;
+	case UET_SCHED_REISSUE:
+		uet_count(pdc->udev, UET_CNT_READS_REISSUED, 1);
+		break;
+	case UET_SCHED_NONE:
+		break;
+	}
+}
+
+/*
+ * The one gate of what may leave a PDC: the tracking window, and the
+ * bound on what is in flight that congestion control will size.
+ */
+static bool pdc_may_send(struct uet_pds_pdc *pdc)
+{
+	return !uet_pdc_tx_window_full(&pdc->core) &&
+	       uet_pdc_tx_in_flight(&pdc->core) < UET_PDS_INFLIGHT_MAX;
+}
+
+/* The request of @tx, SES header and payload; %NULL if it cannot be had. */
+static struct sk_buff *pdc_req_skb(const struct uet_pds_tx *tx)
+{
+	struct sk_buff *skb;
+
+	if (tx->flags & UET_PDS_TX_CLOSE) {
+		skb = alloc_skb(UET_PDS_HEADROOM, GFP_ATOMIC);
+		if (skb)
+			skb_reserve(skb, UET_PDS_HEADROOM);
+		return skb;
+	}
+	if (tx->flags & UET_PDS_TX_ORPHAN)
+		return tx->skb ? skb_copy(tx->skb, GFP_ATOMIC) : NULL;
+	return uet_ses_build_req(tx->msg, tx->off, tx->len);
+}
+
+/*
+ * Build and send the request of @psn, with SYN and AR as they apply: a
+ * new request, or a retransmission (@retx) built again the same way.
+ */
+static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
+{
+	const struct uet_pds_tx *tx = uet_sched_tx(&pdc->sched, psn);
+	struct uet_pds_hdr_info h = {
+		.type = req_type(pdc),
+		.next_hdr = UET_SES_NH_REQ_STD,
+	};
+	unsigned int hlen = sizeof(struct uet_pds_req);
+	struct sk_buff *skb;
+	int len;
+
+	lockdep_assert_held(&pdc->lock);
+	h.req.psn = psn;
+	h.req.clear_psn_offset = (s16)(pdc->core.tx.una - psn);
+	h.req.spdcid = pdc->lpdcid;
+	/* SYN until the first valid ACK brings the target's PDCID */
+	if (!pdc->rpdcid_known) {
+		h.flags |= UET_PDS_F_SYN;
+		h.req.dst.psn_offset = psn - pdc->start_psn;
+	} else {
+		h.req.dst.dpdcid = pdc->rpdcid;
+	}
+	if (retx)
+		h.flags |= UET_PDS_F_RETX | UET_PDS_F_AR;
+	else if (tx->flags & UET_PDS_TX_EOM || !pdc_may_send(pdc))
+		h.flags |= UET_PDS_F_AR;
+
+	if (tx->flags & UET_PDS_TX_CLOSE) {
+		/* the CLOSE command: a control packet on its own PSN */
+		h.type = UET_PDS_TYPE_CTRL;
+		h.next_hdr = UET_PDS_CTL_CLOSE;
+		h.flags &= ~UET_PDS_F_AR;
+		h.ctl = (struct uet_pds_ctl_info) {
+			.type = UET_PDS_CTL_CLOSE,
+			.psn = psn,
+			.spdcid = pdc->lpdcid,
+			.dst.dpdcid = pdc->rpdcid,
+		};
+		hlen = sizeof(struct uet_pds_ctl);
+	}
+
+	skb = pdc_req_skb(tx);
+	if (!skb)
+		return;		/* as if lost: the RTO recovers */
+	len = uet_pds_build(skb_push(skb, hlen), hlen, &h);
+	if (WARN_ON_ONCE(len != hlen)) {
+		kfree_skb(skb);
+		return;
+	}
+	if (retx)
+		uet_count(pdc->udev, UET_CNT_RETRANSMITS, 1);
+	pdc_out(pdc, skb);
+}
+
+/* Fail every request still to be cut. */
+static void pdc_fail_queued(struct uet_pds_pdc *pdc, int err)
+{
+	struct uet_pds_msg *m;
+	u32 n;
+
+	lockdep_assert_held(&pdc->lock);
+	while (uet_sched_take(&pdc->sched, &m, &n))
+		uet_ses_tx_done(m, n, err);
+}
+
+/*
+ * (Re)start the sender's timer: a tail probe's or the RTO, as the core
+ * says (uet_pdc_tx_timer()); pdc_rto_expired() asks again which.
+ */
+static void pdc_rto_arm(struct uet_pds_pdc *pdc)
+{
+	bool probe;
+
+	if (!pdc->dead)
+		hrtimer_start(&pdc->timer,
+			      ns_to_ktime(uet_pdc_tx_timer(&pdc->core, &probe)),
+			      HRTIMER_MODE_REL_SOFT);
+}
+
+/*
+ * Retransmit what the core asks for, lowest PSN first, then cut and send
+ * new requests while the window has room: at most @budget packets in all,
+ * %UET_PDS_TX_BURST but after a timeout.  The ACKs of what is in flight
+ * send the rest: a PDC's packets leave in the order the ACKs clock them
+ * out, not from two CPUs at once.
+ */
+static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
+{
+	bool was_idle = !uet_pdc_tx_in_flight(&pdc->core);
+	unsigned int sent = 0;
+	u32 psn;
+
+	lockdep_assert_held(&pdc->lock);
+	if (uet_sched_queued(&pdc->sched))
+		pdc->last_active = jiffies;
+	while (sent < budget && uet_pdc_tx_next_rtx(&pdc->core, &psn)) {
+		pdc_xmit_req(pdc, psn, true);
+		sent++;
+	}
+
+	while (sent < budget && pdc_may_send(pdc) && uet_sched_queued(&pdc->sched)) {
+		if (pdc->reclaim ||
+		    uet_pdc_transition(&pdc->core, UET_PDC_EV_SEND) == UET_PDC_CLOSED ||
+		    uet_pdc_tx_alloc(&pdc->core, ktime_get_ns(), &psn)) {
+			pdc_fail_queued(pdc, -ECONNRESET);
+			break;
+		}
+		uet_sched_cut(&pdc->sched, psn);
+		pdc_xmit_req(pdc, psn, false);
+		sent++;
+	}
+	if (was_idle && uet_pdc_tx_in_flight(&pdc->core))
+		pdc_rto_arm(pdc);
+}
+
+/* The PDC closed in error: fail everything queued or in flight. */
+void pdc_fail_all(struct uet_pds_pdc *pdc, int err)
+{
+	u32 psn;
+
+	lockdep_assert_held(&pdc->lock);
+	pdc->reclaim = true;
+	for (psn = 0; pdc->sched.txq && psn <= pdc->sched.mask; psn++)
+		pdc_tx_finish(pdc, psn, err);
+	pdc_fail_queued(pdc, err);
+}
+
+/*
+ * The sender's timer: a tail probe (RUD, RUDI), the highest PSN missing
+ * sent again to learn what the tail lost, or a timeout.  After a timeout
+ * the first hole goes alone: the ACK it asks for clocks out the rest, as
+ * TCP restarts from a window of one segment (RFC 5681 section 3.1).
+ */
+static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t)
+{
+	struct uet_pds_pdc *pdc = container_of(t, struct uet_pds_pdc, timer);
+	u32 psn;
+
+	spin_lock(&pdc->lock);
+	if (pdc->dead || !uet_pdc_tx_in_flight(&pdc->core))
+		goto out;
+	if (uet_pdc_tx_probe(&pdc->core, &psn)) {
+		uet_count(pdc->udev, UET_CNT_TAIL_PROBES, 1);
+		pdc_xmit_req(pdc, psn, true);
+		pdc_push(pdc, UET_PDS_TX_BURST);
+		pdc_rto_arm(pdc);
+		goto out;
+	}
+	uet_count(pdc->udev, UET_CNT_TIMEOUTS, 1);
+	uet_pdc_tx_timeout(&pdc->core);
+	if (uet_pdc_transition(&pdc->core, UET_PDC_EV_TIMEOUT) == UET_PDC_CLOSED) {
+		pdc_fail_all(pdc, -ETIMEDOUT);
+		goto out;
+	}
+	pdc_push(pdc, 1);
+	pdc_rto_arm(pdc);
+out:
+	pdc_unlock(pdc);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * Initiator: move a wanted close along.  Once nothing is queued or in
+ * flight, the CLOSE command goes out on the PDC's next PSN; once it is
+ * acknowledged, the PDC is done and the scanner reclaims it.
+ */
+static void pdc_close_progress(struct uet_pds_pdc *pdc)
+{
+	u32 psn;
+
+	lockdep_assert_held(&pdc->lock);
+	if (!pdc->close_wanted || pdc->dead || pdc->reclaim)
+		return;
+	if (pdc->core.state == UET_PDC_CLOSING) {
+		if (!uet_pdc_tx_in_flight(&pdc->core) &&
+		    uet_pdc_transition(&pdc->core, UET_PDC_EV_CLOSE_ACK) ==
+		    UET_PDC_CLOSED)
+			pdc->reclaim = true;
+		return;
+	}
+	if (uet_sched_queued(&pdc->sched) || uet_pdc_tx_in_flight(&pdc->core) ||
+	    uet_pdc_transition(&pdc->core, UET_PDC_EV_CLOSE) != UET_PDC_CLOSING)
+		return;
+	if (uet_pdc_tx_alloc(&pdc->core, ktime_get_ns(), &psn)) {
+		/* no clean close: the target reclaims its side when idle */
+		pdc->reclaim = true;
+		return;
+	}
+	uet_sched_close(&pdc->sched, psn);
+	pdc_xmit_req(pdc, psn, false);
+	pdc_rto_arm(pdc);
+}
+
+/* Initiator: close @pdc once it is drained. */
+void pdc_start_close(struct uet_pds_pdc *pdc)
+{
+	pdc_unhash(pdc);
+	spin_lock_bh(&pdc->lock);
+	pdc->close_wanted = true;
+	pdc_close_progress(pdc);
+	pdc_unlock_bh(pdc);
+}
+
+/* Find @key's initiator PDC, or make one; returns it referenced. */
+static struct uet_pds_pdc *pdc_get_initiator(struct uet_dev *udev,
+					     const struct uet_pds_key *key)
+{
+	struct uet_pds *pds = &udev->pds;
+	u32 hash = key_hash(pds, key);
+	struct uet_pds_pdc *pdc;
+
+	spin_lock_bh(&pds->lock);
+	hash_for_each_possible(pds->ini, pdc, node, hash)
+		if (!memcmp(&pdc->key, key, sizeof(*key)))
+			goto found;
+	pdc = pdc_alloc(udev, key, true, get_random_u32(), 0, pdc_rto_expired);
+	if (!pdc) {
+		spin_unlock_bh(&pds->lock);
+		return NULL;
+	}
+	hash_add_rcu(pds->ini, &pdc->node, hash);
+found:
+	pdc_get(pdc);
+	spin_unlock_bh(&pds->lock);
+	return pdc;
+}
+
+/*
+ * UUD: no PDC, no PSN, no ACK.  The send is done once handed to the
+ * network; each packet takes its own entropy, free to spray.
+ */
+static void pds_send_uud(struct uet_dev *udev, const struct uet_pds_key *key,
+			 struct sk_buff *skb)
+{
+	struct uet_pds_hdr_info h = {
+		.type = UET_PDS_TYPE_UUD_REQ,
+		.next_hdr = UET_SES_NH_REQ_STD,
+	};
+
+	if (WARN_ON_ONCE(uet_pds_build(skb_push(skb, sizeof(struct uet_pds_uud)),
+				       sizeof(struct uet_pds_uud), &h) < 0)) {
+		kfree_skb(skb);
+		return;
+	}
+	uet_xmit(udev, skb, &key->raddr, get_random_u16(), NULL);
+}
+
+/**
+ * uet_pds_send() - send one request packet in %UET_PDC_UUD mode
+ * @udev: the sending device
+ * @key: the target
+ * @skb: a standard SES request and its payload at skb->data,
+ *	%UET_PDS_HEADROOM before it; consumed
+ *
+ * Nothing follows: UUD neither acknowledges nor resends.
+ *
+ * Return: 0 once handed to the network, or -EINVAL for another mode.
+ */
+int uet_pds_send(struct uet_dev *udev, const struct uet_pds_key *key,
+		 struct sk_buff *skb)
+{
+	if (key->mode != UET_PDC_UUD) {
+		kfree_skb(skb);
+		return -EINVAL;
+	}
+	pds_send_uud(udev, key, skb);
+	return 0;
+}
+
+/**
+ * uet_pds_send_msg() - queue a message on the PDC for @key
+ * @udev: the sending device
+ * @key: selects the PDC (%UET_PDC_RUD or %UET_PDC_ROD), created
+ *	(zero-RTT) if there is none; or %UET_PDC_RUDI, without a PDC
+ *	(uet_rudi_send_msg())
+ * @msg: the message, filled in; its @ncut 0
+ *
+ * The PDC cuts the message into requests as its window lets them leave,
+ * and builds each from the message's memory (uet_ses_build_req()).  The
+ * fate of every request reaches the SES layer through uet_ses_tx_done().
+ * A PDC with nothing in flight sends the first %UET_PDS_TX_BURST
+ * requests before this returns; the ACKs of what is in flight send the
+ * rest.
+ * Return: 0, or -ENOBUFS when no PDC can be had (pool exhausted): then
+ * the PDS never saw the message.
+ */
+int uet_pds_send_msg(struct uet_dev *udev, const struct uet_pds_key *key,
+		     struct uet_pds_msg *msg)
+{
+	struct uet_pds_pdc *pdc;
+
+	if (key->mode == UET_PDC_RUDI) {
+		uet_rudi_send_msg(udev, &key->raddr, msg);
+		return 0;
+	}
+	pdc = pdc_get_initiator(udev, key);
+	if (!pdc)
+		return -ENOBUFS;
+	spin_lock_bh(&pdc->lock);
+	if (pdc->dead) {
+		uet_ses_tx_done(msg, msg->seg.count, -ENETDOWN);
+	} else {
+		uet_sched_queue(&pdc->sched, msg);
+		if (!uet_pdc_tx_in_flight(&pdc->core))
+			pdc_push(pdc, UET_PDS_TX_BURST);
+	}
+	pdc_unlock_bh(pdc);
+	pdc_put(pdc);
+	return 0;
+}
+
+/* Initiator side: the scheduler is done with what an ACK acknowledged. */
+static void pdc_tx_acked(struct uet_pds_pdc *pdc, const struct uet_pdc_acked *a)
+{
+	u32 psn;
+	int i;
+
+	for (psn = a->cum_from; psn != a->cum_to; psn++)
+		pdc_tx_finish(pdc, psn, 0);
+	for (i = 0; i < UET_PDC_SACK_BITS; i++)
+		if (a->sack_new & BIT_ULL(i))
+			pdc_tx_finish(pdc, a->sack_base + i, 0);
+}
+
+/*
+ * Initiator: what an ACK's SES response says of the request it answers,
+ * the one of @ack_psn, if still in flight (@acked: the window before the
+ * ACK): a refusal, or a read's data, reaches it before the ACK lets it go.
+ */
+static void pdc_ack_answer(struct uet_pds_pdc *pdc, struct sk_buff *skb,
+			   unsigned int off, const struct uet_ses_hdr_info *ses,
+			   u32 ack_psn, const struct uet_pdc_acked *acked)
+{
+	struct uet_pds_tx *tx;
+	struct uet_pds_msg *msg;
+
+	lockdep_assert_held(&pdc->lock);
+	if (!uet_psn_in_window(ack_psn, acked->cum_from,
+			       pdc->core.tx.nxt - acked->cum_from))
+		return;
+	tx = uet_sched_tx(&pdc->sched, ack_psn);
+	if (!(tx->flags & UET_PDS_TX_USED) || tx->flags & UET_PDS_TX_CLOSE)
+		return;
+	msg = tx->flags & UET_PDS_TX_ORPHAN ? NULL : tx->msg;
+	if (ses->rsp.rc != UET_SES_RC_OK) {
+		tx->flags |= UET_PDS_TX_ANSWERED;
+		uet_ses_tx_refused(msg, ses->rsp.rc);
+	} else if (ses->next_hdr == UET_SES_NH_RSP_DATA &&
+		   tx->flags & UET_PDS_TX_READ &&
+		   !(tx->flags & UET_PDS_TX_ANSWERED)) {
+		if (uet_ses_read_data(msg, tx->off, tx->len, skb, off,
+				      ses->rsp.payload_length,
+				      ses->rsp.message_offset))
+			tx->flags |= UET_PDS_TX_ANSWERED;
+		else
+			uet_count(pdc->udev, UET_CNT_DROP_MALFORMED, 1);
+	}
+}
+
+/*
+ * Initiator: an ACK from @saddr.  It counts only from the PDC's peer and
+ * only if it names PSNs sent; the peer's PDCID is learned from the first
+ * that acknowledges something.
+ */
+void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
+		 const struct uet_pds_hdr_info *h, unsigned int hlen,
+		 const struct in6_addr *saddr)
+{
+	const struct uet_pds_ack_info *ai = &h->ack;
+	struct uet_ses_hdr_info ses = {};
+	struct uet_pdc_acked acked;
+	struct uet_pdc_ack ack = {};
+	struct uet_pds_pdc *pdc;
+	u8 buf[sizeof(struct uet_ses_rsp_data)];
+	unsigned int slen = 0;
+	const u8 *p;
+
+	pdc = pdc_get_by_id(udev, ai->dpdcid, true, ai->spdcid, saddr);
+	if (!pdc)
+		return;
+
+	if (h->next_hdr == UET_SES_NH_RSP)
+		slen = sizeof(struct uet_ses_rsp);
+	else if (h->next_hdr == UET_SES_NH_RSP_DATA)
+		slen = sizeof(struct uet_ses_rsp_data);
+	p = slen ? skb_header_pointer(skb, hlen, slen, buf) : NULL;
+	if (slen && (!p || uet_ses_parse(p, slen, h->next_hdr, &ses) < 0)) {
+		uet_count(udev, UET_CNT_DROP_MALFORMED, 1);
+		goto put;
+	}
+
+	ack.cack_psn = ai->cack_psn;
+	ack.ack_psn = ai->cack_psn + ai->ack_psn_offset;
+	if (h->type == UET_PDS_TYPE_ACK_CC) {
+		ack.sack_base = ai->cack_psn + ai->sack_psn_offset;
+		ack.sack_bitmap = ai->sack_bitmap;
+	} else {
+		ack.sack_base = ai->cack_psn + 1;
+	}
+
+	spin_lock(&pdc->lock);
+	if (pdc->dead)
+		goto unlock;
+	if (!pdc_peer_is(pdc, ai->spdcid)) {
+		uet_count(udev, UET_CNT_DROP_PDC_NOT_PEER, 1);
+		goto unlock;
+	}
+	if (uet_pdc_tx_ack(&pdc->core, &ack, ktime_get_ns(), &acked)) {
+		/* names unsent PSNs: the core counted it for the PDC */
+		uet_count(udev, UET_CNT_DROP_OUT_OF_WINDOW, 1);
+		goto unlock;
+	}
+	if (!pdc->rpdcid_known) {
+		if (!acked.newly)
+			goto unlock;	/* proves nothing: learn nothing */
+		pdc->rpdcid = ai->spdcid;
+		pdc->rpdcid_known = true;
+	}
+	if (slen)
+		pdc_ack_answer(pdc, skb, hlen + slen, &ses, ack.ack_psn, &acked);
+	pdc_tx_acked(pdc, &acked);
+	uet_pdc_transition(&pdc->core, UET_PDC_EV_ACK);
+	pdc_push(pdc, UET_PDS_TX_BURST);
+	pdc_close_progress(pdc);
+	if (!uet_pdc_tx_in_flight(&pdc->core))
+		hrtimer_try_to_cancel(&pdc->timer);
+	else if (acked.newly)
+		pdc_rto_arm(pdc);
+	pdc->last_active = jiffies;
+unlock:
+	pdc_unlock(pdc);
+put:
+	pdc_put(pdc);
+}
+
+/*
+ * Initiator: the target has no PDC of ours (any more): the requests in
+ * flight may have been delivered or not, and nothing more will be.  The
+ * PDC closes in error, failing what it holds; the caller takes it out of
+ * the initiator table so that the next send opens a new one.  Only a NACK
+ * of a PSN in flight, from a target whose PDC we know, says so.
+ *
+ * Return: true if the PDC closed.
+ */
+static bool pdc_lost(struct uet_pds_pdc *pdc, u32 psn)
+{
+	lockdep_assert_held(&pdc->lock);
+	if (!pdc->rpdcid_known ||
+	    !uet_psn_in_window(psn, pdc->core.tx.una,
+			       uet_pdc_tx_in_flight(&pdc->core)))
+		return false;
+	uet_pdc_transition(&pdc->core, UET_PDC_EV_ABORT);
+	hrtimer_try_to_cancel(&pdc->timer);
+	pdc_fail_all(pdc, -ECONNRESET);
+	return true;
+}
+
+/*
+ * Initiator: the target refused a request and asks for it again
+ * (ROD_OOO, TRIMMED), or has no PDC of ours (INV_DPDCID).
+ */
+void pds_rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
+		  const struct in6_addr *saddr)
+{
+	const struct uet_pds_nack_info *n = &h->nack;
+	struct uet_pds_pdc *pdc;
+	bool lost = false;
+
+	pdc = pdc_get_by_id(udev, n->dpdcid, true, n->spdcid, saddr);
+	if (!pdc)
+		return;
+	spin_lock(&pdc->lock);
+	if (pdc->dead)
+		goto unlock;
+	if (!pdc_peer_is(pdc, n->spdcid)) {
+		uet_count(udev, UET_CNT_DROP_PDC_NOT_PEER, 1);
+		goto unlock;
+	}
+	uet_count(udev, UET_CNT_NACKS_RECEIVED, 1);
+	if (n->code == UET_PDS_NACK_INV_DPDCID) {
+		lost = pdc_lost(pdc, n->psn);
+	} else if ((n->code == UET_PDS_NACK_ROD_OOO ||
+		    n->code == UET_PDS_NACK_TRIMMED) &&
+		   !uet_pdc_tx_nack(&pdc->core, n->psn)) {
+		uet_pdc_transition(&pdc->core, UET_PDC_EV_NACK);
+		pdc_push(pdc, UET_PDS_TX_BURST);
+	}
+unlock:
+	pdc_unlock(pdc);
+	if (lost)
+		pdc_unhash(pdc);
+	pdc_put(pdc);
+}
