@@ -72,6 +72,21 @@ void uet_sched_queue(struct uet_sched *s, struct uet_pds_msg *msg)
 	list_add_tail(&msg->node, &s->sendq);
 }
 
+/* Take the oldest read to reissue into @tx; false if none waits. */
+static bool reissue_pop(struct uet_sched *s, struct uet_pds_tx *tx)
+{
+	struct uet_sched_reissue *r;
+
+	r = list_first_entry_or_null(&s->reissue, struct uet_sched_reissue,
+				     node);
+	if (!r)
+		return false;
+	*tx = r->tx;
+	list_del(&r->node);
+	kfree(r);
+	return true;
+}
+
 /**
  * uet_sched_cut() - the next request, given @psn
  * @s: the scheduler, with requests queued (uet_sched_queued())
@@ -83,17 +98,10 @@ void uet_sched_queue(struct uet_sched *s, struct uet_pds_msg *msg)
 void uet_sched_cut(struct uet_sched *s, u32 psn)
 {
 	struct uet_pds_tx *tx = uet_sched_tx(s, psn);
-	struct uet_sched_reissue *r;
 	struct uet_pds_msg *m;
 
-	r = list_first_entry_or_null(&s->reissue, struct uet_sched_reissue,
-				     node);
-	if (r) {
-		*tx = r->tx;
-		list_del(&r->node);
-		kfree(r);
+	if (reissue_pop(s, tx))
 		return;
-	}
 	m = list_first_entry(&s->sendq, struct uet_pds_msg, node);
 	tx->msg = m;
 	tx->off = uet_seg_off(&m->seg, m->ncut);
@@ -171,16 +179,12 @@ enum uet_sched_fate uet_sched_finish(struct uet_sched *s, u32 psn, int *err,
  */
 bool uet_sched_take(struct uet_sched *s, struct uet_pds_msg **msg, u32 *n)
 {
-	struct uet_sched_reissue *r;
+	struct uet_pds_tx tx;
 	struct uet_pds_msg *m;
 
-	r = list_first_entry_or_null(&s->reissue, struct uet_sched_reissue,
-				     node);
-	if (r) {
-		*msg = r->tx.msg;
+	if (reissue_pop(s, &tx)) {
+		*msg = tx.msg;
 		*n = 1;
-		list_del(&r->node);
-		kfree(r);
 		return true;
 	}
 	m = list_first_entry_or_null(&s->sendq, struct uet_pds_msg, node);
