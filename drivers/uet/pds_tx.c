@@ -463,6 +463,21 @@ static void pdc_ack_answer(struct uet_pds_pdc *pdc, struct sk_buff *skb,
 }
 
 /*
+ * Initiator, @pdc locked: whether an answer from the peer PDC @spdcid may
+ * act on it: the PDC is alive, and that is its peer (else a counted drop).
+ */
+static bool pdc_live_peer(struct uet_pds_pdc *pdc, u16 spdcid)
+{
+	if (pdc->dead)
+		return false;
+	if (!pdc_peer_is(pdc, spdcid)) {
+		uet_count(pdc->udev, UET_CNT_DROP_PDC_NOT_PEER, 1);
+		return false;
+	}
+	return true;
+}
+
+/*
  * Initiator: an ACK from @saddr.  It counts only from the PDC's peer and
  * only if it names PSNs sent; the peer's PDCID is learned from the first
  * that acknowledges something.
@@ -504,12 +519,8 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 	}
 
 	spin_lock(&pdc->lock);
-	if (pdc->dead)
+	if (!pdc_live_peer(pdc, ai->spdcid))
 		goto unlock;
-	if (!pdc_peer_is(pdc, ai->spdcid)) {
-		uet_count(udev, UET_CNT_DROP_PDC_NOT_PEER, 1);
-		goto unlock;
-	}
 	if (uet_pdc_tx_ack(&pdc->core, &ack, ktime_get_ns(), &acked)) {
 		/* names unsent PSNs: the core counted it for the PDC */
 		uet_count(udev, UET_CNT_DROP_OUT_OF_WINDOW, 1);
@@ -575,12 +586,8 @@ void pds_rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 	if (!pdc)
 		return;
 	spin_lock(&pdc->lock);
-	if (pdc->dead)
+	if (!pdc_live_peer(pdc, n->spdcid))
 		goto unlock;
-	if (!pdc_peer_is(pdc, n->spdcid)) {
-		uet_count(udev, UET_CNT_DROP_PDC_NOT_PEER, 1);
-		goto unlock;
-	}
 	uet_count(udev, UET_CNT_NACKS_RECEIVED, 1);
 	if (n->code == UET_PDS_NACK_INV_DPDCID) {
 		lost = pdc_lost(pdc, n->psn);
