@@ -151,9 +151,8 @@ static void qp_flush(struct uet_qp *qp)
 
 /*
  * The QP's work item: what the data path left to it (uet_xfer_run()),
- * then the send queue, or in the error state a flush; then a look at the
- * receive queue.  What it allocates for a user QP is charged to its
- * owner.
+ * then the send queue, or in the error state a flush.  What it allocates
+ * for a user QP is charged to its owner.
  */
 static void qp_work(struct work_struct *work)
 {
@@ -161,12 +160,10 @@ static void qp_work(struct work_struct *work)
 					 work);
 	struct mem_cgroup *old = set_active_memcg(qp->memcg);
 
-	if (uet_xfer_run(qp)) {
+	if (uet_xfer_run(qp))
 		qp_flush(qp);
-	} else {
+	else
 		uet_qp_sq_run(qp, UET_CTX_WORKER);
-		uet_xfer_poll(qp);
-	}
 	set_active_memcg(old);
 }
 
@@ -389,9 +386,6 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		wq_reset(&qp->sq);
 		if (!qp->srq)
 			wq_reset(&qp->rq);
-		break;
-	case IB_QPS_RTR:
-		uet_xfer_recv_fill(qp, UET_CTX_PROCESS);
 		break;
 	case IB_QPS_RTS:
 		uet_qp_sq_run(qp, UET_CTX_PROCESS);
@@ -681,12 +675,8 @@ int uet_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	int err = 0;
 
 	if (qp->user) {
-		/*
-		 * The doorbell: the WQEs are in the shared queue.  Receive
-		 * WQEs posted since the last look are handed on too.
-		 */
+		/* the doorbell: the WQEs are in the shared queue */
 		uet_qp_sq_run(qp, UET_CTX_PROCESS);
-		uet_xfer_recv_fill(qp, UET_CTX_PROCESS);
 		return 0;
 	}
 	if (state != IB_QPS_RTS && state != IB_QPS_ERR && state != IB_QPS_SQD) {
@@ -739,7 +729,5 @@ int uet_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		*bad_wr = wr;
 	else if (READ_ONCE(qp->state) == IB_QPS_ERR)
 		qp_flush(qp);
-	else
-		uet_xfer_recv_fill(qp, UET_CTX_ANY);
 	return err;
 }

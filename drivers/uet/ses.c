@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * uet SES: endpoints, messages and completions.  This file has the
- * endpoints: opening one, whom it takes requests from, its receive buffers
- * and the datagrams it holds for want of one, its flows, closing it.  The
+ * endpoints: opening one, whom it takes requests from, its receive
+ * buffers, its flows, closing it.  The
  * initiator's side is in ses_tx.c, the target's in ses_rx.c, and the
  * target's writes, reads and atomics on registered regions, with the SES
  * responses, in ses_rma.c; ses_priv.h has what they share.
@@ -16,8 +16,7 @@
 
 /*
  * What the target's side (ses_rx.c, ses_rma.c) takes from an endpoint:
- * its flows, its receive buffers, and the datagrams it holds for want of
- * one.
+ * its flows and its receive buffers.
  */
 
 /*
@@ -106,7 +105,8 @@ bool ses_uud_deliver(struct uet_ep *ep, const struct uet_ses_req_info *req,
 	};
 
 	lockdep_assert_held(&ep->lock);
-	rb = ses_rbuf_take(tagged ? &ep->trecvq : &ep->recvq, tagged, req->match_bits);
+	rb = tagged ? ses_rbuf_take(&ep->trecvq, true, req->match_bits) :
+	     ses_rbuf_next(ep);
 	if (!rb)
 		return false;
 	if (ip_hdr(skb)->version == 4)
@@ -133,60 +133,56 @@ void ses_uud_drop(struct uet_ep *ep, u32 len)
 }
 
 /*
- * Hold an untagged UUD send for the next receive buffer, if the owner
- * asked for that and the device holds fewer than UET_SES_UUD_HELD_MAX.
+ * A copy of the buffer @rv for the endpoint's queues; ERR_PTR(-EINVAL)
+ * for a bad list or memory outside its region, or ERR_PTR(-ENOMEM).
  */
-bool ses_uud_hold(struct uet_ep *ep, const struct uet_ses_req_info *req,
-		  struct sk_buff *skb, unsigned int hlen,
-		  const struct in6_addr *saddr)
+static struct uet_rbuf *rbuf_new(const struct uet_recv *rv, gfp_t gfp)
 {
-	struct uet_held *h;
+	struct uet_rbuf *rb;
+	unsigned int i;
 
-	lockdep_assert_held(&ep->lock);
-	if (!ep->starved || ep->closing || req->opcode != UET_SES_SEND)
-		return false;
-	if (atomic_inc_return(&ep->udev->uud_held) > UET_SES_UUD_HELD_MAX)
-		goto full;
-	h = kmalloc(sizeof(*h), GFP_ATOMIC);
-	if (!h)
-		goto full;
-	h->skb = skb_clone(skb, GFP_ATOMIC);
-	if (!h->skb) {
-		kfree(h);
-		goto full;
-	}
-	/* kept past the RCU section its route may only be valid in */
-	skb_dst_drop(h->skb);
-	h->req = *req;
-	h->hlen = hlen;
-	h->saddr = *saddr;
-	h->expires = jiffies + UET_SES_UUD_HELD_TIME;
-	list_add_tail(&h->node, &ep->held);
-	return true;
-full:
-	atomic_dec(&ep->udev->uud_held);
-	return false;
+	if (rv->nsge > UET_MAX_SGE || (rv->nsge && !rv->sge))
+		return ERR_PTR(-EINVAL);
+	for (i = 0; i < rv->nsge; i++)
+		if (!uet_mem_contains(rv->sge[i].mem, rv->sge[i].addr,
+				      rv->sge[i].len))
+			return ERR_PTR(-EINVAL);
+	rb = kzalloc(struct_size(rb, sge, rv->nsge), gfp);
+	if (!rb)
+		return ERR_PTR(-ENOMEM);
+	rb->cookie = rv->cookie;
+	rb->tagged = rv->tagged;
+	rb->tag = rv->tag;
+	rb->nsge = rv->nsge;
+	memcpy(rb->sge, rv->sge, rv->nsge * sizeof(*rv->sge));
+	rb->len = uet_sgl_len(rb->sge, rb->nsge);
+	return rb;
 }
 
 /*
- * Hand the held sends to the buffers posted since, in arrival order; drop
- * those that waited too long, and all of them when the endpoint closes.
+ * The buffer of the next untagged message: the oldest posted, else the
+ * owner's next (uet_ep_set_rbuf()); %NULL when there is none.  A buffer
+ * the owner gives that cannot be used completes with the error.
  */
-void ses_uud_flush_held(struct uet_ep *ep)
+struct uet_rbuf *ses_rbuf_next(struct uet_ep *ep)
 {
-	struct uet_held *h, *tmp;
+	struct uet_recv rv = {};
+	struct uet_rbuf *rb;
 
 	lockdep_assert_held(&ep->lock);
-	list_for_each_entry_safe(h, tmp, &ep->held, node) {
-		if (ep->closing || time_after(jiffies, h->expires))
-			ses_uud_drop(ep, h->skb->len - h->hlen);
-		else if (!ses_uud_deliver(ep, &h->req, h->skb, h->hlen, &h->saddr))
-			break;
-		list_del(&h->node);
-		atomic_dec(&ep->udev->uud_held);
-		consume_skb(h->skb);
-		kfree(h);
+	rb = ses_rbuf_take(&ep->recvq, false, 0);
+	if (rb || !ep->get_rbuf || ep->closing)
+		return rb;
+	while (ep->get_rbuf(ep, ep->priv, &rv)) {
+		struct uet_comp c = { .cookie = rv.cookie, .recv = true };
+
+		rb = rbuf_new(&rv, GFP_ATOMIC);
+		if (!IS_ERR(rb))
+			return rb;
+		c.status = PTR_ERR(rb);
+		ep_complete(ep, &c);
 	}
+	return NULL;
 }
 
 /**
@@ -199,32 +195,16 @@ void ses_uud_flush_held(struct uet_ep *ep)
  */
 int uet_ep_post_recv(struct uet_ep *ep, const struct uet_recv *rv)
 {
-	struct uet_rbuf *rb;
-	unsigned int i;
+	struct uet_rbuf *rb = rbuf_new(rv, GFP_KERNEL_ACCOUNT);
 	int err = 0;
 
-	if (rv->nsge > UET_MAX_SGE || (rv->nsge && !rv->sge))
-		return -EINVAL;
-	for (i = 0; i < rv->nsge; i++)
-		if (!uet_mem_contains(rv->sge[i].mem, rv->sge[i].addr,
-				      rv->sge[i].len))
-			return -EINVAL;
-	rb = kzalloc(struct_size(rb, sge, rv->nsge), GFP_KERNEL_ACCOUNT);
-	if (!rb)
-		return -ENOMEM;
-	rb->cookie = rv->cookie;
-	rb->tagged = rv->tagged;
-	rb->tag = rv->tag;
-	rb->nsge = rv->nsge;
-	memcpy(rb->sge, rv->sge, rv->nsge * sizeof(*rv->sge));
-	rb->len = uet_sgl_len(rb->sge, rb->nsge);
+	if (IS_ERR(rb))
+		return PTR_ERR(rb);
 	spin_lock_bh(&ep->lock);
-	if (ep->closing) {
+	if (ep->closing)
 		err = -ESHUTDOWN;
-	} else {
+	else
 		list_add_tail(&rb->node, rb->tagged ? &ep->trecvq : &ep->recvq);
-		ses_uud_flush_held(ep);
-	}
 	spin_unlock_bh(&ep->lock);
 	if (err)
 		kfree(rb);
@@ -283,7 +263,6 @@ struct uet_ep *uet_ep_open(struct ib_device *ibdev, u32 job, u16 pid,
 	INIT_LIST_HEAD(&ep->recvq);
 	INIT_LIST_HEAD(&ep->trecvq);
 	INIT_LIST_HEAD(&ep->sends);
-	INIT_LIST_HEAD(&ep->held);
 	hash_init(ep->rx_flows);
 	hash_init(ep->tx_flows);
 	err = xa_insert_bh(&udev->eps, ep_index(job, pid), ep, GFP_KERNEL);
@@ -348,47 +327,23 @@ void uet_ep_accept(struct uet_ep *ep, enum uet_ep_from from,
 EXPORT_SYMBOL_NS_GPL(uet_ep_accept, UET_ENGINE);
 
 /**
- * uet_ep_set_starved() - hold datagrams that find no receive buffer
+ * uet_ep_set_rbuf() - where an endpoint takes receive buffers from
  * @ep: the endpoint
- * @starved: called (softirq, the endpoint unlocked) each time it holds one
+ * @get_rbuf: called for the next untagged message's buffer when none was
+ *	posted with uet_ep_post_recv()
  *
- * A UUD send that finds no receive buffer is dropped, unless its endpoint
- * has a @starved callback: then the endpoint holds it (untagged sends
- * only, UET_SES_UUD_HELD_TIME at most, the device UET_SES_UUD_HELD_MAX of
- * them at most) and gives it to the next buffer posted, in arrival order,
- * while @starved tells the owner to post some.  For owners whose
- * buffers reach the endpoint later than the user posted them (the verbs'
- * receive queues in user memory).
+ * For owners whose buffers are posted where the endpoint cannot see them
+ * (the verbs' receive queues, rings in user memory): the endpoint takes
+ * each as a message needs it, so a message finds a buffer the moment it
+ * is posted, and takes buffers in message order.  Process context.
  */
-void uet_ep_set_starved(struct uet_ep *ep, uet_starved_fn starved)
+void uet_ep_set_rbuf(struct uet_ep *ep, uet_rbuf_fn get_rbuf)
 {
 	spin_lock_bh(&ep->lock);
-	ep->starved = starved;
+	ep->get_rbuf = get_rbuf;
 	spin_unlock_bh(&ep->lock);
 }
-EXPORT_SYMBOL_NS_GPL(uet_ep_set_starved, UET_ENGINE);
-
-/**
- * uet_ep_expire_held() - drop the held datagrams that waited too long
- * @ep: the endpoint
- *
- * Held datagrams expire as the next one arrives or a buffer is posted;
- * an owner that holds them (uet_ep_set_starved()) calls this now and
- * then, so that they are counted as dropped when they are.
- *
- * Return: whether the endpoint still holds some.
- */
-bool uet_ep_expire_held(struct uet_ep *ep)
-{
-	bool held;
-
-	spin_lock_bh(&ep->lock);
-	ses_uud_flush_held(ep);
-	held = !list_empty(&ep->held);
-	spin_unlock_bh(&ep->lock);
-	return held;
-}
-EXPORT_SYMBOL_NS_GPL(uet_ep_expire_held, UET_ENGINE);
+EXPORT_SYMBOL_NS_GPL(uet_ep_set_rbuf, UET_ENGINE);
 
 static void rx_msg_free(struct uet_rx_msg *m)
 {
@@ -458,7 +413,6 @@ void uet_ep_close(struct uet_ep *ep)
 	mutex_lock(&ep->send_lock);	/* and no request is half queued */
 	spin_lock_bh(&ep->lock);
 	ep->closing = true;
-	ses_uud_flush_held(ep);
 	spin_unlock_bh(&ep->lock);
 	mutex_unlock(&ep->send_lock);
 

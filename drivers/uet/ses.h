@@ -187,11 +187,18 @@ enum uet_ep_from {
 void uet_ep_accept(struct uet_ep *ep, enum uet_ep_from from,
 		   const struct in6_addr *peer, u16 peer_pid, u32 key);
 
-/* Called from softirq, the endpoint unlocked: it holds a datagram. */
-typedef void (*uet_starved_fn)(struct uet_ep *ep, void *priv);
+/*
+ * The owner's next receive buffer, asked for when an untagged message
+ * finds none posted with uet_ep_post_recv(): called from softirq, the
+ * endpoint locked, in message order.  It fills @rv (the list is copied)
+ * and returns true, or returns false when the owner has none.  It must
+ * not call into the endpoint; it may complete buffers it cannot use
+ * itself first.
+ */
+typedef bool (*uet_rbuf_fn)(struct uet_ep *ep, void *priv,
+			    struct uet_recv *rv);
 
-void uet_ep_set_starved(struct uet_ep *ep, uet_starved_fn starved);
-bool uet_ep_expire_held(struct uet_ep *ep);
+void uet_ep_set_rbuf(struct uet_ep *ep, uet_rbuf_fn get_rbuf);
 int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr);
 int uet_ep_post_recv(struct uet_ep *ep, const struct uet_recv *rv);
 

@@ -48,15 +48,6 @@
 /* Largest message: what the 32-bit buffer offset and lengths allow. */
 #define UET_SES_MAX_MSG		U32_MAX
 
-/*
- * UUD datagrams a device's endpoints hold for want of a receive buffer, at
- * most (a burst of perftest's default send queue depth, 128, on each of
- * several QPs) ...
- */
-#define UET_SES_UUD_HELD_MAX	1024
-/* ... each for so long: the longest period of the verbs' receive poll. */
-#define UET_SES_UUD_HELD_TIME	(HZ / 10)
-
 /**
  * struct uet_ep - an endpoint: {job, PIDonFEP} on a device
  * @udev: the device; its ib_device is referenced while the endpoint is open.
@@ -69,7 +60,8 @@
  *	RI table registered in the same domain.
  * @comp: completion callback, and ...
  * @priv: ... its argument.
- * @starved: called when it holds a UUD datagram (uet_ep_set_starved()).
+ * @get_rbuf: the owner's receive buffers, taken when @recvq has none
+ *	(uet_ep_set_rbuf()); %NULL: none.
  * @access: the remote operations it accepts (UET_ACCESS_*): read without
  *	the lock.
  * @rcu: frees the endpoint after readers that found it in the table.
@@ -83,8 +75,6 @@
  * @recvq: posted untagged receive buffers (struct uet_rbuf), oldest first.
  * @trecvq: posted tagged receive buffers, oldest first.
  * @sends: work requests in progress (struct uet_tx_msg), oldest first.
- * @held: untagged UUD sends that found no receive buffer (struct
- *	uet_held), oldest first.
  * @rx_flows: receive flows (struct uet_rx_flow) by initiator endpoint.
  * @nr_rx_flows: entries of @rx_flows.
  * @tx_flows: send flows (struct uet_tx_flow) by target and its PID.
@@ -97,7 +87,7 @@ struct uet_ep {
 	const void *domain;
 	uet_comp_fn comp;
 	void *priv;
-	uet_starved_fn starved;
+	uet_rbuf_fn get_rbuf;
 	u8 access;
 	struct rcu_head rcu;
 	struct mutex send_lock;	/* see above */
@@ -111,20 +101,9 @@ struct uet_ep {
 	struct list_head recvq;
 	struct list_head trecvq;
 	struct list_head sends;
-	struct list_head held;
 	DECLARE_HASHTABLE(rx_flows, 4);
 	unsigned int nr_rx_flows;
 	DECLARE_HASHTABLE(tx_flows, 4);
-};
-
-/* A UUD send held until a receive buffer comes, or @expires. */
-struct uet_held {
-	struct list_head node;
-	struct sk_buff *skb;
-	struct uet_ses_req_info req;
-	unsigned int hlen;
-	struct in6_addr saddr;
-	unsigned long expires;
 };
 
 /* A posted receive buffer. */
@@ -270,15 +249,12 @@ static inline void ep_complete(struct uet_ep *ep, struct uet_comp *c)
 struct uet_rx_flow *ses_rx_flow(struct uet_ep *ep, const struct in6_addr *src,
 				u16 initiator);
 struct uet_rbuf *ses_rbuf_take(struct list_head *q, bool tagged, u64 tag);
+struct uet_rbuf *ses_rbuf_next(struct uet_ep *ep);
 void ses_count_rx(struct uet_ep *ep, u8 rc, u32 len);
 bool ses_uud_deliver(struct uet_ep *ep, const struct uet_ses_req_info *req,
 		     struct sk_buff *skb, unsigned int hlen,
 		     const struct in6_addr *saddr);
 void ses_uud_drop(struct uet_ep *ep, u32 len);
-bool ses_uud_hold(struct uet_ep *ep, const struct uet_ses_req_info *req,
-		  struct sk_buff *skb, unsigned int hlen,
-		  const struct in6_addr *saddr);
-void ses_uud_flush_held(struct uet_ep *ep);
 
 /* ses_tx.c */
 u32 ses_max_payload(struct uet_dev *udev, const struct in6_addr *peer);

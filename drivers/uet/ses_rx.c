@@ -62,7 +62,7 @@ static struct uet_rx_msg *rx_msg(struct uet_ep *ep, struct uet_rx_flow *f, u16 i
 		m = kzalloc(sizeof(*m), GFP_ATOMIC);
 		if (!m)
 			return NULL;
-		m->rb = ses_rbuf_take(&ep->recvq, false, 0);
+		m->rb = ses_rbuf_next(ep);
 		if (!m->rb)
 			m->status = -ENOBUFS;
 		*rx_slot(f, f->next_bind) = m;
@@ -321,30 +321,15 @@ static struct uet_ep *ep_find(struct uet_dev *udev,
 	return ep;
 }
 
-/*
- * A UUD send: the oldest matching buffer takes it; with none, the endpoint
- * holds it a while if its owner asked for that, else drops it.
- */
+/* A UUD send: the oldest matching buffer takes it; with none, a drop. */
 static void ep_rcv_uud(struct uet_ep *ep, const struct uet_ses_req_info *req,
 		       struct sk_buff *skb, unsigned int hlen,
 		       const struct in6_addr *saddr)
 {
-	bool tagged = req->opcode == UET_SES_TAGGED_SEND;
-	uet_starved_fn starved = NULL;
-
 	spin_lock(&ep->lock);
-	ses_uud_flush_held(ep);
-	/* untagged sends take buffers in arrival order: none past the held */
-	if (ep->closing || (!tagged && !list_empty(&ep->held)) ||
-	    !ses_uud_deliver(ep, req, skb, hlen, saddr)) {
-		if (ses_uud_hold(ep, req, skb, hlen, saddr))
-			starved = ep->starved;
-		else
-			ses_uud_drop(ep, skb->len - hlen);
-	}
+	if (ep->closing || !ses_uud_deliver(ep, req, skb, hlen, saddr))
+		ses_uud_drop(ep, skb->len - hlen);
 	spin_unlock(&ep->lock);
-	if (starved)
-		starved(ep, ep->priv);
 }
 
 /**

@@ -74,7 +74,6 @@ struct uet_dev_cfg {
  * @pds: the PDCs (pds.c).
  * @rudi: RUDI requests in flight (rudi.c).
  * @eps: the open endpoints by job and PIDonFEP (ses.c); its own lock.
- * @uud_held: UUD datagrams its endpoints hold for a receive buffer (ses.c).
  * @ri: the registered memory peers may access (ri.c).
  * @debugfs: the device's debugfs directory.
  * @cfg: the device's settings.
@@ -95,7 +94,6 @@ struct uet_dev {
 	struct uet_pds pds;
 	struct uet_rudi rudi;
 	struct xarray eps;
-	atomic_t uud_held;
 	struct uet_ri_table ri;
 	struct dentry *debugfs;
 	struct uet_dev_cfg cfg;

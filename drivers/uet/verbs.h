@@ -208,11 +208,11 @@ struct uet_wq {
  * @av: the peer of a connected QP (IB_QP_AV).
  * @sq_sig_all: every send WQE completes.
  * @ep: the UET endpoint {UET_JOB_DEFAULT, QPN} (xfer.c).
- * @ep_lock: serialises the use of @ep: posting, handing it receive WQEs
- *	(in queue order), closing and reopening it.
- * @xfer_lock: protects @recvs, @nrecvs, @done, @closing, @ep_flushed.
- * @recvs: receive WQEs handed to @ep (struct uet_xfer).
- * @nrecvs: how many.
+ * @ep_lock: serialises the use of @ep: posting, closing and reopening it.
+ * @rcopy: room for one receive WQE, copied out of the shared queue by
+ *	@ep, which serialises its use under its own lock (xfer.c).
+ * @xfer_lock: protects @recvs, @done, @closing, @ep_flushed.
+ * @recvs: receive WQEs @ep took for messages (struct uet_xfer).
  * @done: completed work whose references are dropped by @work.
  * @closing: the QP is being destroyed: no more CQEs for cancellations.
  * @ep_flushed: @ep was emptied since the QP entered the error state.
@@ -222,11 +222,9 @@ struct uet_wq {
  *	stalls at max_rd_atomic of them (xfer.c).
  * @sq_bytes: bytes of the messages handed to @ep and not completed: the
  *	send queue stalls at UET_SQ_BYTES_MAX (xfer.c).
- * @poll: how long @work waits before looking at the receive queue again
- *	(jiffies): it backs off while the process posts nothing.
  * @work: process-context work of the data path: dropping references,
- *	handing receive WQEs to @ep, posting @rnr again, draining the send
- *	queue for kernel users that posted from atomic context, flushing @ep.
+ *	posting @rnr again, draining the send queue for kernel users that
+ *	posted from atomic context, flushing @ep.
  * @memcg: a user QP's: the memory cgroup of the process that created it,
  *	referenced.  What the data path holds for the QP's work is charged
  *	there, by @work as by the process's own system calls; a kernel QP's
@@ -248,16 +246,15 @@ struct uet_qp {
 
 	struct uet_ep *ep;
 	struct mutex ep_lock;	/* see above */
+	void *rcopy;
 	spinlock_t xfer_lock;	/* see above */
 	struct list_head recvs;
-	unsigned int nrecvs;
 	struct list_head done;
 	bool closing;
 	bool ep_flushed;
 	struct list_head rnr;
 	atomic_t amo_inflight;
 	atomic_long_t sq_bytes;
-	unsigned long poll;
 	struct delayed_work work;
 	struct mem_cgroup *memcg;
 };

@@ -15,14 +15,11 @@
  * registered pages without intermediate copies.
  *
  * The rxe provider posts receive WQEs into the shared queue without a
- * system call, while the endpoint needs its receive buffers before the
- * messages come.  So receive WQEs are handed to the endpoint ahead, up to
- * UET_XFER_RECV_AHEAD of them (UET_XFER_SRQ_AHEAD per QP of an SRQ, so
- * that its QPs share it): when the QP becomes ready to receive, at each
- * doorbell, after each receive completion (from the QP's work item, since
- * the completion callback may not call into the endpoint), and from the
- * work item polling the queue, every UET_XFER_POLL_MIN jiffies backing
- * off to UET_XFER_POLL_MAX while the process posts nothing.
+ * system call.  The endpoint takes them from there itself as messages
+ * need them (xfer_get_rbuf(), in softirq, in message order), as an IB
+ * responder does: a message finds every receive WQE posted before its
+ * first packet arrived, and a datagram none, with none posted, is
+ * dropped, as UD's is.
  *
  * A message that finds no buffer is refused by the target
  * (UET_SES_RC_NO_MATCH).  The sender posts it again after
@@ -49,9 +46,8 @@
  * them, unless one is a region's last, which may unpin pages: such work
  * goes on the QP's done list for the QP's work item (qp.c), whose share
  * here, uet_xfer_run(), frees it in process context.  The work item also
- * runs after every receive completion (to hand the endpoint more receive
- * WQEs), every atomic (the send queue may wait for it) and every error
- * (the QP flushes).
+ * runs after every atomic (the send queue may wait for it) and every
+ * error (the QP flushes).
  */
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
@@ -65,15 +61,6 @@
 #include "verbs.h"
 #include "wire.h"
 #include "xfer.h"
-
-/* Receive WQEs a QP hands to its endpoint ahead of the messages ... */
-#define UET_XFER_RECV_AHEAD	256
-/* ... and a QP of an SRQ, leaving the rest to the SRQ's other QPs. */
-#define UET_XFER_SRQ_AHEAD	16
-
-/* Bounds of the receive queue poll period, in jiffies. */
-#define UET_XFER_POLL_MIN	1
-#define UET_XFER_POLL_MAX	(HZ / 10)
 
 /* Delay before a refused send is posted again (IB's RNR timer 14 = 1 ms). */
 #define UET_XFER_RNR_DELAY	msecs_to_jiffies(1)
@@ -151,8 +138,8 @@ static bool opcode_amo(u32 opcode)
 }
 
 /*
- * Drop the MR references of completed send work, and free it, unless one
- * is a region's last: then the work keeps the rest for drop_done().
+ * Drop the MR references of completed work, and free it, unless one is a
+ * region's last: then the work keeps the rest for drop_done().
  */
 static bool xfer_put_refs(struct uet_xfer *x)
 {
@@ -169,19 +156,20 @@ static bool xfer_put_refs(struct uet_xfer *x)
 /* Completed, @failed or not: see "References" above. */
 static void xfer_retire(struct uet_qp *qp, struct uet_xfer *x, bool failed)
 {
-	bool kick = x->recv || failed || opcode_amo(x->opcode);
+	bool kick = failed || opcode_amo(x->opcode);
 	unsigned long flags;
 
-	if (!x->recv && xfer_put_refs(x)) {
+	if (x->recv) {
+		spin_lock_irqsave(&qp->xfer_lock, flags);
+		list_del(&x->node);
+		spin_unlock_irqrestore(&qp->xfer_lock, flags);
+	}
+	if (xfer_put_refs(x)) {
 		if (kick)
 			uet_xfer_kick(qp);
 		return;
 	}
 	spin_lock_irqsave(&qp->xfer_lock, flags);
-	if (x->recv) {
-		list_del(&x->node);
-		qp->nrecvs--;
-	}
 	list_add_tail(&x->node, &qp->done);
 	spin_unlock_irqrestore(&qp->xfer_lock, flags);
 	uet_xfer_kick(qp);
@@ -609,39 +597,36 @@ static struct rxe_recv_wqe *take_recv(struct uet_qp *qp, void *copy)
 	return wqe ? copy : NULL;
 }
 
-/* Hand one receive WQE to the endpoint; false when none is queued. */
-static bool recv_one(struct uet_qp *qp, void *copy)
+/*
+ * The work of receive WQE @wqe, its MRs resolved, or %NULL when it cannot
+ * be used (it completed with the error then).
+ */
+static struct uet_xfer *recv_xfer(struct uet_qp *qp,
+				  const struct rxe_recv_wqe *wqe)
 {
 	u32 max_sge = qp->srq ? qp->srq->max_sge : qp->rq.max_sge;
-	bool ud = uet_qp_datagram(qp);
 	struct uet_comp fail = { .recv = true, .status = -EFAULT };
-	struct uet_recv rv = {};
-	struct rxe_recv_wqe *wqe;
 	unsigned long flags;
 	struct uet_xfer *x;
 	u32 nsge;
 
-	wqe = take_recv(qp, copy);
-	if (!wqe)
-		return false;
 	nsge = min3(wqe->dma.num_sge, max_sge, (u32)UET_MAX_SGE);
-	x = kzalloc(struct_size(x, sge, nsge), GFP_KERNEL_ACCOUNT);
+	x = kzalloc(struct_size(x, sge, nsge), GFP_ATOMIC);
 	if (!x) {
 		uet_cq_recv_done(qp, wqe->wr_id, IB_WC_LOC_QP_OP_ERR, NULL,
 				 false);
-		return true;
+		return NULL;
 	}
 	x->recv = true;
 	x->wr_id = wqe->wr_id;
 	fail.cookie = (uintptr_t)x;
 	spin_lock_irqsave(&qp->xfer_lock, flags);
 	list_add_tail(&x->node, &qp->recvs);
-	qp->nrecvs++;
 	spin_unlock_irqrestore(&qp->xfer_lock, flags);
 
 	if (!wqe_sgl(qp, wqe->dma.sge, nsge, IB_ACCESS_LOCAL_WRITE, x))
 		goto fail;
-	if (ud) {
+	if (uet_qp_datagram(qp)) {
 		/* the GRH takes the first bytes, in the first entry */
 		if (!x->nsge || x->sge[0].len < UET_GRH_LEN) {
 			fail.status = -EMSGSIZE;
@@ -651,65 +636,34 @@ static bool recv_one(struct uet_qp *qp, void *copy)
 		x->sge[0].addr += UET_GRH_LEN;
 		x->sge[0].len -= UET_GRH_LEN;
 	}
-	rv.cookie = (uintptr_t)x;
-	rv.sge = x->sge;
-	rv.nsge = x->nsge;
-	if (qp->ep && !uet_ep_post_recv(qp->ep, &rv))
-		return true;
+	return x;
 fail:
 	xfer_recv_done(qp, &fail);
-	return true;
-}
-
-static bool receiving(struct uet_qp *qp)
-{
-	enum ib_qp_state state = READ_ONCE(qp->state);
-
-	return state == IB_QPS_RTR || state == IB_QPS_RTS ||
-	       state == IB_QPS_SQD;
+	return NULL;
 }
 
 /*
- * Hand queued receive WQEs to the endpoint, in queue order: any found, or
- * datagrams waiting for them?  Called with @qp's endpoint lock held.
+ * The endpoint's next receive buffer (uet_rbuf_fn): the oldest receive
+ * WQE of the QP's RQ or SRQ.  Softirq, the endpoint locked, which
+ * serialises the use of @rcopy.  A WQE that cannot be used completes with
+ * the error and the next one is taken.
  */
-static bool recv_fill_locked(struct uet_qp *qp, void *copy)
+static bool xfer_get_rbuf(struct uet_ep *ep, void *priv, struct uet_recv *rv)
 {
-	unsigned int ahead = qp->srq ? UET_XFER_SRQ_AHEAD : UET_XFER_RECV_AHEAD;
-	bool found = false;
+	struct uet_qp *qp = priv;
+	struct rxe_recv_wqe *wqe;
+	struct uet_xfer *x;
 
-	lockdep_assert_held(&qp->ep_lock);
-	while (READ_ONCE(qp->nrecvs) < ahead && receiving(qp)) {
-		if (!recv_one(qp, copy))
-			break;
-		found = true;
+	while ((wqe = take_recv(qp, qp->rcopy))) {
+		x = recv_xfer(qp, wqe);
+		if (!x)
+			continue;
+		*rv = (struct uet_recv) {
+			.cookie = (uintptr_t)x, .sge = x->sge, .nsge = x->nsge,
+		};
+		return true;
 	}
-	/* poll at the fastest while datagrams wait for receive WQEs */
-	if (qp->ep && uet_qp_datagram(qp) && uet_ep_expire_held(qp->ep))
-		found = true;
-	return found;
-}
-
-/* A WQE's worth of memory to copy receive WQEs out of their ring into. */
-static void *recv_copy(struct uet_qp *qp)
-{
-	return kmalloc(qp->srq ? BIT(qp->srq->queue.log2_elem) :
-			      BIT(qp->rq.queue.log2_elem), GFP_KERNEL);
-}
-
-/* The work item's look at the receive queue. */
-static bool recv_fill(struct uet_qp *qp)
-{
-	void *copy = recv_copy(qp);
-	bool found;
-
-	if (!copy)
-		return false;
-	mutex_lock(&qp->ep_lock);
-	found = recv_fill_locked(qp, copy);
-	mutex_unlock(&qp->ep_lock);
-	kfree(copy);
-	return found;
+	return false;
 }
 
 /* Whether a QP in @state takes what arrives (IB spec 10.3.1). */
@@ -750,16 +704,9 @@ static void ep_accept(struct uet_qp *qp)
 	uet_ep_accept(qp->ep, from, &peer, peer_pid, qkey);
 }
 
-/* A datagram found no receive buffer: hand the queued WQEs over now. */
-static void xfer_starved(struct uet_ep *ep, void *priv)
-{
-	uet_xfer_kick(priv);
-}
-
 /*
  * Open the QP's endpoint in its PD, taking what the QP's state allows
- * (ep_accept()); a datagram QP's holds the datagrams that come before its
- * receive WQEs.
+ * (ep_accept()) into the receive WQEs of its queue.
  */
 static int ep_open(struct uet_qp *qp)
 {
@@ -771,8 +718,7 @@ static int ep_open(struct uet_qp *qp)
 		qp->ep = NULL;
 		return PTR_ERR(ep);
 	}
-	if (uet_qp_datagram(qp))
-		uet_ep_set_starved(ep, xfer_starved);
+	uet_ep_set_rbuf(ep, xfer_get_rbuf);
 	qp->ep = ep;
 	ep_accept(qp);
 	return 0;
@@ -838,24 +784,6 @@ bool uet_xfer_run(struct uet_qp *qp)
 }
 
 /**
- * uet_xfer_poll() - hand the receive queue's WQEs to the endpoint, and
- *	look again later
- * @qp: the QP
- *
- * The looks back off while nothing comes.
- * Context: process, the QP's work item.
- */
-void uet_xfer_poll(struct uet_qp *qp)
-{
-	if (recv_fill(qp))
-		qp->poll = UET_XFER_POLL_MIN;
-	else
-		qp->poll = min_t(unsigned long, qp->poll * 2, UET_XFER_POLL_MAX);
-	if (receiving(qp) && !READ_ONCE(qp->closing))
-		queue_delayed_work(system_wq, &qp->work, qp->poll);
-}
-
-/**
  * uet_xfer_kick() - run the QP's work item: fill, drain, flush
  * @qp: the QP
  *
@@ -867,42 +795,10 @@ void uet_xfer_kick(struct uet_qp *qp)
 }
 
 /**
- * uet_xfer_recv_fill() - hand queued receive WQEs to the endpoint
- * @qp: the QP
- * @ctx: who calls, %UET_CTX_PROCESS or %UET_CTX_ANY (enum uet_ctx)
- *
- * From any context, or while the endpoint is busy, the work item does it.
- */
-void uet_xfer_recv_fill(struct uet_qp *qp, enum uet_ctx ctx)
-{
-	void *copy;
-
-	if (ctx != UET_CTX_PROCESS) {
-		uet_xfer_kick(qp);
-		return;
-	}
-	copy = recv_copy(qp);
-	/*
-	 * Never wait for the endpoint here: the work item may hold it while
-	 * it hands a large message to the data path, and a doorbell would
-	 * then take as long.  The work item looks in its place.
-	 */
-	if (copy && mutex_trylock(&qp->ep_lock)) {
-		recv_fill_locked(qp, copy);
-		mutex_unlock(&qp->ep_lock);
-	} else {
-		uet_xfer_kick(qp);
-	}
-	kfree(copy);
-	/* and keep an eye on the queue (no-op while the poll is pending) */
-	queue_delayed_work(system_wq, &qp->work, qp->poll);
-}
-
-/**
  * uet_xfer_open() - open the QP's endpoint
- * @qp: the QP, its QPN and work item set
+ * @qp: the QP, its QPN, work item and receive queue or SRQ set
  *
- * Return: 0 or a negative errno from uet_ep_open().
+ * Return: 0, -ENOMEM or a negative errno from uet_ep_open().
  */
 int uet_xfer_open(struct uet_qp *qp)
 {
@@ -913,10 +809,16 @@ int uet_xfer_open(struct uet_qp *qp)
 	INIT_LIST_HEAD(&qp->recvs);
 	INIT_LIST_HEAD(&qp->done);
 	INIT_LIST_HEAD(&qp->rnr);
-	qp->poll = UET_XFER_POLL_MIN;
+	qp->rcopy = kmalloc(qp->srq ? BIT(qp->srq->queue.log2_elem) :
+				      BIT(qp->rq.queue.log2_elem),
+			    GFP_KERNEL_ACCOUNT);
+	if (!qp->rcopy)
+		return -ENOMEM;
 	mutex_lock(&qp->ep_lock);
 	err = ep_open(qp);
 	mutex_unlock(&qp->ep_lock);
+	if (err)
+		kfree(qp->rcopy);
 	return err;
 }
 
@@ -986,5 +888,5 @@ void uet_xfer_close(struct uet_qp *qp)
 		list_del(&x->node);
 		xfer_free(x);
 	}
-	qp->nrecvs = 0;
+	kfree(qp->rcopy);
 }

@@ -3,8 +3,8 @@
  * uet data path of the verbs: send WQEs become UET operations of the QP's
  * endpoint, receive WQEs its receive buffers, and the endpoint's
  * completions become CQEs (built by cq.c).  It calls nothing above it:
- * the QP's work item (qp.c) runs its share through uet_xfer_run() and
- * uet_xfer_poll(), and uet_xfer_kick() only schedules that work item.
+ * the QP's work item (qp.c) runs its share through uet_xfer_run(), and
+ * uet_xfer_kick() only schedules that work item.
  */
 #ifndef _UET_XFER_H
 #define _UET_XFER_H
@@ -21,9 +21,7 @@ void uet_xfer_modified(struct uet_qp *qp);
 void uet_xfer_close(struct uet_qp *qp);
 int uet_xfer_reset(struct uet_qp *qp);
 enum ib_wc_status uet_xfer_send(struct uet_qp *qp, struct rxe_send_wqe *wqe);
-void uet_xfer_recv_fill(struct uet_qp *qp, enum uet_ctx ctx);
 void uet_xfer_kick(struct uet_qp *qp);
 bool uet_xfer_run(struct uet_qp *qp);
-void uet_xfer_poll(struct uet_qp *qp);
 
 #endif /* _UET_XFER_H */
