@@ -32,7 +32,8 @@ data() {
 	tx=$(counter uet0 tx_packets)
 	A ./verbs_data -T rc_across_pdc_reopen -T held_sends_bounded &&
 	[ "$(counter uet0 tx_packets)" -gt "$tx" ] &&
-	[ "$(counter uet0 rnr_retries)" -gt 0 ]
+	[ "$(counter uet0 rnr_retries)" -gt 0 ] &&
+	[ "$(counter uet1 rnr_nacks_sent)" -gt 0 ]
 }
 
 # impaired NETEM CMD...: CMD with netem NETEM on both ends of the veth,

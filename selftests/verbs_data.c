@@ -75,7 +75,9 @@ static struct ibv_qp *make_qp(struct side *s, enum ibv_qp_type type)
 	return ibv_create_qp(s->pd, &init);
 }
 
-static int to_rts(struct ibv_qp *qp, int sgid, int dhost, uint32_t dqpn)
+/* Through INIT and RTR to RTS, to the QP @dqpn of host @dhost. */
+static int to_rts_rnr(struct ibv_qp *qp, int sgid, int dhost, uint32_t dqpn,
+		      uint8_t rnr_retry)
 {
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_INIT, .port_num = PORT,
@@ -112,7 +114,7 @@ static int to_rts(struct ibv_qp *qp, int sgid, int dhost, uint32_t dqpn)
 	a.qp_state = IBV_QPS_RTS;
 	a.timeout = 14;
 	a.retry_cnt = 7;
-	a.rnr_retry = 7;
+	a.rnr_retry = rnr_retry;
 	a.max_rd_atomic = RD_ATOMIC;
 	if (ibv_modify_qp(qp, &a, ud ? IBV_QP_STATE | IBV_QP_SQ_PSN :
 			  IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
@@ -120,6 +122,12 @@ static int to_rts(struct ibv_qp *qp, int sgid, int dhost, uint32_t dqpn)
 			  IBV_QP_MAX_QP_RD_ATOMIC))
 		return -3;
 	return 0;
+}
+
+/* ... retrying a send the peer has no receive WQE for without limit. */
+static int to_rts(struct ibv_qp *qp, int sgid, int dhost, uint32_t dqpn)
+{
+	return to_rts_rnr(qp, sgid, dhost, dqpn, 7);
 }
 
 static struct ibv_context *open_dev(struct ibv_device **list, const char *name)
@@ -669,6 +677,86 @@ TEST_F(pair, receiver_not_ready)
 	EXPECT_EQ(0, memcmp(a->buf[0], b->buf[0], 100));
 }
 
+/* Rounds of rnr_keeps_order: each could go wrong if a send overtook. */
+#define RNR_ROUNDS	4
+
+/*
+ * A send that met no receive WQE keeps its place, as after an IB RNR NAK.
+ * Each round, the receiver posts one WQE and the sender at once posts the
+ * next send: the waiting send takes that WQE and completes first, and the
+ * new one waits in turn for the next round's.
+ */
+TEST_F(pair, rnr_keeps_order)
+{
+	struct side *a = &self->s[0], *b = &self->s[1];
+	struct ibv_sge ss, rs;
+	struct ibv_wc wc;
+	int k;
+
+	memset(b->buf[0], 0, 4096 * (RNR_ROUNDS + 1));
+	for (k = 0; k <= RNR_ROUNDS; k++)
+		pattern(a->buf[0] + 4096 * k, 100, 11 + k);
+	ss = (struct ibv_sge){ (uintptr_t)a->buf[0], 100, a->mr[0]->lkey };
+	ASSERT_EQ(0, post(a->qp[1], IBV_WR_SEND, &ss, 1, 0, 0, 0, 0));
+	EXPECT_EQ(0, quiet_for(a->cq, 100));
+	for (k = 0; k <= RNR_ROUNDS; k++) {
+		rs = (struct ibv_sge){ (uintptr_t)b->buf[0] + 4096 * k, 100,
+				       b->mr[0]->lkey };
+		ASSERT_EQ(0, post_recv(b->qp[1], &rs, 1, 20 + k));
+		if (k < RNR_ROUNDS) {
+			ss.addr = (uintptr_t)a->buf[0] + 4096 * (k + 1);
+			ASSERT_EQ(0, post(a->qp[1], IBV_WR_SEND, &ss, 1, 0, 0,
+					  0, k + 1));
+		}
+		ASSERT_EQ(0, wait_wc(a->cq, &wc));
+		EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+		ASSERT_EQ(k, wc.wr_id);
+		ASSERT_EQ(0, wait_wc(b->cq, &wc));
+		EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+		EXPECT_EQ(20 + k, wc.wr_id);
+		EXPECT_EQ(0, memcmp(b->buf[0] + 4096 * k,
+				    a->buf[0] + 4096 * k, 100));
+		if (k < RNR_ROUNDS)
+			EXPECT_EQ(0, quiet_for(a->cq, 50));
+	}
+}
+
+/* How long rnr_retry_exceeded's send may take to fail: a few RNR timers. */
+#define RNR_FAIL_MS	1000
+
+/*
+ * With rnr_retry 1, a send the receiver has no WQE for goes once more
+ * after the RNR timer, then fails with IBV_WC_RNR_RETRY_EXC_ERR; the
+ * receiver sees nothing of it, not even when it posts a WQE afterwards.
+ */
+TEST_F(pair, rnr_retry_exceeded)
+{
+	struct side *a = &self->s[0], *b = &self->s[1];
+	struct ibv_sge ss = { (uintptr_t)a->buf[0], 100, a->mr[0]->lkey };
+	struct ibv_sge rs = { (uintptr_t)b->buf[0], 100, b->mr[0]->lkey };
+	struct ibv_qp *qa, *qb;
+	struct ibv_wc wc;
+	long t0;
+
+	qa = make_qp(a, IBV_QPT_RC);
+	qb = make_qp(b, IBV_QPT_RC);
+	ASSERT_NE(NULL, qa);
+	ASSERT_NE(NULL, qb);
+	ASSERT_EQ(0, to_rts_rnr(qa, a->gid, 2, qb->qp_num, 1));
+	ASSERT_EQ(0, to_rts(qb, b->gid, 1, qa->qp_num));
+	t0 = now_ms();
+	ASSERT_EQ(0, post(qa, IBV_WR_SEND, &ss, 1, 0, 0, 0, 9));
+	ASSERT_EQ(0, wait_wc(a->cq, &wc));
+	EXPECT_EQ(IBV_WC_RNR_RETRY_EXC_ERR, wc.status) TH_LOG("status %s",
+		ibv_wc_status_str(wc.status));
+	EXPECT_EQ(9, wc.wr_id);
+	EXPECT_GT(RNR_FAIL_MS, now_ms() - t0);
+	ASSERT_EQ(0, post_recv(qb, &rs, 1, 19));
+	EXPECT_EQ(0, quiet_for(b->cq, 200));
+	EXPECT_EQ(0, ibv_destroy_qp(qa));
+	EXPECT_EQ(0, ibv_destroy_qp(qb));
+}
+
 /* A send from a's QP 0 takes b's QP 0's receive WQE 5, posted before. */
 static void peer_takes_recv(struct __test_metadata *_metadata,
 			    struct side *a, struct side *b, unsigned int seed)
@@ -1074,10 +1162,10 @@ TEST_F(pair, send_to_a_peer_gone)
 }
 
 /*
- * A QP takes RDMA writes only while it receives (RTR or RTS).  In INIT it
- * refuses them as a receiver not ready: the initiator retries (rnr_retry
+ * A QP takes RDMA writes only while it receives (RTR or RTS).  In INIT
+ * they wait as for a receiver not ready: the initiator retries (rnr_retry
  * 7, without limit) and the memory stays untouched until the QP reaches
- * RTR, when the write lands.  In ERR it refuses them again.
+ * RTR, when the write lands.  In ERR they wait again.
  */
 TEST_F(pair, writes_need_a_receiving_qp)
 {

@@ -48,6 +48,7 @@ static const struct rdma_stat_desc uet_counter_descs[] = {
 	[UET_CNT_READS_REISSUED].name = "reads_reissued",
 	[UET_CNT_TRIMMED].name = "trimmed",
 	[UET_CNT_RNR_RETRIES].name = "rnr_retries",
+	[UET_CNT_RNR_NACKS_SENT].name = "rnr_nacks_sent",
 	[UET_CNT_PDCS_ACTIVE].name = "pdcs_active",
 };
 

@@ -89,6 +89,13 @@ static_assert(UET_PDC_SACK_BITS == 8 * sizeof(u64));
 #define DEFAULT_DUP_THRESH	3
 #define DEFAULT_MAX_RETRIES	15
 
+/*
+ * PSNs refused for want of a receive buffer wait 1 ms before one goes
+ * again: about InfiniBand's RNR NAK timer of 1.28 ms (code 14 of IB spec
+ * 9.7.5.2.8), the value applications commonly choose.
+ */
+#define DEFAULT_RNR_DELAY	NS_PER_MS
+
 static const char * const state_names[UET_PDC_STATE_COUNT] = {
 	[UET_PDC_CLOSED] = "CLOSED",
 	[UET_PDC_SYN_SENT] = "SYN_SENT",
@@ -128,6 +135,7 @@ static const char * const counter_names[UET_PDC_CNT_COUNT] = {
 	[UET_PDC_CNT_TX_RTT_SAMPLES] = "tx_rtt_samples",
 	[UET_PDC_CNT_TX_PROBES] = "tx_probes",
 	[UET_PDC_CNT_TX_LOST_RTX] = "tx_lost_rtx",
+	[UET_PDC_CNT_TX_RNR] = "tx_rnr",
 	[UET_PDC_CNT_RX_DELIVERED] = "rx_delivered",
 	[UET_PDC_CNT_RX_OUT_OF_ORDER] = "rx_out_of_order",
 	[UET_PDC_CNT_RX_DUPLICATES] = "rx_duplicates",
@@ -360,6 +368,7 @@ void uet_pdc_cfg_default(struct uet_pdc_cfg *cfg, enum uet_pdc_mode mode)
 	cfg->rto_initial = DEFAULT_RTO_INITIAL;
 	cfg->rto_min = DEFAULT_RTO_MIN;
 	cfg->rto_max = DEFAULT_RTO_MAX;
+	cfg->rnr_delay = DEFAULT_RNR_DELAY;
 }
 
 static bool cfg_valid(const struct uet_pdc_cfg *cfg)
@@ -548,6 +557,7 @@ int uet_pdc_tx_alloc(struct uet_pdc *pdc, u64 now, u32 *psn)
 	__clear_bit(s, tx->acked);
 	__clear_bit(s, tx->lost);
 	__clear_bit(s, tx->rtxd);
+	__clear_bit(s, tx->rnr);
 	if (!tx->timing) {
 		tx->timing = true;
 		tx->timed_psn = tx->nxt;
@@ -559,8 +569,9 @@ int uet_pdc_tx_alloc(struct uet_pdc *pdc, u64 now, u32 *psn)
 }
 
 /*
- * Mark PSNs in [@from, @to) that are not acknowledged as lost.  Lost PSNs
- * stay within [rtx_next, rtx_end), where uet_pdc_tx_next_rtx() looks.
+ * Mark PSNs in [@from, @to) that are not acknowledged as lost, but those
+ * waiting for a receive buffer (uet_pdc_tx_rnr()).  Lost PSNs stay within
+ * [rtx_next, rtx_end), where uet_pdc_tx_next_rtx() looks.
  */
 static void mark_lost(struct uet_pdc *pdc, u32 from, u32 to)
 {
@@ -569,7 +580,7 @@ static void mark_lost(struct uet_pdc *pdc, u32 from, u32 to)
 	u32 psn;
 
 	for (psn = from; psn != to; psn++) {
-		if (tx_acked(pdc, psn))
+		if (tx_acked(pdc, psn) || test_bit(slot(pdc, psn), tx->rnr))
 			continue;
 		__set_bit(slot(pdc, psn), tx->lost);
 		any = true;
@@ -605,6 +616,8 @@ static void tx_mark_acked(struct uet_pdc *pdc, u32 psn, u64 now)
 	__clear_bit(s, tx->lost);
 	if (__test_and_clear_bit(s, tx->rtxd))
 		tx->rtx_out--;
+	if (__test_and_clear_bit(s, tx->rnr))
+		tx->rnr_out--;
 	if (tx->timing && psn == tx->timed_psn) {
 		tx->timing = false;
 		uet_pdc_rtt_sample(&pdc->rtt, now - tx->timed_at);
@@ -769,6 +782,49 @@ static void probe_answered(struct uet_pdc *pdc)
 	}
 }
 
+/*
+ * Progress, or an answer that shows the receiver alive: forget the
+ * backoff, as RFC 6298 (5.7) allows once new data is acknowledged; else
+ * Karn's rule would keep a go-back-N PDC, which retransmits everything,
+ * on its longest timeout for good.
+ */
+static void tx_forget_backoff(struct uet_pdc *pdc)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+
+	if (!tx->retries)
+		return;
+	tx->retries = 0;
+	pdc->rtt.rto = pdc->rtt.seeded ? rto_estimate(&pdc->rtt) :
+					 rto_clamp(&pdc->rtt, pdc->cfg.rto_initial);
+}
+
+/*
+ * The PSN sent again after waiting for a receive buffer was taken: the
+ * buffers are there, and every PSN still waiting goes again, RUD's and
+ * RUDI's selectively, ROD's from the first not acknowledged.
+ */
+static void rnr_answered(struct uet_pdc *pdc)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+	u32 psn, s;
+
+	if (!tx->rnr_probing || (!uet_psn_before(tx->rnr_probe, tx->una) &&
+				 !tx_acked(pdc, tx->rnr_probe)))
+		return;
+	tx->rnr_probing = false;
+	for (psn = tx->una; tx->rnr_out && psn != tx->nxt; psn++) {
+		s = slot(pdc, psn);
+		if (!__test_and_clear_bit(s, tx->rnr))
+			continue;
+		tx->rnr_out--;
+		if (pdc->cfg.mode != UET_PDC_ROD)
+			mark_lost(pdc, psn, psn + 1);
+	}
+	if (pdc->cfg.mode == UET_PDC_ROD)
+		go_back(pdc);
+}
+
 /**
  * uet_pdc_tx_ack() - process the reliability content of a received ACK
  * @pdc: the PDC.
@@ -817,11 +873,8 @@ int uet_pdc_tx_ack(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
 	 * data is acknowledged; else Karn's rule would keep a go-back-N PDC,
 	 * which retransmits everything, on its longest timeout for good.
 	 */
-	if (tx->retries) {
-		tx->retries = 0;
-		pdc->rtt.rto = pdc->rtt.seeded ? rto_estimate(&pdc->rtt) :
-						 rto_clamp(&pdc->rtt, pdc->cfg.rto_initial);
-	}
+	tx_forget_backoff(pdc);
+	rnr_answered(pdc);
 	if (pdc->cfg.mode != UET_PDC_ROD) {
 		probe_answered(pdc);
 		detect_losses(pdc);
@@ -859,6 +912,86 @@ int uet_pdc_tx_nack(struct uet_pdc *pdc, u32 psn)
 	else if (!tx->rewound || uet_psn_before(psn, tx->rtx_next))
 		go_back(pdc);
 	return 0;
+}
+
+/**
+ * uet_pdc_tx_rnr() - the receiver has no buffer for @psn yet
+ * @pdc: the PDC.
+ * @psn: the PSN its NACK refers to; it did not count as received.
+ * @again: set if @psn was the one sent again after waiting
+ *	(uet_pdc_tx_rnr_probe()), refused once more.
+ *
+ * @psn waits, and is neither retransmitted nor judged lost meanwhile;
+ * ROD's receiver drops what follows @psn too, which waits with it.  Once
+ * rnr_delay has passed (uet_pdc_tx_timer()), uet_pdc_tx_rnr_probe() sends
+ * one waiting PSN again; when that one is taken, all of them go again.
+ * Waiting for the receiver's owner is no loss: the backoff is forgotten,
+ * and the timeouts in a row start again from none.
+ *
+ * Return: 0, or -EINVAL if @psn is not in flight, or acknowledged (a late
+ * NACK), or the PDC is UUD.
+ */
+int uet_pdc_tx_rnr(struct uet_pdc *pdc, u32 psn, bool *again)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+	u32 p, end, s;
+
+	*again = false;
+	if (pdc->cfg.mode == UET_PDC_UUD || !tx_in_flight(pdc, psn) ||
+	    tx_acked(pdc, psn))
+		return -EINVAL;
+	pdc->cnt[UET_PDC_CNT_TX_RNR]++;
+	if (tx->rnr_probing && tx->rnr_probe == psn) {
+		tx->rnr_probing = false;
+		*again = true;
+	}
+	end = pdc->cfg.mode == UET_PDC_ROD ? tx->nxt : psn + 1;
+	for (p = psn; p != end; p++) {
+		s = slot(pdc, p);
+		if (tx_acked(pdc, p) || __test_and_set_bit(s, tx->rnr))
+			continue;
+		tx->rnr_out++;
+		__clear_bit(s, tx->lost);
+		if (__test_and_clear_bit(s, tx->rtxd))
+			tx->rtx_out--;
+	}
+	tx_forget_backoff(pdc);
+	return 0;
+}
+
+/**
+ * uet_pdc_tx_rnr_probe() - the wait for a receive buffer is over
+ * @pdc: the PDC.
+ * @psn: the lowest PSN waiting, to send again with the RETX flag and AR.
+ *
+ * One PSN goes, not all that wait: if its receiver is still not ready it
+ * is refused again (uet_pdc_tx_rnr() then says so), and if it is taken
+ * the rest follow (see rnr_answered()).
+ *
+ * Return: true if @psn is set; false if nothing waits, or one is out
+ * already.
+ */
+bool uet_pdc_tx_rnr_probe(struct uet_pdc *pdc, u32 *psn)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+	u32 p, s;
+
+	if (!tx->rnr_out || tx->rnr_probing)
+		return false;
+	for (p = tx->una; p != tx->nxt; p++) {
+		s = slot(pdc, p);
+		if (!__test_and_clear_bit(s, tx->rnr))
+			continue;
+		tx->rnr_out--;
+		if (tx->timing && tx->timed_psn == p)
+			tx->timing = false;
+		tx->rnr_probing = true;
+		tx->rnr_probe = p;
+		pdc->cnt[UET_PDC_CNT_TX_RETRANSMITS]++;
+		*psn = p;
+		return true;
+	}
+	return false;
 }
 
 /**
@@ -935,6 +1068,7 @@ static bool probe_allowed(const struct uet_pdc *pdc, u64 pto)
 	return (pdc->cfg.mode == UET_PDC_RUD ||
 		pdc->cfg.mode == UET_PDC_RUDI) &&
 	       pdc->rtt.seeded && !tx->retries && !tx->probing &&
+	       !tx->rnr_out && !tx->rnr_probing &&
 	       tx->una != tx->nxt && pto < pdc->rtt.rto;
 }
 
@@ -961,9 +1095,10 @@ static u64 probe_timeout(const struct uet_pdc *pdc)
  *
  * RUD and RUDI probe before they time out (RFC 8985 section 7, tail loss
  * probe): a loss at the end of what is in flight leaves no later PSNs to
- * reveal it through SACKs, and would wait for the RTO.  The timer runs
- * from the last progress (an ACK of something new), or from the first
- * send of an idle PDC.
+ * reveal it through SACKs, and would wait for the RTO.  PSNs waiting for
+ * a receive buffer wait rnr_delay, then uet_pdc_tx_rnr_probe() goes
+ * first.  The timer runs from the last progress (an ACK of something new,
+ * or of a PSN waiting), or from the first send of an idle PDC.
  *
  * Return: the time from then to the expiry, ns.
  */
@@ -971,6 +1106,10 @@ u64 uet_pdc_tx_timer(const struct uet_pdc *pdc, bool *probe)
 {
 	u64 pto = probe_timeout(pdc);
 
+	*probe = false;
+	if (pdc->tx.rnr_out && !pdc->tx.rnr_probing)
+		return pdc->cfg.rnr_delay < pdc->rtt.rto ? pdc->cfg.rnr_delay :
+							   pdc->rtt.rto;
 	*probe = probe_allowed(pdc, pto);
 	return *probe ? pto : pdc->rtt.rto;
 }
@@ -1052,15 +1191,14 @@ static enum uet_pdc_rx_verdict rx_seen(const struct uet_pdc *pdc)
  * sender retransmits nothing older than a window, so older PSNs are not
  * this PDC's any more.
  */
-static enum uet_pdc_rx_verdict rx_classify(struct uet_pdc *pdc, u32 psn)
+static enum uet_pdc_rx_verdict rx_classify(const struct uet_pdc *pdc,
+					   u32 psn)
 {
 	const struct uet_pdc_rx *rx = &pdc->rx;
 	u32 expected = rx->cack + 1;
 
-	if (psn == expected) {
-		rx_advance(pdc);
+	if (psn == expected)
 		return UET_PDC_RX_DELIVER;
-	}
 	if (uet_psn_in_window(psn, expected - rx->history, rx->history))
 		return rx_seen(pdc);
 	if (!uet_psn_in_window(psn, expected, pdc->cfg.window))
@@ -1069,8 +1207,16 @@ static enum uet_pdc_rx_verdict rx_classify(struct uet_pdc *pdc, u32 psn)
 		return UET_PDC_RX_REJECT_OOO;
 	if (rx_recvd(pdc, psn))
 		return rx_seen(pdc);
-	__set_bit(slot(pdc, psn), pdc->rx.recvd);
 	return UET_PDC_RX_DELIVER_OOO;
+}
+
+/* Record @psn, classified @v, as received. */
+static void rx_take(struct uet_pdc *pdc, u32 psn, enum uet_pdc_rx_verdict v)
+{
+	if (v == UET_PDC_RX_DELIVER)
+		rx_advance(pdc);
+	else if (v == UET_PDC_RX_DELIVER_OOO)
+		__set_bit(slot(pdc, psn), pdc->rx.recvd);
 }
 
 static void rx_delivered(struct uet_pdc *pdc)
@@ -1141,15 +1287,46 @@ static void rx_account(struct uet_pdc *pdc, u32 psn, u32 flags,
 enum uet_pdc_rx_verdict uet_pdc_rx_packet(struct uet_pdc *pdc, u32 psn,
 					  u32 flags)
 {
-	enum uet_pdc_rx_verdict v;
+	enum uet_pdc_rx_verdict v = uet_pdc_rx_check(pdc, psn);
 
+	uet_pdc_rx_accept(pdc, psn, flags, v);
+	return v;
+}
+
+/**
+ * uet_pdc_rx_check() - what uet_pdc_rx_packet() would say of a request
+ * @pdc: the PDC.
+ * @psn: the request's PSN.
+ *
+ * Nothing changes: a receiver that can still refuse the request (it has
+ * no buffer for it yet: the sender waits and sends it again) calls
+ * uet_pdc_rx_accept() only for what it takes.
+ *
+ * Return: the verdict.
+ */
+enum uet_pdc_rx_verdict uet_pdc_rx_check(const struct uet_pdc *pdc, u32 psn)
+{
+	if (pdc->cfg.mode == UET_PDC_UUD)
+		return UET_PDC_RX_DELIVER;
+	return rx_classify(pdc, psn);
+}
+
+/**
+ * uet_pdc_rx_accept() - record a request as uet_pdc_rx_packet() does
+ * @pdc: the PDC.
+ * @psn: the request's PSN.
+ * @flags: %UET_PDC_RX_AR, %UET_PDC_RX_SYN as the request carries them.
+ * @v: what uet_pdc_rx_check() said of it, nothing having changed since.
+ */
+void uet_pdc_rx_accept(struct uet_pdc *pdc, u32 psn, u32 flags,
+		       enum uet_pdc_rx_verdict v)
+{
 	if (pdc->cfg.mode == UET_PDC_UUD) {
 		pdc->cnt[UET_PDC_CNT_RX_DELIVERED]++;
-		return UET_PDC_RX_DELIVER;
+		return;
 	}
-	v = rx_classify(pdc, psn);
+	rx_take(pdc, psn, v);
 	rx_account(pdc, psn, flags, v);
-	return v;
 }
 
 static u64 sack_bitmap(const struct uet_pdc *pdc, u32 base)

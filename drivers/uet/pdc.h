@@ -33,13 +33,17 @@
  *    Restart the RTO timer if it acknowledged something and PSNs remain in
  *    flight, stop it when none do (RFC 6298 (5.2), (5.3)).
  *  - NACK asking for a retransmit: uet_pdc_tx_nack(), then
- *    uet_pdc_transition(UET_PDC_EV_NACK).
+ *    uet_pdc_transition(UET_PDC_EV_NACK).  NACK saying the receiver has
+ *    no buffer for a PSN yet: uet_pdc_tx_rnr(); when the timer expires,
+ *    uet_pdc_tx_rnr_probe() first.
  *  - RTO expiry: uet_pdc_tx_timeout(), then
  *    uet_pdc_transition(UET_PDC_EV_TIMEOUT); restart the timer with the
  *    backed-off uet_pdc_rto() unless the PDC closed.
  *  - request received: uet_pdc_transition(UET_PDC_EV_RECV or _RECV_SYN),
  *    then uet_pdc_rx_packet() says what to do with it, and
- *    uet_pdc_rx_build_ack() when uet_pdc_rx_ack_due().
+ *    uet_pdc_rx_build_ack() when uet_pdc_rx_ack_due().  A receiver that
+ *    may refuse a request it would deliver (no buffer for it yet) asks
+ *    uet_pdc_rx_check() first and uet_pdc_rx_accept()s what it takes.
  */
 #ifndef _UET_PDC_H
 #define _UET_PDC_H
@@ -52,7 +56,7 @@
  * Most PSNs one PDC tracks at once, in either direction.  Ours: UEC leaves
  * the tracking range to the implementation and lets a receiver advertise
  * its own (the MPR field of ACK_CC).  1024 packets of 4 KiB are 4 MiB in
- * flight per PDC, and the bitmaps cost 384 bytes per PDC.
+ * flight per PDC, and the five bitmaps cost 640 bytes per PDC.
  */
 #define UET_PDC_WND_MAX		1024
 
@@ -173,6 +177,7 @@ enum uet_pdc_rx_verdict {
  * @UET_PDC_CNT_TX_RTT_SAMPLES: RTT samples taken.
  * @UET_PDC_CNT_TX_PROBES: tail probes sent (uet_pdc_tx_probe()).
  * @UET_PDC_CNT_TX_LOST_RTX: retransmissions found lost in turn.
+ * @UET_PDC_CNT_TX_RNR: PSNs the receiver had no buffer for (uet_pdc_tx_rnr()).
  * @UET_PDC_CNT_RX_DELIVERED: requests delivered, replays included.
  * @UET_PDC_CNT_RX_OUT_OF_ORDER: of those, delivered ahead of a hole.
  * @UET_PDC_CNT_RX_DUPLICATES: requests seen before (replays included).
@@ -191,6 +196,7 @@ enum uet_pdc_counter {
 	UET_PDC_CNT_TX_RTT_SAMPLES,
 	UET_PDC_CNT_TX_PROBES,
 	UET_PDC_CNT_TX_LOST_RTX,
+	UET_PDC_CNT_TX_RNR,
 	UET_PDC_CNT_RX_DELIVERED,
 	UET_PDC_CNT_RX_OUT_OF_ORDER,
 	UET_PDC_CNT_RX_DUPLICATES,
@@ -216,6 +222,8 @@ enum uet_pdc_counter {
  * @rto_max: upper bound of the RTO, backoff included, ns.
  * @ack_delay: RUD, RUDI: how long the peer may hold back an ACK, ns: a
  *	tail probe waits that much longer than two round trips.
+ * @rnr_delay: how long PSNs the receiver had no buffer for wait before
+ *	one of them goes again (uet_pdc_tx_rnr()), ns.
  */
 struct uet_pdc_cfg {
 	enum uet_pdc_mode mode;
@@ -227,6 +235,7 @@ struct uet_pdc_cfg {
 	u64 rto_min;
 	u64 rto_max;
 	u64 ack_delay;
+	u64 rnr_delay;
 };
 
 /**
@@ -299,6 +308,10 @@ struct uet_pdc_acked {
  *	acknowledged yet (set in @rtxd).
  * @probing: RUD, RUDI: a tail probe is out, a copy of @probe_psn ...
  * @probe_psn: ... sent again when the probe timer expired.
+ * @rnr_out: PSNs the receiver had no buffer for, waiting (set in @rnr) ...
+ * @rnr_probing: ... for @rnr_probe, one of them sent again once
+ *	rnr_delay passed, to be acknowledged: then all of them go again.
+ * @rnr_probe: see @rnr_probing.
  * @retries: timeouts since something was last newly acknowledged.
  * @timing: @timed_psn is being timed for an RTT sample.
  * @timed_psn: the PSN being timed: one at a time, which RFC 6298 section 3
@@ -307,6 +320,7 @@ struct uet_pdc_acked {
  * @acked: per PSN in flight, by PSN modulo the window: acknowledged.
  * @lost: per PSN in flight: deemed lost, waiting for retransmission.
  * @rtxd: per PSN in flight: retransmitted, the new copy not acknowledged.
+ * @rnr: per PSN in flight: the receiver had no buffer for it; it waits.
  *
  * The cursors, all within [@una, @nxt], bound what each scan covers to at
  * most the window.  A PSN's bits are cleared when the PSN is allocated, so
@@ -325,6 +339,9 @@ struct uet_pdc_tx {
 	u32 rtx_out;
 	bool probing;
 	u32 probe_psn;
+	u32 rnr_out;
+	bool rnr_probing;
+	u32 rnr_probe;
 	u32 retries;
 	bool timing;
 	u32 timed_psn;
@@ -332,6 +349,7 @@ struct uet_pdc_tx {
 	DECLARE_BITMAP(acked, UET_PDC_WND_MAX);
 	DECLARE_BITMAP(lost, UET_PDC_WND_MAX);
 	DECLARE_BITMAP(rtxd, UET_PDC_WND_MAX);
+	DECLARE_BITMAP(rnr, UET_PDC_WND_MAX);
 };
 
 /**
@@ -429,9 +447,14 @@ bool uet_pdc_tx_next_rtx(struct uet_pdc *pdc, u32 *psn);
 void uet_pdc_tx_timeout(struct uet_pdc *pdc);
 u64 uet_pdc_tx_timer(const struct uet_pdc *pdc, bool *probe);
 bool uet_pdc_tx_probe(struct uet_pdc *pdc, u32 *psn);
+int uet_pdc_tx_rnr(struct uet_pdc *pdc, u32 psn, bool *again);
+bool uet_pdc_tx_rnr_probe(struct uet_pdc *pdc, u32 *psn);
 
 enum uet_pdc_rx_verdict uet_pdc_rx_packet(struct uet_pdc *pdc, u32 psn,
 					  u32 flags);
+enum uet_pdc_rx_verdict uet_pdc_rx_check(const struct uet_pdc *pdc, u32 psn);
+void uet_pdc_rx_accept(struct uet_pdc *pdc, u32 psn, u32 flags,
+		       enum uet_pdc_rx_verdict v);
 void uet_pdc_rx_build_ack(struct uet_pdc *pdc, struct uet_pdc_ack *ack);
 
 void uet_pdc_rtt_init(struct uet_pdc_rtt *rtt, u64 initial, u64 min,

@@ -235,7 +235,9 @@ int uet_pds_show(struct seq_file *m, struct uet_dev *udev)
  * What the PDCs had not sent of those messages is dropped; each request
  * in flight is built one last time now, while the memory it is built from
  * is there, and kept for its retransmissions, so that the PSN sequence
- * stays whole.  Afterwards no PDC calls the SES layer about them.
+ * stays whole.  It carries the IE flag: a target with no receive buffer
+ * for it refuses it rather than wait for one.  Afterwards no PDC calls
+ * the SES layer about them.
  */
 void uet_pds_orphan(struct uet_dev *udev, uet_pds_msg_fn mine, void *arg)
 {
@@ -254,7 +256,7 @@ void uet_pds_orphan(struct uet_dev *udev, uet_pds_msg_fn mine, void *arg)
 			    !(tx->flags & (UET_PDS_TX_CLOSE | UET_PDS_TX_ORPHAN)) &&
 			    mine(tx->msg, arg)) {
 				tx->skb = uet_ses_build_req(tx->msg, tx->off,
-							    tx->len);
+							    tx->len, true);
 				tx->flags |= UET_PDS_TX_ORPHAN;
 			}
 		}

@@ -2,11 +2,15 @@
 /*
  * uet PDS: the target side of a PDC, and where every received packet
  * enters the PDS (uet_pds_rcv()).  Requests reach the SES layer as the
- * core's receive window lets them (uet_pdc_rx_packet()); ACKs are held
- * back (the PDC's timer) unless something asks for one at once; NACKs ask
- * for a trimmed or out-of-order request again.  Answers to packets that no
- * PDC takes (INV_DPDCID, NO_PDC_AVAIL, the ACK of a CLOSE for a PDC gone)
- * go to a source nobody vouches for: their rate is bounded (pds_answer()).
+ * core's receive window lets them (uet_pdc_rx_check()), and count as
+ * received once the SES layer took or refused them (uet_pdc_rx_accept());
+ * ACKs are held back (the PDC's timer) unless something asks for one at
+ * once; NACKs ask for a trimmed or out-of-order request again, or later
+ * (NO_PKT_BUFFER: the SES layer has no receive buffer for it yet; it
+ * stays unreceived, as with an IB responder's RNR NAK).  Answers to
+ * packets that no PDC takes (INV_DPDCID, NO_PDC_AVAIL, the ACK of a CLOSE
+ * for a PDC gone) go to a source nobody vouches for: their rate is
+ * bounded (pds_answer()).
  */
 #include <linux/hash.h>
 #include <linux/ipv6.h>
@@ -175,6 +179,13 @@ static void pdc_send_nack(struct uet_pds_pdc *pdc, u32 psn, u8 code)
 	pdc_out(pdc, skb);
 }
 
+/* Whether a request of verdict @v goes to the SES layer. */
+static bool pdc_deliverable(enum uet_pdc_rx_verdict v)
+{
+	return v == UET_PDC_RX_DELIVER || v == UET_PDC_RX_DELIVER_OOO ||
+	       v == UET_PDC_RX_REPLAY || v == UET_PDC_RX_DUPLICATE;
+}
+
 static void pdc_count_verdict(struct uet_dev *udev, enum uet_pdc_rx_verdict v)
 {
 	switch (v) {
@@ -302,7 +313,7 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	struct uet_ses_answer ans = {};
 	enum uet_pdc_rx_verdict v;
 	u32 flags = 0;
-	u8 rc;
+	u8 rc = UET_SES_RC_OK;
 
 	if (!syn) {
 		pdc = pdc_get_by_id(udev, h->req.dst.dpdcid, false,
@@ -339,7 +350,19 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	}
 	uet_pdc_transition(&pdc->core, syn ? UET_PDC_EV_RECV_SYN :
 					     UET_PDC_EV_RECV);
-	v = uet_pdc_rx_packet(&pdc->core, h->req.psn, flags);
+	v = uet_pdc_rx_check(&pdc->core, h->req.psn);
+	if (pdc_deliverable(v)) {
+		rx.dup = v == UET_PDC_RX_DUPLICATE;
+		rc = uet_ses_deliver(&rx, &ans);
+		if (ans.wait) {
+			/* not received: the sender sends it again later */
+			uet_count(udev, UET_CNT_RNR_NACKS_SENT, 1);
+			pdc_send_nack(pdc, h->req.psn,
+				      UET_PDS_NACK_NO_PKT_BUFFER);
+			goto out;
+		}
+	}
+	uet_pdc_rx_accept(&pdc->core, h->req.psn, flags, v);
 	pdc_count_verdict(udev, v);
 	switch (v) {
 	case UET_PDC_RX_DELIVER:
@@ -348,8 +371,6 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	case UET_PDC_RX_DUPLICATE:
 		/* only what the window takes keeps a PDC alive */
 		pdc->last_active = jiffies;
-		rx.dup = v == UET_PDC_RX_DUPLICATE;
-		rc = uet_ses_deliver(&rx, &ans);
 		if (ans.data) {
 			/* a read's data goes back at once, in this ACK */
 			pdc_send_ack(pdc, ans.data, h->req.psn);

@@ -96,7 +96,8 @@ static struct sk_buff *pdc_req_skb(const struct uet_pds_tx *tx)
 	}
 	if (tx->flags & UET_PDS_TX_ORPHAN)
 		return tx->skb ? skb_copy(tx->skb, GFP_ATOMIC) : NULL;
-	return uet_ses_build_req(tx->msg, tx->off, tx->len);
+	return uet_ses_build_req(tx->msg, tx->off, tx->len,
+				 tx->flags & UET_PDS_TX_GIVE_UP);
 }
 
 /*
@@ -231,10 +232,28 @@ void pdc_fail_all(struct uet_pds_pdc *pdc, int err)
 }
 
 /*
- * The sender's timer: a tail probe (RUD, RUDI), the highest PSN missing
- * sent again to learn what the tail lost, or a timeout.  After a timeout
- * the first hole goes alone: the ACK it asks for clocks out the rest, as
- * TCP restarts from a window of one segment (RFC 5681 section 3.1).
+ * The request of @psn waited for the target to have a receive buffer
+ * (uet_pdc_tx_rnr()), and goes again alone: as it was while its message
+ * may retry, else with IE, given up (uet_ses_tx_rnr()); an orphan's
+ * carries IE already.
+ */
+static void pdc_rnr_retry(struct uet_pds_pdc *pdc, u32 psn)
+{
+	struct uet_pds_tx *tx = uet_sched_tx(&pdc->sched, psn);
+
+	if (!(tx->flags & (UET_PDS_TX_ORPHAN | UET_PDS_TX_CLOSE |
+			   UET_PDS_TX_GIVE_UP)) && !uet_ses_tx_rnr(tx->msg))
+		tx->flags |= UET_PDS_TX_GIVE_UP;
+	uet_count(pdc->udev, UET_CNT_RNR_RETRIES, 1);
+	pdc_xmit_req(pdc, psn, true);
+}
+
+/*
+ * The sender's timer: after the wait for a receive buffer, the first PSN
+ * that waits; a tail probe (RUD, RUDI), the highest PSN missing sent
+ * again to learn what the tail lost; or a timeout.  After a timeout the
+ * first hole goes alone: the ACK it asks for clocks out the rest, as TCP
+ * restarts from a window of one segment (RFC 5681 section 3.1).
  */
 static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t)
 {
@@ -244,6 +263,11 @@ static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t)
 	spin_lock(&pdc->lock);
 	if (pdc->dead || !uet_pdc_tx_in_flight(&pdc->core))
 		goto out;
+	if (uet_pdc_tx_rnr_probe(&pdc->core, &psn)) {
+		pdc_rnr_retry(pdc, psn);
+		pdc_rto_arm(pdc);
+		goto out;
+	}
 	if (uet_pdc_tx_probe(&pdc->core, &psn)) {
 		uet_count(pdc->udev, UET_CNT_TAIL_PROBES, 1);
 		pdc_xmit_req(pdc, psn, true);
@@ -573,14 +597,15 @@ static bool pdc_lost(struct uet_pds_pdc *pdc, u32 psn)
 
 /*
  * Initiator: the target refused a request and asks for it again
- * (ROD_OOO, TRIMMED), or has no PDC of ours (INV_DPDCID).
+ * (ROD_OOO, TRIMMED), or later (NO_PKT_BUFFER: no receive buffer for it
+ * yet), or has no PDC of ours (INV_DPDCID).
  */
 void pds_rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 		  const struct in6_addr *saddr)
 {
 	const struct uet_pds_nack_info *n = &h->nack;
 	struct uet_pds_pdc *pdc;
-	bool lost = false;
+	bool lost = false, again;
 
 	pdc = pdc_get_by_id(udev, n->dpdcid, true, n->spdcid, saddr);
 	if (!pdc)
@@ -596,6 +621,10 @@ void pds_rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 		   !uet_pdc_tx_nack(&pdc->core, n->psn)) {
 		uet_pdc_transition(&pdc->core, UET_PDC_EV_NACK);
 		pdc_push(pdc, UET_PDS_TX_BURST);
+	} else if (n->code == UET_PDS_NACK_NO_PKT_BUFFER &&
+		   !uet_pdc_tx_rnr(&pdc->core, n->psn, &again)) {
+		/* no receive buffer for it yet: it waits (pdc_rnr_retry()) */
+		pdc_rto_arm(pdc);
 	}
 unlock:
 	pdc_unlock(pdc);

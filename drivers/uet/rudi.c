@@ -103,7 +103,7 @@ static void rudi_xmit(struct uet_rudi_req *r)
 	lockdep_assert_held(&r->udev->rudi.lock);
 	if (r->tries++)
 		uet_count(r->udev, UET_CNT_RETRANSMITS, 1);
-	skb = uet_ses_build_req(r->msg, r->off, r->len);
+	skb = uet_ses_build_req(r->msg, r->off, r->len, false);
 	if (!skb)
 		return;		/* as if lost: the timer sends it again */
 	if (WARN_ON_ONCE(uet_pds_build(skb_push(skb, sizeof(struct uet_pds_rudi)),

@@ -53,6 +53,7 @@ struct uet_pds_msg {
 #define UET_PDS_TX_READ		BIT(3)	/* asks for data */
 #define UET_PDS_TX_ANSWERED	BIT(4)	/* its data or refusal arrived */
 #define UET_PDS_TX_EOM		BIT(5)	/* its message's last request */
+#define UET_PDS_TX_GIVE_UP	BIT(6)	/* goes with IE: uet_ses_tx_rnr() */
 
 /**
  * struct uet_pds_tx - the request of a PSN in flight

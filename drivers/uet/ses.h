@@ -48,6 +48,9 @@ enum uet_op {
  */
 #define UET_SES_AMO_MAX	16
 
+/* struct uet_wr's @rnr_retry without limit: IB's value (IB spec 9.7.5.2.8). */
+#define UET_RNR_RETRY_INFINITE	7
+
 #define UET_WR_IMM	BIT(0)	/* send, write: 32-bit immediate data */
 #define UET_WR_TAGGED	BIT(1)	/* send: exact-match tag */
 
@@ -75,6 +78,10 @@ enum uet_op {
  *	goes, atomic: where the old value goes (%UET_AMO_SIZE bytes), used
  *	until the completion.  The list itself is copied.
  * @nsge: entries of @sge, at most %UET_MAX_SGE.
+ * @rnr_retry: over a PDC, how many times a request the target has no
+ *	receive buffer for yet (or does not receive yet) is sent again
+ *	before the message fails with %UET_SES_RC_NO_MATCH;
+ *	%UET_RNR_RETRY_INFINITE: until the target takes it.
  */
 struct uet_wr {
 	u64 cookie;
@@ -92,6 +99,7 @@ struct uet_wr {
 	u64 operand;
 	const struct uet_sge *sge;
 	unsigned int nsge;
+	u8 rnr_retry;
 };
 
 /**
@@ -208,11 +216,16 @@ int uet_ep_post_recv(struct uet_ep *ep, const struct uet_recv *rv);
  * @job: the request's job (RUDI responses carry it).
  * @data: a read or an atomic: the SES response with data and its payload, in an skb
  *	with room for the PDS ACK header in front; %NULL otherwise.
+ * @wait: over a PDC: the request was neither carried out nor refused,
+ *	for the endpoint has no receive buffer for its message yet, or does
+ *	not receive yet.  The PDS leaves its PSN unreceived and tells the
+ *	initiator to send it again later (NACK NO_PKT_BUFFER).
  */
 struct uet_ses_answer {
 	u16 msg_id;
 	u32 job;
 	struct sk_buff *data;
+	bool wait;
 };
 
 struct uet_dev;
@@ -256,7 +269,9 @@ struct uet_pds_msg;
 bool uet_ses_read_data(struct uet_pds_msg *pm, u32 rd_off, u32 rd_len,
 		       const struct sk_buff *skb, unsigned int off, u16 len,
 		       u32 msg_off);
-struct sk_buff *uet_ses_build_req(struct uet_pds_msg *pm, u32 off, u32 len);
+struct sk_buff *uet_ses_build_req(struct uet_pds_msg *pm, u32 off, u32 len,
+				  bool give_up);
+bool uet_ses_tx_rnr(struct uet_pds_msg *pm);
 void uet_ses_tx_done(struct uet_pds_msg *pm, u32 n, int err);
 void uet_ses_tx_refused(struct uet_pds_msg *pm, u8 rc);
 

@@ -198,6 +198,8 @@ struct uet_tx_flow {
  * @status: 0, or the first error.
  * @rc: the target's SES return code with -EREMOTEIO.
  * @op: enum uet_op.
+ * @rnr_left: how many more times a request the target had no buffer for
+ *	may go again (uet_ses_tx_rnr()); %UET_RNR_RETRY_INFINITE: always.
  * @flow: an atomic: the flow that counts it in flight.
  * @req: the SES header its requests start from (req_skb()).
  * @raddr: a write, read or atomic: the address in the target's region.
@@ -218,6 +220,7 @@ struct uet_tx_msg {
 	int status;
 	u8 rc;
 	u8 op;
+	u8 rnr_left;
 	struct uet_ses_req_info req;
 	u64 raddr;
 	u8 amo;

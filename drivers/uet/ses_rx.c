@@ -46,10 +46,16 @@ static bool rx_ring_grow(struct uet_rx_flow *f, unsigned int need)
 
 /*
  * The message @id of @f, binding receive buffers to every message up to it
- * first, in ID order.  A message that finds no buffer is refused whole.
- * %NULL: @id is not within the flow's range, or no memory.
+ * first, in ID order.  A message that finds no buffer is refused whole,
+ * unless it may wait (@wait: the request came over a PDC to an endpoint
+ * whose owner posts buffers later, uet_ep_set_rbuf()): then binding stops
+ * there, and every request of it and of the messages after it waits,
+ * until a buffer comes or its initiator gives it up (@give_up, for @id).
+ * %NULL: @id is not within the flow's range, or no memory;
+ * ERR_PTR(-EAGAIN): the request waits.
  */
-static struct uet_rx_msg *rx_msg(struct uet_ep *ep, struct uet_rx_flow *f, u16 id)
+static struct uet_rx_msg *rx_msg(struct uet_ep *ep, struct uet_rx_flow *f,
+				 u16 id, bool wait, bool give_up)
 {
 	u16 span = id - f->next_done;
 	struct uet_rx_msg *m;
@@ -63,6 +69,10 @@ static struct uet_rx_msg *rx_msg(struct uet_ep *ep, struct uet_rx_flow *f, u16 i
 		if (!m)
 			return NULL;
 		m->rb = ses_rbuf_next(ep);
+		if (!m->rb && wait && !(give_up && f->next_bind == id)) {
+			kfree(m);
+			return ERR_PTR(-EAGAIN);
+		}
 		if (!m->rb)
 			m->status = -ENOBUFS;
 		*rx_slot(f, f->next_bind) = m;
@@ -193,6 +203,15 @@ static u8 rx_place(struct uet_ep *ep, struct uet_rx_msg *m,
 }
 
 /*
+ * Whether a request came over a PDC: one the target cannot take yet may
+ * wait, its PSN unreceived (struct uet_ses_answer's @wait).
+ */
+static bool rx_over_pdc(const struct uet_ses_rx *rx)
+{
+	return rx->mode == UET_PDC_RUD || rx->mode == UET_PDC_ROD;
+}
+
+/*
  * A request of a PDC or RUDI that @ep admitted: a read or a write without
  * immediate data acts on memory; an atomic (a PDC's only) too, once; a
  * send (a PDC's only) finds its message's buffer.
@@ -229,7 +248,13 @@ static u8 ep_rcv(struct uet_ep *ep, const struct uet_ses_rx *rx,
 	if (req->opcode == UET_SES_TAGGED_SEND)
 		m = rx_tagged_msg(ep, f, req);
 	else
-		m = rx_msg(ep, f, req->message_id);
+		m = rx_msg(ep, f, req->message_id,
+			   rx_over_pdc(rx) && ep->get_rbuf,
+			   req->flags & UET_SES_F_IE);
+	if (IS_ERR(m)) {
+		ans->wait = true;
+		goto out;
+	}
 	if (!m) {
 		uet_count(ep->udev, UET_CNT_DROP_NO_RECV_BUFFER, 1);
 		goto out;
@@ -274,13 +299,16 @@ int uet_ses_parse_skb(struct uet_dev *udev, const struct sk_buff *skb,
 }
 
 /*
- * May the request @req from @src reach @ep, over a PDC or RUDI or
- * (@datagram) as a UUD send?  A refusal is a counted drop, and *@rc says
- * how to answer it.
+ * May the request @rx reach @ep?  0: yes; -EAGAIN: the endpoint does not
+ * receive yet, and the request waits (@rx came over a PDC, its initiator
+ * has not given it up); -EPERM: no, a counted drop, and *@rc says how to
+ * answer it.
  */
-static bool ep_admits(struct uet_ep *ep, const struct in6_addr *src,
-		      const struct uet_ses_req_info *req, bool datagram, u8 *rc)
+static int ep_admits(struct uet_ep *ep, const struct uet_ses_rx *rx, u8 *rc)
 {
+	const struct uet_ses_req_info *req = &rx->h->req;
+	bool datagram = rx->mode == UET_PDC_UUD;
+	int err = -EPERM;
 	bool ok;
 
 	spin_lock(&ep->lock);
@@ -290,7 +318,7 @@ static bool ep_admits(struct uet_ep *ep, const struct in6_addr *src,
 		break;
 	case UET_EP_FROM_PEER:
 		ok = !datagram && req->initiator == ep->peer_pid &&
-		     ipv6_addr_equal(src, &ep->peer);
+		     ipv6_addr_equal(rx->peer, &ep->peer);
 		*rc = UET_SES_RC_BAD_PID;
 		break;
 	case UET_EP_FROM_DATAGRAMS:
@@ -301,12 +329,16 @@ static bool ep_admits(struct uet_ep *ep, const struct in6_addr *src,
 	default:
 		ok = false;
 		*rc = UET_SES_RC_NO_MATCH;
+		if (rx_over_pdc(rx) && !(req->flags & UET_SES_F_IE))
+			err = -EAGAIN;
 		break;
 	}
 	spin_unlock(&ep->lock);
-	if (!ok)
+	if (ok)
+		return 0;
+	if (err == -EPERM)
 		uet_count(ep->udev, UET_CNT_DROP_NOT_PEER, 1);
-	return ok;
+	return err;
 }
 
 /* The endpoint a request names, under rcu_read_lock(); a counted drop if none. */
@@ -398,7 +430,9 @@ static bool rx_supported(const struct uet_ses_rx *rx)
  * The one way requests of every delivery mode enter the SES layer: the
  * endpoint the request names must exist and admit its initiator, and
  * then carries it out.  A UUD request is a datagram: nothing answers it,
- * and a send that finds no buffer may wait a while (ep_rcv_uud()).
+ * and a send that finds no buffer is dropped (ep_rcv_uud()).  A PDC's
+ * request that the endpoint cannot take yet (it does not receive yet, or
+ * has no buffer for its message, rx_msg()) waits: @ans says so.
  *
  * Return: the SES return code for the response, %UET_SES_RC_OK when the
  * request was carried out (UUD: whatever it is, nothing answers).
@@ -408,6 +442,7 @@ u8 uet_ses_deliver(const struct uet_ses_rx *rx, struct uet_ses_answer *ans)
 	const struct uet_ses_req_info *req = &rx->h->req;
 	bool uud = rx->mode == UET_PDC_UUD;
 	struct uet_ep *ep;
+	int err;
 	u8 rc;
 
 	if (rx->hlen < 0)
@@ -426,15 +461,22 @@ u8 uet_ses_deliver(const struct uet_ses_rx *rx, struct uet_ses_answer *ans)
 	ep = ep_find(rx->udev, req);
 	if (!ep) {
 		rc = UET_SES_RC_BAD_PID;
-	} else if (!ep_admits(ep, rx->peer, req, uud, &rc)) {
+		goto out;
+	}
+	err = ep_admits(ep, rx, &rc);
+	if (err == -EAGAIN) {
+		ans->wait = true;
+	} else if (err) {
 		ses_count_rx(ep, rc, rx->skb->len - rx->hlen);
 	} else if (uud) {
 		ep_rcv_uud(ep, req, rx->skb, rx->hlen, rx->peer);
 		rc = UET_SES_RC_OK;
 	} else {
 		rc = ep_rcv(ep, rx, ans);
-		ses_count_rx(ep, rc, rx->skb->len - rx->hlen);
+		if (!ans->wait)
+			ses_count_rx(ep, rc, rx->skb->len - rx->hlen);
 	}
+out:
 	rcu_read_unlock();
 	return rc;
 }

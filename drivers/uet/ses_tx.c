@@ -203,9 +203,10 @@ static int amo_put(struct sk_buff *skb, const struct uet_tx_msg *m)
  * The request of message @m that carries (a read, an atomic: asks for)
  * its @len bytes at @off: SES header and payload, %UET_PDS_HEADROOM
  * before them; %NULL without memory, or if @m's memory could not be read.
+ * @give_up: the initiator gives up on the message (UET_SES_F_IE).
  */
 static struct sk_buff *req_skb(const struct uet_tx_msg *m, u32 off, u32 len,
-			       gfp_t gfp)
+			       bool give_up, gfp_t gfp)
 {
 	struct uet_ses_hdr_info h = { .next_hdr = UET_SES_NH_REQ_STD,
 				      .req = m->req };
@@ -215,7 +216,8 @@ static struct sk_buff *req_skb(const struct uet_tx_msg *m, u32 off, u32 len,
 	struct sk_buff *skb;
 
 	req->flags |= (off ? 0 : UET_SES_F_SOM) |
-		      (off + len == m->pm.seg.len ? UET_SES_F_EOM : 0);
+		      (off + len == m->pm.seg.len ? UET_SES_F_EOM : 0) |
+		      (give_up ? UET_SES_F_IE : 0);
 	req->buffer_offset = (m->op == UET_OP_SEND ? 0 : m->raddr) + off;
 	req->payload_length = plen;
 	req->message_offset = off;
@@ -242,14 +244,43 @@ static struct sk_buff *req_skb(const struct uet_tx_msg *m, u32 off, u32 len,
  * @pm: the message
  * @off: where the request's payload (or what it asks for) starts in it
  * @len: how many bytes
+ * @give_up: the initiator gives up on the message: the request carries
+ *	the IE flag, and a target that has no receive buffer for it refuses
+ *	it rather than wait (uet_ses_tx_rnr())
  *
  * Context: any; the caller holds the message's PDC locked.
  * Return: the request, SES header and payload, %UET_PDS_HEADROOM before
  * them; %NULL without memory.
  */
-struct sk_buff *uet_ses_build_req(struct uet_pds_msg *pm, u32 off, u32 len)
+struct sk_buff *uet_ses_build_req(struct uet_pds_msg *pm, u32 off, u32 len,
+				  bool give_up)
 {
-	return req_skb(tx_msg(pm), off, len, GFP_ATOMIC);
+	return req_skb(tx_msg(pm), off, len, give_up, GFP_ATOMIC);
+}
+
+/**
+ * uet_ses_tx_rnr() - may a request the target had no buffer for go again?
+ * @pm: its message
+ *
+ * The target had no receive buffer for the request's message, or did not
+ * receive yet, and the request waited.  Each time it may go again, the
+ * message's budget (struct uet_wr's @rnr_retry) loses one; once it is
+ * spent, the request goes one last time with the IE flag
+ * (uet_ses_build_req()), which the target refuses if it still has no
+ * buffer: the message then fails with %UET_SES_RC_NO_MATCH.
+ *
+ * Context: any; the caller holds the message's PDC locked.
+ * Return: true if it may go again, false if the message is given up.
+ */
+bool uet_ses_tx_rnr(struct uet_pds_msg *pm)
+{
+	struct uet_tx_msg *m = tx_msg(pm);
+
+	if (!m->rnr_left)
+		return false;
+	if (m->rnr_left != UET_RNR_RETRY_INFINITE)
+		m->rnr_left--;
+	return true;
 }
 
 /*
@@ -263,7 +294,7 @@ static void ep_send_uud(struct uet_ep *ep, const struct uet_pds_key *key,
 	struct sk_buff *skb;
 	int err;
 
-	skb = req_skb(m, 0, m->pm.seg.len, GFP_KERNEL_ACCOUNT);
+	skb = req_skb(m, 0, m->pm.seg.len, false, GFP_KERNEL_ACCOUNT);
 	err = skb ? uet_pds_send(ep->udev, key, skb) : -ENOMEM;
 	uet_ses_tx_done(&m->pm, 1, err);
 }
@@ -388,6 +419,7 @@ int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
 	m->ep = ep;
 	m->cookie = wr->cookie;
 	m->op = wr->op;
+	m->rnr_left = min_t(u8, wr->rnr_retry, UET_RNR_RETRY_INFINITE);
 	m->raddr = wr->raddr;
 	m->amo = wr->amo;
 	m->compare = wr->compare;

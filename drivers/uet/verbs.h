@@ -216,14 +216,14 @@ struct uet_wq {
  * @done: completed work whose references are dropped by @work.
  * @closing: the QP is being destroyed: no more CQEs for cancellations.
  * @ep_flushed: @ep was emptied since the QP entered the error state.
- * @rnr: sends the target refused for want of a receive buffer, waiting to
- *	be posted again (struct uet_xfer), oldest first.
+ * @retry: sends the target took as not the peer's, waiting to be posted
+ *	again (struct uet_xfer), oldest first.
  * @amo_inflight: atomics handed to @ep and not completed: the send queue
  *	stalls at max_rd_atomic of them (xfer.c).
  * @sq_bytes: bytes of the messages handed to @ep and not completed: the
  *	send queue stalls at UET_SQ_BYTES_MAX (xfer.c).
  * @work: process-context work of the data path: dropping references,
- *	posting @rnr again, draining the send queue for kernel users that
+ *	posting @retry again, draining the send queue for kernel users that
  *	posted from atomic context, flushing @ep.
  * @memcg: a user QP's: the memory cgroup of the process that created it,
  *	referenced.  What the data path holds for the QP's work is charged
@@ -252,7 +252,7 @@ struct uet_qp {
 	struct list_head done;
 	bool closing;
 	bool ep_flushed;
-	struct list_head rnr;
+	struct list_head retry;
 	atomic_t amo_inflight;
 	atomic_long_t sq_bytes;
 	struct delayed_work work;

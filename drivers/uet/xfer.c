@@ -21,13 +21,14 @@
  * first packet arrived, and a datagram none, with none posted, is
  * dropped, as UD's is.
  *
- * A message that finds no buffer is refused by the target
- * (UET_SES_RC_NO_MATCH).  The sender posts it again after
- * UET_XFER_RNR_DELAY, as often as the QP's rnr_retry allows (7: without
- * limit, as in IB), then completes it with IB_WC_RNR_RETRY_EXC_ERR.  The
- * retried message is a new message to the endpoint: messages posted after
- * it may overtake it.  (Holding the flow at the target until a buffer
- * comes would keep the order; the endpoint API does not offer that.)
+ * A send (or a write with immediate data) that finds no receive WQE, or
+ * reaches a QP that does not receive yet, waits as after an IB RNR NAK:
+ * its requests stay unreceived at the target, and the sender's PDC sends
+ * the first of them again every millisecond (the RNR timer), as often as
+ * the QP's rnr_retry allows (7: without limit, as in IB), then gives the
+ * message up and completes it with IB_WC_RNR_RETRY_EXC_ERR.  The messages
+ * after it wait behind it: the target takes receive WQEs in message order
+ * (ses_rx.c), so nothing overtakes it.
  *
  * A connected QP's message that the target refuses as not its peer's
  * (UET_SES_RC_BAD_PID: the peer QP is gone, or is another QP's peer) is
@@ -62,17 +63,11 @@
 #include "wire.h"
 #include "xfer.h"
 
-/* Delay before a refused send is posted again (IB's RNR timer 14 = 1 ms). */
-#define UET_XFER_RNR_DELAY	msecs_to_jiffies(1)
-
 /* The unit of a QP's local ACK timeout, ns (IB spec 9.7.6.1.3: 4.096 us). */
 #define UET_XFER_TIMEOUT_UNIT_NS	4096
 
 /* Longest local ACK timeout, and the one of a QP that sets none (0). */
 #define UET_XFER_TIMEOUT_MAX	(8 * HZ)
-
-/* rnr_retry value meaning "without limit" (IB spec 9.7.5.2.8). */
-#define UET_RNR_INFINITE	7
 
 /* Hop limit written into the GRH of UD receives: the IPv6 default. */
 #define UET_GRH_HOP_LIMIT	64
@@ -88,9 +83,9 @@
  * @wqe: send: a copy of the WQE, to post it again.
  * @inl: send of inline data: the region of it, in @wqe; the endpoint
  *	builds packets from it until the send completes.
- * @rnr_left: send: how many more times it may be refused for want of a
- *	receive buffer ...
- * @retry_left: ... or as not the peer's.
+ * @rnr_retry: send: the QP's rnr_retry when it was posted.
+ * @retry_left: send: how many more times it may be refused as not the
+ *	peer's.
  * @due: send, refused: when it may be posted again (jiffies).
  * @len: send: its bytes, counted in the QP's @sq_bytes until it completes.
  * @nsge: entries of @sge.
@@ -107,7 +102,7 @@ struct uet_xfer {
 	struct uet_sge grh;
 	struct rxe_send_wqe *wqe;
 	struct uet_mem inl;
-	u8 rnr_left;
+	u8 rnr_retry;
 	u8 retry_left;
 	unsigned long due;
 	u32 len;
@@ -224,21 +219,10 @@ static bool xfer_again(struct uet_qp *qp, struct uet_xfer *x,
 		spin_unlock_irqrestore(&qp->xfer_lock, flags);
 		return false;
 	}
-	list_add_tail(&x->node, &qp->rnr);
+	list_add_tail(&x->node, &qp->retry);
 	spin_unlock_irqrestore(&qp->xfer_lock, flags);
 	mod_delayed_work(system_wq, &qp->work, delay);
 	return true;
-}
-
-/* A send the target refused for want of a buffer: again, if allowed. */
-static bool xfer_rnr(struct uet_qp *qp, struct uet_xfer *x)
-{
-	if (!x->rnr_left || READ_ONCE(qp->state) != IB_QPS_RTS)
-		return false;
-	if (x->rnr_left != UET_RNR_INFINITE)
-		x->rnr_left--;
-	uet_count(qp->udev, UET_CNT_RNR_RETRIES, 1);
-	return xfer_again(qp, x, UET_XFER_RNR_DELAY);
 }
 
 /*
@@ -293,8 +277,6 @@ static void xfer_send_done(struct uet_qp *qp, const struct uet_comp *c)
 	if (opcode_amo(x->opcode))
 		atomic_dec(&qp->amo_inflight);
 
-	if (status == IB_WC_RNR_RETRY_EXC_ERR && xfer_rnr(qp, x))
-		return;
 	if (c->status == -EREMOTEIO && c->ses_rc == UET_SES_RC_BAD_PID &&
 	    !uet_qp_datagram(qp)) {
 		if (xfer_lost(qp, x))
@@ -436,6 +418,7 @@ static int xfer_post(struct uet_qp *qp, struct uet_xfer *x)
 		wr.nsge = wqe->dma.length ? 1 : 0;
 	}
 	wr.cookie = (uintptr_t)x;
+	wr.rnr_retry = x->rnr_retry;
 	if (opcode == IB_WR_SEND_WITH_IMM || opcode == IB_WR_RDMA_WRITE_WITH_IMM) {
 		wr.flags = UET_WR_IMM;
 		wr.imm = (__force u32)wqe->wr.ex.imm_data;
@@ -523,7 +506,7 @@ enum ib_wc_status uet_xfer_send(struct uet_qp *qp, struct rxe_send_wqe *wqe)
 	x->opcode = opcode;
 	x->signaled = qp->sq_sig_all || (wqe->wr.send_flags & IB_SEND_SIGNALED);
 	spin_lock_irqsave(&qp->attr_lock, flags);
-	x->rnr_left = qp->attr.rnr_retry;
+	x->rnr_retry = qp->attr.rnr_retry;
 	x->retry_left = qp->attr.retry_cnt;
 	spin_unlock_irqrestore(&qp->attr_lock, flags);
 	/* reads and atomics write what comes back */
@@ -546,7 +529,7 @@ enum ib_wc_status uet_xfer_send(struct uet_qp *qp, struct rxe_send_wqe *wqe)
 }
 
 /* Post the refused sends that are due again, in order. */
-static void rnr_repost(struct uet_qp *qp)
+static void repost_due(struct uet_qp *qp)
 {
 	bool rts = READ_ONCE(qp->state) == IB_QPS_RTS;
 	struct uet_xfer *x, *tmp;
@@ -555,7 +538,7 @@ static void rnr_repost(struct uet_qp *qp)
 
 	/* those due, in order; out of RTS, all of them, to fail */
 	spin_lock_irqsave(&qp->xfer_lock, flags);
-	list_for_each_entry_safe(x, tmp, &qp->rnr, node) {
+	list_for_each_entry_safe(x, tmp, &qp->retry, node) {
 		if (rts && time_before(jiffies, x->due)) {
 			mod_delayed_work(system_wq, &qp->work, x->due - jiffies);
 			break;
@@ -571,7 +554,7 @@ static void rnr_repost(struct uet_qp *qp)
 		if (!READ_ONCE(qp->closing))
 			uet_cq_send_done(qp, x->wr_id, x->opcode, x->signaled,
 					 READ_ONCE(qp->state) == IB_QPS_RTS ?
-					 IB_WC_RNR_RETRY_EXC_ERR :
+					 IB_WC_RETRY_EXC_ERR :
 					 IB_WC_WR_FLUSH_ERR);
 		xfer_free(x);
 	}
@@ -675,8 +658,8 @@ static bool qp_receives(enum ib_qp_state state)
 
 /*
  * Tell the QP's endpoint whom to take requests from: nobody before the QP
- * is ready to receive (the initiator tries again, as when no receive WQE
- * is posted), then a connected QP's peer only, with what its access flags
+ * is ready to receive (the initiator's requests wait, as when no receive
+ * WQE is posted), then a connected QP's peer only, with what its access flags
  * allow, or the datagrams that carry a datagram QP's Q_Key.
  */
 static void ep_accept(struct uet_qp *qp)
@@ -751,7 +734,7 @@ static void drop_done(struct uet_qp *qp)
  * @qp: the QP
  *
  * Frees what the endpoint is done with, and posts again the sends that
- * the target refused for want of a receive buffer and that are due.  In
+ * the target took as not its peer's and that are due.  In
  * the error state, the endpoint's work is flushed first (once), and the
  * refused sends complete flushed.
  *
@@ -766,7 +749,7 @@ bool uet_xfer_run(struct uet_qp *qp)
 
 	drop_done(qp);
 	if (READ_ONCE(qp->state) != IB_QPS_ERR) {
-		rnr_repost(qp);
+		repost_due(qp);
 		return false;
 	}
 	spin_lock_irqsave(&qp->xfer_lock, flags);
@@ -779,7 +762,7 @@ bool uet_xfer_run(struct uet_qp *qp)
 		mutex_unlock(&qp->ep_lock);
 		drop_done(qp);
 	}
-	rnr_repost(qp);
+	repost_due(qp);
 	return true;
 }
 
@@ -808,7 +791,7 @@ int uet_xfer_open(struct uet_qp *qp)
 	spin_lock_init(&qp->xfer_lock);
 	INIT_LIST_HEAD(&qp->recvs);
 	INIT_LIST_HEAD(&qp->done);
-	INIT_LIST_HEAD(&qp->rnr);
+	INIT_LIST_HEAD(&qp->retry);
 	qp->rcopy = kmalloc(qp->srq ? BIT(qp->srq->queue.log2_elem) :
 				      BIT(qp->rq.queue.log2_elem),
 			    GFP_KERNEL_ACCOUNT);
@@ -857,7 +840,7 @@ int uet_xfer_reset(struct uet_qp *qp)
 	mutex_lock(&qp->ep_lock);
 	err = ep_flush(qp);
 	mutex_unlock(&qp->ep_lock);
-	rnr_repost(qp);		/* not in RTS: they complete flushed */
+	repost_due(qp);		/* not in RTS: they complete flushed */
 	drop_done(qp);
 	return err;
 }
@@ -883,7 +866,7 @@ void uet_xfer_close(struct uet_qp *qp)
 	cancel_delayed_work_sync(&qp->work);
 	drop_done(qp);
 	/* Messages half received when the endpoint closed never complete. */
-	list_splice_init(&qp->rnr, &qp->recvs);
+	list_splice_init(&qp->retry, &qp->recvs);
 	list_for_each_entry_safe(x, tmp, &qp->recvs, node) {
 		list_del(&x->node);
 		xfer_free(x);

@@ -50,6 +50,8 @@ enum op {
 	OP_EVENT,
 	OP_RTT,
 	OP_PROBE,
+	OP_RNR,
+	OP_RNR_PROBE,
 	OP_COUNT
 };
 
@@ -111,7 +113,7 @@ static void check_tx(const struct fuzz *f, u32 old_una)
 {
 	const struct uet_pdc *pdc = &f->tx;
 	const struct uet_pdc_tx *tx = &pdc->tx;
-	u32 psn, rtxd = 0;
+	u32 psn, rtxd = 0, rnr = 0;
 
 	CHECK(uet_pdc_tx_in_flight(pdc) <= pdc->cfg.window);
 	CHECK(between(tx->una, old_una, tx->nxt));
@@ -131,6 +133,12 @@ static void check_tx(const struct fuzz *f, u32 old_una)
 			CHECK(!acked);
 			rtxd++;
 		}
+		/* waiting for a receive buffer: neither sent nor lost */
+		if (tx_bit(pdc, tx->rnr, psn)) {
+			CHECK(!acked && !tx_bit(pdc, tx->lost, psn) &&
+			      !tx_bit(pdc, tx->rtxd, psn));
+			rnr++;
+		}
 		if (!tx_bit(pdc, tx->lost, psn))
 			continue;
 		CHECK(!acked);
@@ -139,6 +147,7 @@ static void check_tx(const struct fuzz *f, u32 old_una)
 	}
 	/* every retransmission outstanding is in flight, once */
 	CHECK(rtxd == tx->rtx_out);
+	CHECK(rnr == tx->rnr_out);
 	CHECK(!tx->probing || uet_psn_before(tx->probe_psn, tx->nxt));
 }
 
@@ -259,7 +268,11 @@ static void do_probe(struct fuzz *f, u8 how)
 	u64 t = uet_pdc_tx_timer(&f->tx, &probe);
 	u32 psn;
 
-	CHECK(probe ? t < uet_pdc_rto(&f->tx) : t == uet_pdc_rto(&f->tx));
+	if (f->tx.tx.rnr_out && !f->tx.tx.rnr_probing)
+		CHECK(!probe && t <= uet_pdc_rto(&f->tx));
+	else
+		CHECK(probe ? t < uet_pdc_rto(&f->tx) :
+			      t == uet_pdc_rto(&f->tx));
 	if (!uet_pdc_tx_probe(&f->tx, &psn)) {
 		CHECK(!probe);
 		return;
@@ -272,6 +285,33 @@ static void do_probe(struct fuzz *f, u8 how)
 	for (psn++; psn != f->tx.tx.nxt; psn++)
 		CHECK(f->acked[offset(f, psn)]);
 	transmit(f, f->tx.tx.probe_psn, how);
+}
+
+/* The receiver had no buffer for a PSN near the left edge. */
+static void do_rnr(struct fuzz *f, u32 psn)
+{
+	u32 retries = f->tx.tx.retries;
+	bool again;
+
+	if (uet_pdc_tx_rnr(&f->tx, psn, &again)) {
+		CHECK(f->tx.tx.retries == retries);
+		return;
+	}
+	CHECK(!f->acked[offset(f, psn)] && !f->tx.tx.retries);
+	CHECK(tx_bit(&f->tx, f->tx.tx.rnr, psn));
+}
+
+/* The wait is over: the lowest PSN waiting goes alone. */
+static void do_rnr_probe(struct fuzz *f, u8 how)
+{
+	u32 psn, p;
+
+	if (!uet_pdc_tx_rnr_probe(&f->tx, &psn))
+		return;
+	CHECK(f->tx.tx.rnr_probing && f->tx.tx.rnr_probe == psn);
+	for (p = f->tx.tx.una; p != psn; p++)
+		CHECK(!tx_bit(&f->tx, f->tx.tx.rnr, p));
+	transmit(f, psn, how);
 }
 
 static void check_rx(const struct fuzz *f)
@@ -338,6 +378,12 @@ static void do_op(struct fuzz *f, struct input *in)
 		break;
 	case OP_PROBE:
 		do_probe(f, take(in, 1));
+		break;
+	case OP_RNR:
+		do_rnr(f, una + (s8)take(in, 1));
+		break;
+	case OP_RNR_PROBE:
+		do_rnr_probe(f, take(in, 1));
 		break;
 	case OP_RECV_NEAR:
 		psn = f->rx.rx.cack + 1 + (s16)take(in, 2);

@@ -597,6 +597,117 @@ TEST(rud_lost_retransmission)
 	EXPECT_EQ(0, uet_pdc_tx_in_flight(&pdc));
 }
 
+/*
+ * RUD: PSNs the receiver has no buffer for wait: no SACK, timeout or tail
+ * probe sends them, the timer is rnr_delay; then the lowest goes alone,
+ * and once it is taken the others follow.  Each refusal proves the
+ * receiver alive: the timeouts in a row start again.
+ */
+TEST(rud_receiver_not_ready)
+{
+	struct uet_pdc_acked acked;
+	struct uet_pdc_ack ack;
+	struct uet_pdc pdc;
+	u32 rtx[16], psn;
+	bool again, probe;
+
+	sender(_metadata, &pdc, UET_PDC_RUD, 16, 6);
+	EXPECT_EQ(0, uet_pdc_tx_rnr(&pdc, WRAP_START + 1, &again));
+	EXPECT_FALSE(again);
+	EXPECT_EQ(0, uet_pdc_tx_rnr(&pdc, WRAP_START + 2, &again));
+	EXPECT_EQ(2, pdc.tx.rnr_out);
+	EXPECT_EQ(2, pdc.cnt[UET_PDC_CNT_TX_RNR]);
+	EXPECT_EQ(pdc.cfg.rnr_delay, uet_pdc_tx_timer(&pdc, &probe));
+	EXPECT_FALSE(probe);
+
+	/* 0, 3, 4 and 5 arrive: 1 and 2 are not judged lost */
+	ack = ack_of(WRAP_START, WRAP_START + 1, 0x1c);
+	EXPECT_EQ(4, acks(&pdc, &ack, 0, &acked));
+	EXPECT_EQ(0, take_rtx(&pdc, rtx, 16));
+	/* a timeout sends nothing that waits, and counts */
+	uet_pdc_tx_timeout(&pdc);
+	EXPECT_EQ(1, pdc.tx.retries);
+	EXPECT_EQ(0, take_rtx(&pdc, rtx, 16));
+
+	/* the wait is over: 1 alone; refused again, it waits again */
+	ASSERT_TRUE(uet_pdc_tx_rnr_probe(&pdc, &psn));
+	EXPECT_EQ(WRAP_START + 1, psn);
+	EXPECT_FALSE(uet_pdc_tx_rnr_probe(&pdc, &psn));
+	EXPECT_EQ(pdc.rtt.rto, uet_pdc_tx_timer(&pdc, &probe));
+	EXPECT_EQ(0, uet_pdc_tx_rnr(&pdc, WRAP_START + 1, &again));
+	EXPECT_TRUE(again);
+	EXPECT_EQ(0, pdc.tx.retries);
+	EXPECT_EQ(2, pdc.tx.rnr_out);
+
+	/* sent again and taken: 2 follows */
+	ASSERT_TRUE(uet_pdc_tx_rnr_probe(&pdc, &psn));
+	EXPECT_EQ(WRAP_START + 1, psn);
+	ack = ack_of(WRAP_START + 1, WRAP_START + 2, 0);
+	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
+	EXPECT_EQ(0, pdc.tx.rnr_out);
+	ASSERT_EQ(1, take_rtx(&pdc, rtx, 16));
+	EXPECT_EQ(WRAP_START + 2, rtx[0]);
+
+	/* a late NACK, or one of a PSN acknowledged, changes nothing */
+	EXPECT_EQ(-EINVAL, uet_pdc_tx_rnr(&pdc, WRAP_START + 3, &again));
+	EXPECT_EQ(-EINVAL, uet_pdc_tx_rnr(&pdc, WRAP_START + 6, &again));
+	ack = ack_of(WRAP_START + 5, WRAP_START + 6, 0);
+	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
+	EXPECT_EQ(0, uet_pdc_tx_in_flight(&pdc));
+}
+
+/* ROD: what follows a PSN without a buffer waits with it, then goes back. */
+TEST(rod_receiver_not_ready)
+{
+	struct uet_pdc_acked acked;
+	struct uet_pdc_ack ack;
+	struct uet_pdc pdc;
+	u32 rtx[16], psn;
+	unsigned int i;
+	bool again;
+
+	sender(_metadata, &pdc, UET_PDC_ROD, 16, 5);
+	ack = ack_of(WRAP_START, WRAP_START + 1, 0);
+	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
+	EXPECT_EQ(0, uet_pdc_tx_rnr(&pdc, WRAP_START + 1, &again));
+	EXPECT_EQ(4, pdc.tx.rnr_out);
+	/* the receiver's NACK of what followed sends none of it */
+	EXPECT_EQ(0, uet_pdc_tx_nack(&pdc, WRAP_START + 2));
+	EXPECT_EQ(0, take_rtx(&pdc, rtx, 16));
+
+	ASSERT_TRUE(uet_pdc_tx_rnr_probe(&pdc, &psn));
+	EXPECT_EQ(WRAP_START + 1, psn);
+	ack = ack_of(WRAP_START + 1, WRAP_START + 2, 0);
+	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
+	ASSERT_EQ(3, take_rtx(&pdc, rtx, 16));
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(WRAP_START + 2 + i, rtx[i]);
+}
+
+/* The receiver checks before it takes: nothing changes until it does. */
+TEST(rx_check_then_accept)
+{
+	struct uet_pdc pdc;
+	struct uet_pdc_ack ack;
+
+	receiver(_metadata, &pdc, UET_PDC_RUD, 16);
+	EXPECT_EQ(UET_PDC_RX_DELIVER, uet_pdc_rx_check(&pdc, WRAP_START));
+	EXPECT_EQ(UET_PDC_RX_DELIVER_OOO,
+		  uet_pdc_rx_check(&pdc, WRAP_START + 1));
+	/* refused: still expected, and in no ACK */
+	EXPECT_EQ(UET_PDC_RX_DELIVER, uet_pdc_rx_check(&pdc, WRAP_START));
+	EXPECT_EQ(0, pdc.cnt[UET_PDC_CNT_RX_DELIVERED]);
+	uet_pdc_rx_accept(&pdc, WRAP_START + 1, 0, UET_PDC_RX_DELIVER_OOO);
+	uet_pdc_rx_build_ack(&pdc, &ack);
+	EXPECT_EQ(WRAP_START - 1, ack.cack_psn);
+	EXPECT_EQ(0x2, ack.sack_bitmap & 0x3);
+	uet_pdc_rx_accept(&pdc, WRAP_START, 0, UET_PDC_RX_DELIVER);
+	EXPECT_EQ(UET_PDC_RX_DUPLICATE, uet_pdc_rx_check(&pdc, WRAP_START + 1));
+	uet_pdc_rx_build_ack(&pdc, &ack);
+	EXPECT_EQ(WRAP_START + 1, ack.cack_psn);
+	EXPECT_EQ(2, pdc.cnt[UET_PDC_CNT_RX_DELIVERED]);
+}
+
 /* A RUD sender whose round trip is measured at 1 ms, @n PSNs in flight. */
 static void timed_sender(struct __test_metadata *_metadata,
 			 struct uet_pdc *pdc, u32 n)
