@@ -2,10 +2,10 @@
 /*
  * uet SES: endpoints, messages and completions.  This file has the
  * endpoints: opening one, whom it takes requests from, its receive
- * buffers, its flows, closing it.  The
- * initiator's side is in ses_tx.c, the target's in ses_rx.c, and the
- * target's writes, reads and atomics on registered regions, with the SES
- * responses, in ses_rma.c; ses_priv.h has what they share.
+ * buffers, its flows, closing it.  The initiator's side is in ses_tx.c,
+ * the target's in ses_rx.c, and the target's writes, reads and atomics on
+ * registered regions, with the SES responses, in ses_rma.c; ses_priv.h
+ * has what they share.
  *
  * Locking: an endpoint's lock protects its receive queue, its flows and
  * its list of sends; it nests inside a PDC's lock (the PDS calls in with

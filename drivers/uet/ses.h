@@ -173,9 +173,9 @@ void uet_ep_set_access(struct uet_ep *ep, u8 access);
 /**
  * enum uet_ep_from - whom an endpoint takes requests from
  * @UET_EP_FROM_ANY: any initiator, any delivery mode (how it opens).
- * @UET_EP_FROM_NONE: nobody yet: requests over PDCs are answered
- *	%UET_SES_RC_NO_MATCH (the initiator tries again, as when no receive
- *	buffer is posted), datagrams dropped.
+ * @UET_EP_FROM_NONE: nobody (yet): requests over PDCs and RUDI are
+ *	answered %UET_SES_RC_BAD_PID, as if the endpoint did not exist (an
+ *	IB QP that does not receive drops what comes), datagrams dropped.
  * @UET_EP_FROM_PEER: one initiator endpoint, over PDCs and RUDI (a
  *	connected QP); others are answered %UET_SES_RC_BAD_PID, as if the
  *	endpoint did not exist, and datagrams dropped.

@@ -299,16 +299,13 @@ int uet_ses_parse_skb(struct uet_dev *udev, const struct sk_buff *skb,
 }
 
 /*
- * May the request @rx reach @ep?  0: yes; -EAGAIN: the endpoint does not
- * receive yet, and the request waits (@rx came over a PDC, its initiator
- * has not given it up); -EPERM: no, a counted drop, and *@rc says how to
- * answer it.
+ * May the request @req from @src reach @ep, over a PDC or RUDI or
+ * (@datagram) as a UUD send?  A refusal is a counted drop, and *@rc says
+ * how to answer it.
  */
-static int ep_admits(struct uet_ep *ep, const struct uet_ses_rx *rx, u8 *rc)
+static bool ep_admits(struct uet_ep *ep, const struct in6_addr *src,
+		      const struct uet_ses_req_info *req, bool datagram, u8 *rc)
 {
-	const struct uet_ses_req_info *req = &rx->h->req;
-	bool datagram = rx->mode == UET_PDC_UUD;
-	int err = -EPERM;
 	bool ok;
 
 	spin_lock(&ep->lock);
@@ -318,7 +315,7 @@ static int ep_admits(struct uet_ep *ep, const struct uet_ses_rx *rx, u8 *rc)
 		break;
 	case UET_EP_FROM_PEER:
 		ok = !datagram && req->initiator == ep->peer_pid &&
-		     ipv6_addr_equal(rx->peer, &ep->peer);
+		     ipv6_addr_equal(src, &ep->peer);
 		*rc = UET_SES_RC_BAD_PID;
 		break;
 	case UET_EP_FROM_DATAGRAMS:
@@ -328,17 +325,13 @@ static int ep_admits(struct uet_ep *ep, const struct uet_ses_rx *rx, u8 *rc)
 		break;
 	default:
 		ok = false;
-		*rc = UET_SES_RC_NO_MATCH;
-		if (rx_over_pdc(rx) && !(req->flags & UET_SES_F_IE))
-			err = -EAGAIN;
+		*rc = UET_SES_RC_BAD_PID;
 		break;
 	}
 	spin_unlock(&ep->lock);
-	if (ok)
-		return 0;
-	if (err == -EPERM)
+	if (!ok)
 		uet_count(ep->udev, UET_CNT_DROP_NOT_PEER, 1);
-	return err;
+	return ok;
 }
 
 /* The endpoint a request names, under rcu_read_lock(); a counted drop if none. */
@@ -431,8 +424,7 @@ static bool rx_supported(const struct uet_ses_rx *rx)
  * endpoint the request names must exist and admit its initiator, and
  * then carries it out.  A UUD request is a datagram: nothing answers it,
  * and a send that finds no buffer is dropped (ep_rcv_uud()).  A PDC's
- * request that the endpoint cannot take yet (it does not receive yet, or
- * has no buffer for its message, rx_msg()) waits: @ans says so.
+ * send that finds no buffer yet may wait instead (rx_msg()): @ans says so.
  *
  * Return: the SES return code for the response, %UET_SES_RC_OK when the
  * request was carried out (UUD: whatever it is, nothing answers).
@@ -442,7 +434,6 @@ u8 uet_ses_deliver(const struct uet_ses_rx *rx, struct uet_ses_answer *ans)
 	const struct uet_ses_req_info *req = &rx->h->req;
 	bool uud = rx->mode == UET_PDC_UUD;
 	struct uet_ep *ep;
-	int err;
 	u8 rc;
 
 	if (rx->hlen < 0)
@@ -463,10 +454,7 @@ u8 uet_ses_deliver(const struct uet_ses_rx *rx, struct uet_ses_answer *ans)
 		rc = UET_SES_RC_BAD_PID;
 		goto out;
 	}
-	err = ep_admits(ep, rx, &rc);
-	if (err == -EAGAIN) {
-		ans->wait = true;
-	} else if (err) {
+	if (!ep_admits(ep, rx->peer, req, uud, &rc)) {
 		ses_count_rx(ep, rc, rx->skb->len - rx->hlen);
 	} else if (uud) {
 		ep_rcv_uud(ep, req, rx->skb, rx->hlen, rx->peer);

@@ -21,17 +21,18 @@
  * first packet arrived, and a datagram none, with none posted, is
  * dropped, as UD's is.
  *
- * A send (or a write with immediate data) that finds no receive WQE, or
- * reaches a QP that does not receive yet, waits as after an IB RNR NAK:
- * its requests stay unreceived at the target, and the sender's PDC sends
- * the first of them again every millisecond (the RNR timer), as often as
- * the QP's rnr_retry allows (7: without limit, as in IB), then gives the
- * message up and completes it with IB_WC_RNR_RETRY_EXC_ERR.  The messages
- * after it wait behind it: the target takes receive WQEs in message order
- * (ses_rx.c), so nothing overtakes it.
+ * A send (or a write with immediate data) that finds no receive WQE
+ * waits as after an IB RNR NAK: its requests stay unreceived at the
+ * target, and the sender's PDC sends the first of them again every
+ * millisecond (the RNR timer), as often as the QP's rnr_retry allows (7:
+ * without limit, as in IB), then gives the message up and completes it
+ * with IB_WC_RNR_RETRY_EXC_ERR.  The messages after it wait behind it:
+ * the target takes receive WQEs in message order (ses_rx.c), so nothing
+ * overtakes it.
  *
  * A connected QP's message that the target refuses as not its peer's
- * (UET_SES_RC_BAD_PID: the peer QP is gone, or is another QP's peer) is
+ * (UET_SES_RC_BAD_PID: the peer QP is gone, is another QP's peer, or does
+ * not receive: before RTR, in ERR) is
  * what an IB responder drops silently (IB spec 9.6, packet header
  * validation): the sender posts it again after the QP's local ACK
  * timeout, as often as its retry_cnt allows, then completes it with
@@ -658,8 +659,8 @@ static bool qp_receives(enum ib_qp_state state)
 
 /*
  * Tell the QP's endpoint whom to take requests from: nobody before the QP
- * is ready to receive (the initiator's requests wait, as when no receive
- * WQE is posted), then a connected QP's peer only, with what its access flags
+ * is ready to receive (the initiator's requests are refused as not the
+ * peer's, see above), then a connected QP's peer only, with what its access flags
  * allow, or the datagrams that carry a datagram QP's Q_Key.
  */
 static void ep_accept(struct uet_qp *qp)
