@@ -166,6 +166,43 @@ tail_loss() {
 }
 
 # No receive buffer: the send fails with -EREMOTEIO, the target counts it.
+# Two RUD PDCs of uet0 at once (perftest's UC QP in the default job, the
+# test module in job 9) through a slow qdisc (tbf, packet by packet;
+# netem would not do: it lets go of the packets it delays) that holds
+# 1 MB, less than their two windows (512 packets of 1.5 KB each): the
+# device keeps what its packets take in qdiscs and drivers within 1 MiB
+# of socket memory (some 400 packets of 2.6 KB each, and a burst of 32
+# per PDC beyond), so the qdisc drops nothing, the PDCs wait their turn
+# (tx_waits), and both transfers complete whole.  On the debug kernel
+# the link is slower than the kernel.
+BP_RATE=$(scaled 40mbit 1mbit)
+BP_LIMIT=1000000
+backpressure() {
+	local ga gb w spid pid drops rc=0
+	ga=$(gid_index uet0 1) && gb=$(gid_index uet1 2) || return 1
+	w=$(counter uet0 tx_waits)
+	A ip link set dev veth0 gso_max_segs 1 &&
+	A tc qdisc add dev veth0 root tbf rate "$BP_RATE" burst 32kb \
+		limit $BP_LIMIT || return 1
+	B timeout 300 ib_write_bw -d uet1 -x "$gb" -F -c UC -s 65536 \
+		-n "$(scaled 100 10)" >/tmp/bp-server.log 2>&1 &
+	spid=$!
+	sleep 1
+	A timeout 300 ib_write_bw -d uet0 -x "$ga" -F -c UC -s 65536 \
+		-n "$(scaled 100 10)" "$UET_NET4.2" >/tmp/bp-client.log 2>&1 &
+	pid=$!
+	xfer job=9 count="$(scaled 16 2)" size=1048576 timeout_s=120 || rc=1
+	wait $pid || rc=1
+	wait $spid || rc=1
+	drops=$(A tc -s qdisc show dev veth0 |
+		sed -n 's/.*(dropped \([0-9]*\),.*/\1/p' | head -n 1)
+	A tc qdisc del dev veth0 root
+	A ip link set dev veth0 gso_max_segs 65535
+	report $rc /tmp/bp-client.log /tmp/bp-server.log
+	echo "# qdisc drops ${drops:-?}, uet0 tx_waits +$(($(counter uet0 tx_waits) - w))"
+	[ $rc = 0 ] && [ "$drops" = 0 ] && [ "$(counter uet0 tx_waits)" -gt "$w" ]
+}
+
 no_recv_buffer() {
 	local d
 	d=$(counter uet1 drop_no_recv_buffer)
@@ -573,7 +610,7 @@ counters_sane() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 30
+ktap_set_plan 31
 ktap_test_result "setup" setup
 ktap_test_result "1 B to 16 MiB, lossless, no retransmit" sizes_lossless
 ktap_test_result "packets leave in GSO batches, arrive one by one" batches
@@ -611,6 +648,7 @@ ktap_test_result "a stale target PDC gives way to its initiator's new one" stale
 ktap_test_result "idle PDCs closed and reclaimed" idle_close
 ktap_test_result "PDC pools: exhaustion refused and counted, reserved pool" pools
 ktap_test_result "job counters, PIDonFEP range" job_counters
+ktap_test_result "two PDCs through a slow qdisc: no drop, they take turns" backpressure
 ktap_test_result "counters" counters_sane
 ktap_test_result "teardown" teardown
 ktap_finished

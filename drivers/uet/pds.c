@@ -163,6 +163,9 @@ void uet_pds_init(struct uet_dev *udev)
 	xa_init_flags(&udev->pds.pdcs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
 	INIT_DELAYED_WORK(&udev->pds.scan, pds_scan);
 	schedule_delayed_work(&udev->pds.scan, msecs_to_jiffies(UET_PDS_SCAN_MS));
+	spin_lock_init(&udev->pds.tx_lock);
+	INIT_LIST_HEAD(&udev->pds.tx_waiting);
+	INIT_WORK(&udev->pds.tx_work, pds_tx_work);
 }
 
 /**
@@ -186,6 +189,9 @@ void uet_pds_fini(struct uet_dev *udev)
 		xa_erase_bh(&pds->pdcs, id);
 		pdc_teardown(pdc, -ENETDOWN);
 	}
+	/* detached, the device no longer hears that the qdiscs drained */
+	cancel_work_sync(&pds->tx_work);
+	pds_tx_unwait_all(pds);
 	xa_destroy(&pds->pdcs);
 	synchronize_rcu();
 }

@@ -102,6 +102,8 @@ struct uet_pds_src {
  * @last_active: jiffies of the last request or ACK, sent or received.
  * @close_wanted: initiator: close once drained (idle, or asked to).
  * @reclaim: closed, cleanly or in error: the scanner reclaims it.
+ * @tx_wait: initiator: in the device's @tx_waiting while the qdisc holds
+ *	too much to send more (struct uet_pds's @tx_lock).
  */
 struct uet_pds_pdc {
 	struct uet_dev *udev;
@@ -132,6 +134,7 @@ struct uet_pds_pdc {
 	unsigned long last_active;
 	bool close_wanted;
 	bool reclaim;
+	struct list_head tx_wait;
 };
 
 /**
@@ -146,6 +149,11 @@ struct uet_pds_pdc {
  * @general: PDCs drawn from the general pool, under @lock ...
  * @reserved: ... and from the reserved pool.
  * @scan: closes idle PDCs and reclaims closed ones (pds.c).
+ * @tx_lock: protects @tx_waiting.
+ * @tx_waiting: initiator PDCs that stopped while the qdiscs and drivers
+ *	held too much (uet_socket_tx_full()), oldest first, each referenced.
+ * @tx_work: sends for them in turn once the qdiscs have drained
+ *	(uet_pds_tx_resume()).
  */
 struct uet_pds {
 	spinlock_t lock;	/* see above */
@@ -158,6 +166,9 @@ struct uet_pds {
 	u32 general;
 	u32 reserved;
 	struct delayed_work scan;
+	spinlock_t tx_lock;	/* see above */
+	struct list_head tx_waiting;
+	struct work_struct tx_work;
 };
 
 /**
@@ -187,6 +198,7 @@ int uet_pds_send(struct uet_dev *udev, const struct uet_pds_key *key,
 void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
 		 const struct in6_addr *saddr);
 int uet_pds_show(struct seq_file *m, struct uet_dev *udev);
+void uet_pds_tx_resume(struct uet_dev *udev);
 int uet_pds_close(struct uet_dev *udev, u16 lpdcid);
 int uet_pds_send_msg(struct uet_dev *udev, const struct uet_pds_key *key,
 		     struct uet_pds_msg *msg);

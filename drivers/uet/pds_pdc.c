@@ -270,6 +270,7 @@ struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 	pdc->last_active = jiffies;
 	spin_lock_init(&pdc->lock);
 	__skb_queue_head_init(&pdc->out);
+	INIT_LIST_HEAD(&pdc->tx_wait);
 	pdc->start_psn = start_psn;
 	uet_pdc_cfg_default(&cfg, key->mode);
 	if (key->mode == UET_PDC_ROD)

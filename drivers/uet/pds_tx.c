@@ -9,6 +9,13 @@
  * Lost PDCs: a target answers a request naming a PDC it does not have
  * with a NACK (INV_DPDCID), and the initiator closes that PDC in error at
  * once instead of retrying into the void.
+ *
+ * Backpressure: while the device's qdiscs and drivers hold more than
+ * their share of packets (uet_socket_tx_full()), a PDC sends nothing and
+ * waits in the device's list; when they have drained, the device's
+ * transmit work gives each waiting PDC a burst in turn, oldest first, as
+ * TCP small queues resume sockets.  What one PDC may put in front of the
+ * others is a burst.
  */
 #include <linux/hash.h>
 #include <linux/ipv6.h>
@@ -184,11 +191,33 @@ static void pdc_rto_arm(struct uet_pds_pdc *pdc)
 }
 
 /*
+ * @pdc found the qdiscs full: it waits for them to drain (pds_tx_work()),
+ * in the device's list once.  They may have drained before it got there,
+ * and the device have missed it: then it is resumed at once.
+ */
+static void pdc_tx_wait(struct uet_pds_pdc *pdc)
+{
+	struct uet_pds *pds = &pdc->udev->pds;
+
+	lockdep_assert_held(&pdc->lock);
+	spin_lock(&pds->tx_lock);
+	if (list_empty(&pdc->tx_wait)) {
+		pdc_get(pdc);
+		list_add_tail(&pdc->tx_wait, &pds->tx_waiting);
+		uet_count(pdc->udev, UET_CNT_TX_WAITS, 1);
+	}
+	spin_unlock(&pds->tx_lock);
+	if (!uet_socket_tx_full(pdc->udev))
+		uet_pds_tx_resume(pdc->udev);
+}
+
+/*
  * Retransmit what the core asks for, lowest PSN first, then cut and send
  * new requests while the window has room: at most @budget packets in all,
  * %UET_PDS_TX_BURST but after a timeout.  The ACKs of what is in flight
  * send the rest: a PDC's packets leave in the order the ACKs clock them
- * out, not from two CPUs at once.
+ * out, not from two CPUs at once.  Nothing leaves while the qdiscs are
+ * full: the PDC waits for them (pdc_tx_wait()).
  */
 static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 {
@@ -199,6 +228,10 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 	lockdep_assert_held(&pdc->lock);
 	if (uet_sched_queued(&pdc->sched))
 		pdc->last_active = jiffies;
+	if (uet_socket_tx_full(pdc->udev)) {
+		pdc_tx_wait(pdc);
+		return;
+	}
 	while (sent < budget && uet_pdc_tx_next_rtx(&pdc->core, &psn)) {
 		pdc_xmit_req(pdc, psn, true);
 		sent++;
@@ -217,6 +250,67 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 	}
 	if (was_idle && uet_pdc_tx_in_flight(&pdc->core))
 		pdc_rto_arm(pdc);
+}
+
+/**
+ * uet_pds_tx_resume() - the qdiscs have drained: resume the waiting PDCs
+ * @udev: the device
+ *
+ * Any context; called by the socket layer each time the qdiscs and
+ * drivers have let go of enough of the device's namespace's packets.
+ */
+void uet_pds_tx_resume(struct uet_dev *udev)
+{
+	struct uet_pds *pds = &udev->pds;
+
+	if (!list_empty_careful(&pds->tx_waiting))
+		queue_work(system_highpri_wq, &pds->tx_work);
+}
+
+/*
+ * The device's transmit work: a burst for each waiting PDC in turn, the
+ * oldest first, until none waits or one finds the qdiscs full again (it
+ * goes to the end of the list, and the rest wait for the next drain).
+ */
+void pds_tx_work(struct work_struct *work)
+{
+	struct uet_pds *pds = container_of(work, struct uet_pds, tx_work);
+	struct uet_pds_pdc *pdc;
+	bool again;
+
+	do {
+		spin_lock_bh(&pds->tx_lock);
+		pdc = list_first_entry_or_null(&pds->tx_waiting,
+					       struct uet_pds_pdc, tx_wait);
+		if (pdc)
+			list_del_init(&pdc->tx_wait);
+		spin_unlock_bh(&pds->tx_lock);
+		if (!pdc)
+			return;
+		spin_lock_bh(&pdc->lock);
+		if (!pdc->dead)
+			pdc_push(pdc, UET_PDS_TX_BURST);
+		spin_lock(&pds->tx_lock);
+		again = list_empty(&pdc->tx_wait);
+		spin_unlock(&pds->tx_lock);
+		pdc_unlock_bh(pdc);
+		pdc_put(pdc);
+	} while (again);
+}
+
+/* The device goes: drop the waiting PDCs' references. */
+void pds_tx_unwait_all(struct uet_pds *pds)
+{
+	struct uet_pds_pdc *pdc, *tmp;
+	LIST_HEAD(waiting);
+
+	spin_lock_bh(&pds->tx_lock);
+	list_splice_init(&pds->tx_waiting, &waiting);
+	spin_unlock_bh(&pds->tx_lock);
+	list_for_each_entry_safe(pdc, tmp, &waiting, tx_wait) {
+		list_del_init(&pdc->tx_wait);
+		pdc_put(pdc);
+	}
 }
 
 /* The PDC closed in error: fail everything queued or in flight. */

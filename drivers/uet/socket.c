@@ -18,12 +18,21 @@
  * does when its netdev moves to another namespace).  A detached device
  * sends nothing.  Readers reach the sockets, the device lists and a
  * device's namespace under RCU; writers hold uet_nets_lock.
+ *
+ * Backpressure: each packet a device sends is charged to the device's
+ * own accounting socket (@txsk, which sends nothing) until the qdisc and
+ * the driver let go of it, as a TCP socket's are (TCP small queues,
+ * net/ipv4/tcp_output.c).  Beyond that socket's send buffer,
+ * UET_TX_QUEUED_MAX, the device's PDCs wait (uet_socket_tx_full()); once
+ * it has drained to half of it, the device resumes them
+ * (uet_pds_tx_resume()).
  */
 #include <linux/inetdevice.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/netdevice.h>
 #include <linux/rculist.h>
+#include <linux/sizes.h>
 #include <linux/skbuff.h>
 #include <linux/udp.h>
 #include <net/addrconf.h>
@@ -41,6 +50,14 @@
 #include "socket.h"
 #include "uet.h"
 
+/*
+ * What a device's packets in qdiscs and drivers may take at once, in
+ * socket memory (truesize): 1 MiB, what TCP small queues let one socket
+ * have there by default (tcp_limit_output_bytes,
+ * Documentation/networking/ip-sysctl.rst).
+ */
+#define UET_TX_QUEUED_MAX	SZ_1M
+
 /* Serialises every change of a uet_net and of a device's namespace. */
 static DEFINE_MUTEX(uet_nets_lock);
 
@@ -55,6 +72,12 @@ struct uet_net {
 	struct socket __rcu *sock4;
 	struct socket __rcu *sock6;
 };
+
+/*
+ * A UDP socket's own sk_write_space, put back before an accounting socket
+ * is released.
+ */
+static void (*uet_def_write_space)(struct sock *sk);
 
 static unsigned int uet_net_id __read_mostly;
 
@@ -297,7 +320,7 @@ static void uet_send(struct uet_dev *udev, struct sk_buff *skb,
 {
 	__be16 sport = htons(UET_SPORT_BASE | (entropy & UET_SPORT_MASK));
 	bool v4 = ipv6_addr_v4mapped(daddr);
-	struct socket *sock = NULL;
+	struct socket *sock = NULL, *txsk;
 	struct uet_net *un;
 	struct net *net;
 
@@ -307,6 +330,12 @@ static void uet_send(struct uet_dev *udev, struct sk_buff *skb,
 		un = uet_net(net);
 		sock = v4 ? rcu_dereference_bh(un->sock4) :
 			    rcu_dereference_bh(un->sock6);
+	}
+	txsk = rcu_dereference_bh(udev->txsk);
+	if (sock && txsk) {
+		skb_set_owner_w(skb, txsk->sk);
+		/* the flow hash is the PDC's (its entropy), not the socket's */
+		skb_clear_hash(skb);
 	}
 	if (!sock)
 		kfree_skb(skb);
@@ -439,6 +468,104 @@ void uet_xmit_queue(struct uet_dev *udev, struct sk_buff_head *q,
 	}
 }
 
+/**
+ * uet_socket_tx_full() - whether the qdiscs hold too much to send more
+ * @udev: the sending device
+ *
+ * Context: any.
+ * Return: true while the device's packets in qdiscs and drivers take more
+ * than UET_TX_QUEUED_MAX; uet_pds_tx_resume() says when that is over.
+ */
+bool uet_socket_tx_full(struct uet_dev *udev)
+{
+	struct socket *txsk;
+	bool full = false;
+
+	rcu_read_lock();
+	txsk = rcu_dereference(udev->txsk);
+	if (txsk)
+		full = sk_wmem_alloc_get(txsk->sk) >
+		       READ_ONCE(txsk->sk->sk_sndbuf);
+	rcu_read_unlock();
+	return full;
+}
+
+/*
+ * An accounting socket's sk_write_space: called each time a qdisc or a
+ * driver lets go of one of its device's packets (sock_wfree()).  Once
+ * half its send buffer is free, the device resumes its waiting PDCs.
+ */
+static void uet_txsk_write_space(struct sock *sk)
+{
+	struct uet_dev *udev;
+
+	if (sk_wmem_alloc_get(sk) > READ_ONCE(sk->sk_sndbuf) / 2)
+		return;
+	rcu_read_lock();
+	udev = rcu_dereference_sk_user_data(sk);
+	if (udev)
+		uet_pds_tx_resume(udev);
+	rcu_read_unlock();
+}
+
+/*
+ * @udev's accounting socket.  It sends nothing, only owns the device's
+ * packets on their way (the IP layer sends them for the namespace's
+ * tunnel socket), and lives in the initial namespace, as long as the
+ * device, whichever namespace goes first.
+ */
+static int uet_txsk_open(struct uet_dev *udev)
+{
+	struct socket *sock;
+	struct sock *sk;
+	int err;
+
+	err = sock_create_kern(&init_net, AF_INET, SOCK_DGRAM, IPPROTO_UDP,
+			       &sock);
+	if (err)
+		return err;
+	sk = sock->sk;
+	write_lock_bh(&sk->sk_callback_lock);
+	sk->sk_sndbuf = UET_TX_QUEUED_MAX;
+	sk->sk_userlocks |= SOCK_SNDBUF_LOCK;
+	uet_def_write_space = sk->sk_write_space;
+	rcu_assign_sk_user_data(sk, udev);
+	WRITE_ONCE(sk->sk_write_space, uet_txsk_write_space);
+	write_unlock_bh(&sk->sk_callback_lock);
+	rcu_assign_pointer(udev->txsk, sock);
+	return 0;
+}
+
+/*
+ * Take @udev's accounting socket away, to release once the readers that
+ * may still see it are done (uet_txsk_release(), after synchronize_net()).
+ * Its packets still in qdiscs keep its memory; the socket's own
+ * sk_write_space goes back, for it may outlive the module.
+ */
+static struct socket *uet_txsk_unhook(struct uet_dev *udev)
+{
+	struct socket *sock;
+	struct sock *sk;
+
+	lockdep_assert_held(&uet_nets_lock);
+	sock = rcu_replace_pointer(udev->txsk, NULL,
+				   lockdep_is_held(&uet_nets_lock));
+	if (!sock)
+		return NULL;
+	sk = sock->sk;
+	write_lock_bh(&sk->sk_callback_lock);
+	rcu_assign_sk_user_data(sk, NULL);
+	WRITE_ONCE(sk->sk_write_space, uet_def_write_space);
+	write_unlock_bh(&sk->sk_callback_lock);
+	return sock;
+}
+
+static void uet_txsk_release(struct socket *sock)
+{
+	if (sock)
+		sock_release(sock);
+}
+
 static struct socket *uet_sock_open(struct net *net, struct uet_net *un,
 				    int family)
 {
@@ -525,11 +652,14 @@ int uet_socket_attach(struct uet_dev *udev)
 	int err = 0;
 
 	mutex_lock(&uet_nets_lock);
-	if (list_empty(&un->devs))
+	err = uet_txsk_open(udev);
+	if (!err && list_empty(&un->devs))
 		err = uet_sock_open_all(net, un);
 	if (!err) {
 		rcu_assign_pointer(udev->net, net);
 		list_add_tail_rcu(&udev->net_list, &un->devs);
+	} else {
+		uet_txsk_release(uet_txsk_unhook(udev));
 	}
 	mutex_unlock(&uet_nets_lock);
 	return err;
@@ -540,27 +670,30 @@ int uet_socket_attach(struct uet_dev *udev)
  * @udev: a device attached with uet_socket_attach()
  *
  * Returns after any softirq that could still see @udev has finished; closes
- * the namespace's sockets with its last device.  Nothing to do if the
- * namespace went first (uet_net_exit() detached @udev).
+ * the namespace's sockets with its last device (unless the namespace went
+ * first: uet_net_exit() detached @udev), and @udev's accounting socket.
  */
 void uet_socket_detach(struct uet_dev *udev)
 {
-	struct uet_net *un;
+	struct uet_net *un = NULL;
+	struct socket *txsk;
 	struct net *net;
 
 	mutex_lock(&uet_nets_lock);
+	txsk = uet_txsk_unhook(udev);
 	net = rcu_dereference_protected(udev->net,
 					lockdep_is_held(&uet_nets_lock));
 	if (net) {
 		un = uet_net(net);
 		list_del_rcu(&udev->net_list);
 		RCU_INIT_POINTER(udev->net, NULL);
-		if (list_empty(&un->devs))
-			uet_sock_close(un);
-		else
-			synchronize_net();
 	}
+	if (un && list_empty(&un->devs))
+		uet_sock_close(un);	/* and waits for the readers */
+	else
+		synchronize_net();
 	mutex_unlock(&uet_nets_lock);
+	uet_txsk_release(txsk);
 }
 
 static int __net_init uet_net_init(struct net *net)

@@ -70,6 +70,8 @@ struct uet_dev_cfg {
  *	attach until detach or the namespace's exit, %NULL then; under RCU,
  *	written under socket.c's uet_nets_lock.
  * @net_list: entry in that namespace's device list (socket.c).
+ * @txsk: owns the device's packets in qdiscs and drivers, which it
+ *	bounds (socket.c); under RCU, written under uet_nets_lock.
  * @counters: per-CPU counters (counters.c).
  * @pds: the PDCs (pds.c).
  * @rudi: RUDI requests in flight (rudi.c).
@@ -90,6 +92,7 @@ struct uet_dev {
 	bool registered;
 	struct net __rcu *net;
 	struct list_head net_list;
+	struct socket __rcu *txsk;
 	struct uet_counters __percpu *counters;
 	struct uet_pds pds;
 	struct uet_rudi rudi;
