@@ -364,31 +364,24 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	}
 	uet_pdc_rx_accept(&pdc->core, h->req.psn, flags, v);
 	pdc_count_verdict(udev, v);
-	switch (v) {
-	case UET_PDC_RX_DELIVER:
-	case UET_PDC_RX_DELIVER_OOO:
-	case UET_PDC_RX_REPLAY:
-	case UET_PDC_RX_DUPLICATE:
-		/* only what the window takes keeps a PDC alive */
-		pdc->last_active = jiffies;
-		if (ans.data) {
-			/* a read's data goes back at once, in this ACK */
-			pdc_send_ack(pdc, ans.data, h->req.psn);
-			goto out;
-		}
-		if (v != UET_PDC_RX_DUPLICATE)
-			pdc->rsp_msg_id = ans.msg_id;
-		if (rc != UET_SES_RC_OK) {
-			/* a refusal goes back at once, in this ACK */
-			pdc->rsp_rc = rc;
-			uet_pdc_rx_ack_now(&pdc->core);
-		}
-		break;
-	case UET_PDC_RX_REJECT_OOO:
-		pdc_send_nack(pdc, h->req.psn, UET_PDS_NACK_ROD_OOO);
+	if (!pdc_deliverable(v)) {
+		if (v == UET_PDC_RX_REJECT_OOO)
+			pdc_send_nack(pdc, h->req.psn, UET_PDS_NACK_ROD_OOO);
+		goto out;	/* else dropped: the sender retransmits */
+	}
+	/* only what the window takes keeps a PDC alive */
+	pdc->last_active = jiffies;
+	if (ans.data) {
+		/* a read's data goes back at once, in this ACK */
+		pdc_send_ack(pdc, ans.data, h->req.psn);
 		goto out;
-	default:
-		goto out;	/* dropped: the sender retransmits */
+	}
+	if (v != UET_PDC_RX_DUPLICATE)
+		pdc->rsp_msg_id = ans.msg_id;
+	if (rc != UET_SES_RC_OK) {
+		/* a refusal goes back at once, in this ACK */
+		pdc->rsp_rc = rc;
+		uet_pdc_rx_ack_now(&pdc->core);
 	}
 	if (uet_pdc_rx_ack_due(&pdc->core))
 		pdc_send_ack(pdc, NULL, 0);
