@@ -11,6 +11,7 @@
 #   make demo         boot a VM, create uet devices, show them (README)
 #   make bench        two VMs: perftest over uet and rxe, iperf3 (slow)
 #   make profile      one VM: where the engine's time goes (perf)
+#   make profile-pair two VMs: the same for perftest, uet beside rxe
 #   make deps         install the Debian packages all of this needs
 #   make netlink-gen  regenerate the netlink code from its YNL spec
 #   make install      module (to /lib/modules/KVER/updates), uetctl, libuet
@@ -91,6 +92,15 @@ profile:
 	@UET_VM_EXTRA_PROGS=/usr/bin/perf selftests/vm/run-suite.sh selftests \
 		--append 'UET_TESTS="engine_profile.sh"'
 
+# The same for ib_write_bw and ib_send_bw between the pair's VMs, uet
+# beside rxe: the sender's costs (VM a) and the receiver's (VM b).
+PROFILE_SIZE ?= 4096
+profile-pair:
+	@scripts/deps.sh
+	@UET_VM_EXTRA_PROGS=/usr/bin/perf selftests/vm/run-suite.sh pair \
+		--link dgram --timeout 1800 --append \
+		'UET_TESTS="bench.sh" UET_BENCH_PROFILE=$(PROFILE_SIZE)'
+
 install: module userspace
 	$(MAKE) -C $(KDIR) M=$(KMOD_OUT) INSTALL_MOD_DIR=updates modules_install
 	depmod -a $(KVER)
@@ -115,4 +125,4 @@ clean:
 	$(MAKE) -C selftests clean
 	$(MAKE) -C selftests/unit clean
 
-.PHONY: all deps netlink-gen module userspace selftests check check-debug soak demo bench profile install dkms-install clean
+.PHONY: all deps netlink-gen module userspace selftests check check-debug soak demo bench profile profile-pair install dkms-install clean

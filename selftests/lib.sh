@@ -194,3 +194,47 @@ mem_flat() {
 		"$1" "$2"
 	[ "$slab" -le $((slab0 + $3)) ] && [ "$avail" -ge $((avail0 - $4)) ]
 }
+
+# perf_report DATA KALLSYMS: where the busy time of a "perf record -a"
+# went, by kernel or user function: idle is left out and each line is a
+# share of the rest; then the same time by layer (uet, the kernel's
+# network stack, copies, the rest).  Samples of "cp" are left out too
+# (the copy of KALLSYMS, made while perf runs), and those of the engine
+# test module (the load, not its cost).  perf finds no symbols for
+# out-of-tree modules here, so their addresses are named from KALLSYMS
+# (a copy of /proc/kallsyms taken while the modules were loaded).
+perf_report() {
+	command perf report -i "$1" --stdio --sort comm,sym --percent-limit 0 2>/dev/null |
+		awk 'NR == FNR { if ($2 ~ /^[tT]$/ && $1 ~ /^ffffffff/) {
+					a[n] = substr($1, 9); s[n] = $3 " " $4; n++ }
+				 if ($4 != "") mod[$3] = $4
+				 next }
+		     /^#/ || NF < 4 || $2 == "cp" { next }
+		     { p = $1; sub(/%/, "", p); sym = $4
+		       if (match($0, /0x(00)?ffffff[0-9a-f]+/)) {
+			h = substr($0, RSTART + RLENGTH - 8, 8); best = ""
+			for (i = 0; i < n; i++)
+				if (a[i] <= h && a[i] > best) { best = a[i]; b = s[i] }
+			sym = best != "" ? b : substr($0, RSTART, RLENGTH)
+		       } else if (sym in mod) {
+			sym = sym " " mod[sym]
+		       }
+		       if (sym ~ /idle|safe_halt|cpuidle|mwait/) { idle += p; next }
+		       if (sym ~ /\[uet_test_engine\]/) { gen += p; next }
+		       busy += p; share[sym] += p
+		       if (sym ~ /\[uet\]/) l = "uet"
+		       else if (sym ~ /\[/) l = "other modules"
+		       else if (sym ~ /copy|memcpy|memmove|csum/) l = "copies and checksums"
+		       else if (sym ~ /^(udp|ip|ip6|__ip|__udp|__dev|dev_|net_|netif|napi|skb|__skb|kfree_skb|alloc_skb|__alloc_skb|sock|sk_|__sk|qdisc|__qdisc|pfifo|fq_codel|virtnet|virtqueue|validate_xmit|gro|inet|__netif|__napi|neigh|dst_|fib|rt_)/) l = "network stack"
+		       else l = "the rest"
+		       layer[l] += p }
+		     END { if (busy <= 0) { print "# no busy samples"; exit }
+			   if (gen > 0)
+				printf "# the test module (filling and checking buffers) left out: %.1f%% of the samples\n", gen
+			   printf "# busy %.1f%% of the samples; of the busy time:\n", busy
+			   for (l in layer) printf "#   layer %5.1f%%  %s\n", 100 * layer[l] / busy, l | "sort -k3 -rn"
+			   close("sort -k3 -rn")
+			   for (f in share) if (100 * share[f] / busy >= 0.7)
+				printf "#   %5.1f%%  %s\n", 100 * share[f] / busy, f | "sort -k2 -rn | head -n 40"
+		     }' "$2" -
+}

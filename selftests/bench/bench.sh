@@ -26,6 +26,11 @@
 #   UET_BENCH_LOSS      the netem loss of the lossy run ("1%"): 1 MiB
 #                       writes with that loss on both VMs' eth0, against
 #                       the same writes without
+#   UET_BENCH_PROFILE   a message size: instead of the measurements, one
+#                       ib_write_bw and one ib_send_bw run of that size
+#                       per device with perf sampling each VM, and each
+#                       VM's report (make profile-pair): the sender's
+#                       costs in VM a's log, the receiver's in VM b's
 . "$(dirname "$0")/lib.sh"
 
 case ${UET_ROLE:-} in
@@ -149,8 +154,49 @@ lossy() {
 	return $rc
 }
 
+# counters DEV: DEV's hw counters, one "name value" a line
+counters() {
+	rdma statistic show link "$1/1" | tr -s ' \n' '\n' |
+		awk 'NR > 2 && NR % 2 == 1 { n = $0; next } NR > 2 { print n, $0 }'
+}
+
+# profiled DEV PROG SIZE: one run under perf on this VM, and its report:
+# the functions, and the counters of DEV that moved
+profiled() {
+	local data=/tmp/perf.data p rc=0
+	counters "$1" >/tmp/counters.0
+	cp /proc/kallsyms /tmp/kallsyms
+	command perf record -q -a -e cpu-clock -F 2000 -o $data 2>/tmp/perf.err &
+	p=$!
+	perf "$1" "$2" "$3" "$(bw_iters "$3")" || rc=1
+	kill -INT $p
+	wait $p
+	echo "# VM $UET_ROLE, $1 $2 $3 B"
+	sed 's/^/# perf: /' /tmp/perf.err
+	counters "$1" | awk 'NR == FNR { b[$1] = $2; next }
+		$2 != b[$1] { printf "#   counter %s +%d\n", $1, $2 - b[$1] }' \
+		/tmp/counters.0 -
+	perf_report $data /tmp/kallsyms
+	rm -f $data
+	return $rc
+}
+
 nwords() { wc -w <<<"$1"; }
 ndevs=$(nwords "$DEVS")
+if [ -n "${UET_BENCH_PROFILE:-}" ]; then
+	ktap_print_header
+	ktap_set_plan $((2 + 2 * ndevs + 1))
+	ktap_test_result "$LINK link carries traffic" link_up
+	ktap_test_result "uet0 and rxe0 on eth0" devices
+	for prog in ib_write_bw ib_send_bw; do
+		for dev in $DEVS; do
+			ktap_test_result "$dev $prog $UET_BENCH_PROFILE B under perf" \
+				profiled "$dev" "$prog" "$UET_BENCH_PROFILE"
+		done
+	done
+	ktap_test_result "devices removed" eval 'rdma link del uet0 && rdma link del rxe0 && modprobe -r uet'
+	ktap_finished
+fi
 plan=$((2 + 1 + 2 * ndevs * REPEAT * $(nwords "$BW_SIZES") +
 	$(nwords "$LAT_PROGS") * ndevs * REPEAT * $(nwords "$LAT_SIZES") +
 	ndevs * REPEAT + 1))
