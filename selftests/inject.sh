@@ -122,18 +122,12 @@ wait_idle() {
 	return 1
 }
 
-# all counters of DEV as "name value" lines
-counters() {
-	rdma statistic show link "$1/1" | tr -s ' \n' '\n' |
-		awk 'NR > 2 { if (NR % 2) n = $0; else print n, $0 }'
-}
-
 # what the seeds opened has closed: the injection starts from no PDC
 baseline() {
 	pdcs0=0 pdcs1=0
 	wait_idle || return 1
 	mem_snapshot /tmp/inject-meminfo0.txt
-	counters uet0 >/tmp/inject-counters0.txt
+	dev_counters uet0 >/tmp/inject-counters0.txt
 	tx1=$(counter uet1 tx_packets)
 	echo "# SUnreclaim $(meminfo SUnreclaim /tmp/inject-meminfo0.txt) kB," \
 		"MemAvailable $(meminfo MemAvailable /tmp/inject-meminfo0.txt) kB;" \
@@ -237,7 +231,7 @@ counted() {
 	rx=$(( $(counter uet0 rx_packets) - $(awk '$1 == "rx_packets" { print $2 }' \
 		/tmp/inject-counters0.txt) ))
 	tx=$(( $(counter uet1 tx_packets) - tx1 ))
-	counters uet0 | awk 'NR == FNR { b[$1] = $2; next }
+	dev_counters uet0 | awk 'NR == FNR { b[$1] = $2; next }
 		$2 != b[$1] { printf "# uet0 %s +%d\n", $1, $2 - b[$1] }' \
 		/tmp/inject-counters0.txt -
 	echo "# uet0 rx_packets +$rx: $sent injected, $tx from uet1"

@@ -144,10 +144,15 @@ craft() {
 	return $rc
 }
 
+# dev_counters DEV: all hw counters of DEV's port, "name value" a line
+dev_counters() {
+	rdma statistic show link "$1/1" | tr -s ' \n' '\n' |
+		awk 'NR > 2 { if (NR % 2) n = $0; else print n, $0 }'
+}
+
 # counter DEV NAME: one hw counter of DEV's port, as "rdma statistic" shows
 counter() {
-	rdma statistic show link "$1/1" | tr -s ' \n' '\n' |
-		awk -v n="$2" 'f { print; exit } $0 == n { f = 1 }'
+	dev_counters "$1" | awk -v n="$2" '$1 == n { print $2; exit }'
 }
 
 # expect_delta DEV NAME BEFORE DELTA: counter NAME moved by exactly DELTA

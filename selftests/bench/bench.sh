@@ -154,17 +154,11 @@ lossy() {
 	return $rc
 }
 
-# counters DEV: DEV's hw counters, one "name value" a line
-counters() {
-	rdma statistic show link "$1/1" | tr -s ' \n' '\n' |
-		awk 'NR > 2 && NR % 2 == 1 { n = $0; next } NR > 2 { print n, $0 }'
-}
-
 # profiled DEV PROG SIZE: one run under perf on this VM, and its report:
 # the functions, and the counters of DEV that moved
 profiled() {
 	local data=/tmp/perf.data p rc=0
-	counters "$1" >/tmp/counters.0
+	dev_counters "$1" >/tmp/counters.0
 	cp /proc/kallsyms /tmp/kallsyms
 	command perf record -q -a -e cpu-clock -F 2000 -o $data 2>/tmp/perf.err &
 	p=$!
@@ -173,7 +167,7 @@ profiled() {
 	wait $p
 	echo "# VM $UET_ROLE, $1 $2 $3 B"
 	sed 's/^/# perf: /' /tmp/perf.err
-	counters "$1" | awk 'NR == FNR { b[$1] = $2; next }
+	dev_counters "$1" | awk 'NR == FNR { b[$1] = $2; next }
 		$2 != b[$1] { printf "#   counter %s +%d\n", $1, $2 - b[$1] }' \
 		/tmp/counters.0 -
 	perf_report $data /tmp/kallsyms
