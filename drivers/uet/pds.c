@@ -232,45 +232,6 @@ int uet_pds_show(struct seq_file *m, struct uet_dev *udev)
 	return 0;
 }
 
-/**
- * uet_pds_orphan() - let go of the messages of a closing endpoint
- * @udev: the device
- * @mine: tells the endpoint's messages; called under a PDC's lock
- * @arg: passed to @mine
- *
- * What the PDCs had not sent of those messages is dropped; each request
- * in flight is built one last time now, while the memory it is built from
- * is there, and kept for its retransmissions, so that the PSN sequence
- * stays whole.  It carries the IE flag: a target with no receive buffer
- * for it refuses it rather than wait for one.  Afterwards no PDC calls
- * the SES layer about them.
- */
-void uet_pds_orphan(struct uet_dev *udev, uet_pds_msg_fn mine, void *arg)
-{
-	struct uet_pds_pdc *pdc;
-	struct uet_pds_tx *tx;
-	unsigned long id;
-	u32 psn;
-
-	rcu_read_lock();
-	xa_for_each(&udev->pds.pdcs, id, pdc) {
-		spin_lock_bh(&pdc->lock);
-		uet_sched_forget(&pdc->sched, mine, arg);
-		for (psn = 0; pdc->sched.txq && psn <= pdc->sched.mask; psn++) {
-			tx = uet_sched_tx(&pdc->sched, psn);
-			if ((tx->flags & UET_PDS_TX_USED) &&
-			    !(tx->flags & (UET_PDS_TX_CLOSE | UET_PDS_TX_ORPHAN)) &&
-			    mine(tx->msg, arg)) {
-				tx->skb = uet_ses_build_req(tx->msg, tx->off,
-							    tx->len, true);
-				tx->flags |= UET_PDS_TX_ORPHAN;
-			}
-		}
-		pdc_unlock_bh(pdc);
-	}
-	rcu_read_unlock();
-}
-
 static void pdc_snapshot(struct uet_pds_pdc *pdc, struct uet_pdc_info *info)
 {
 	const struct uet_pdc *c = &pdc->core;

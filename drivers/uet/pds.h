@@ -202,8 +202,7 @@ void uet_pds_tx_resume(struct uet_dev *udev);
 int uet_pds_close(struct uet_dev *udev, u16 lpdcid);
 int uet_pds_send_msg(struct uet_dev *udev, const struct uet_pds_key *key,
 		     struct uet_pds_msg *msg);
-typedef bool (*uet_pds_msg_fn)(struct uet_pds_msg *msg, void *arg);
-void uet_pds_orphan(struct uet_dev *udev, uet_pds_msg_fn mine, void *arg);
+bool uet_pds_cancel(struct uet_dev *udev, struct uet_pds_msg *msg);
 
 /* rudi.c */
 struct uet_pds_hdr_info;
@@ -211,7 +210,7 @@ void uet_rudi_send_msg(struct uet_dev *udev, const struct in6_addr *dst,
 		       struct uet_pds_msg *msg);
 void uet_rudi_rcv(struct uet_dev *udev, struct sk_buff *skb,
 		  const struct uet_pds_hdr_info *h, const struct in6_addr *saddr);
-void uet_rudi_orphan(struct uet_dev *udev, uet_pds_msg_fn mine, void *arg);
+void uet_rudi_cancel(struct uet_dev *udev, struct uet_pds_msg *msg);
 int uet_rudi_show(struct seq_file *m, struct uet_dev *udev);
 void uet_rudi_init(struct uet_dev *udev);
 void uet_rudi_fini(struct uet_dev *udev);

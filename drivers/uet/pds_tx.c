@@ -69,9 +69,6 @@ static void pdc_tx_finish(struct uet_pds_pdc *pdc, u32 psn, int err)
 	case UET_SCHED_DONE:
 		uet_ses_tx_done(done.msg, 1, err);
 		break;
-	case UET_SCHED_ORPHAN:
-		kfree_skb(done.skb);
-		break;
 	case UET_SCHED_REISSUE:
 		uet_count(pdc->udev, UET_CNT_READS_REISSUED, 1);
 		break;
@@ -101,8 +98,6 @@ static struct sk_buff *pdc_req_skb(const struct uet_pds_tx *tx)
 			skb_reserve(skb, UET_PDS_HEADROOM);
 		return skb;
 	}
-	if (tx->flags & UET_PDS_TX_ORPHAN)
-		return tx->skb ? skb_copy(tx->skb, GFP_ATOMIC) : NULL;
 	return uet_ses_build_req(tx->msg, tx->off, tx->len,
 				 tx->flags & UET_PDS_TX_GIVE_UP);
 }
@@ -163,6 +158,17 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 	if (retx)
 		uet_count(pdc->udev, UET_CNT_RETRANSMITS, 1);
 	pdc_out(pdc, skb);
+}
+
+/* Drop what waits of cancelled messages at the head of the queue. */
+static void pdc_drop_cancelled(struct uet_pds_pdc *pdc)
+{
+	struct uet_pds_msg *m;
+	u32 n;
+
+	lockdep_assert_held(&pdc->lock);
+	while (uet_sched_drop(&pdc->sched, &m, &n))
+		uet_ses_tx_done(m, n, -ECANCELED);
 }
 
 /* Fail every request still to be cut. */
@@ -237,6 +243,7 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 		sent++;
 	}
 
+	pdc_drop_cancelled(pdc);
 	while (sent < budget && pdc_may_send(pdc) && uet_sched_queued(&pdc->sched)) {
 		if (pdc->reclaim ||
 		    uet_pdc_transition(&pdc->core, UET_PDC_EV_SEND) == UET_PDC_CLOSED ||
@@ -247,6 +254,7 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 		uet_sched_cut(&pdc->sched, psn);
 		pdc_xmit_req(pdc, psn, false);
 		sent++;
+		pdc_drop_cancelled(pdc);
 	}
 	if (was_idle && uet_pdc_tx_in_flight(&pdc->core))
 		pdc_rto_arm(pdc);
@@ -328,15 +336,14 @@ void pdc_fail_all(struct uet_pds_pdc *pdc, int err)
 /*
  * The request of @psn waited for the target to have a receive buffer
  * (uet_pdc_tx_rnr()), and goes again alone: as it was while its message
- * may retry, else with IE, given up (uet_ses_tx_rnr()); an orphan's
- * carries IE already.
+ * may retry, else with IE, given up (uet_ses_tx_rnr()).
  */
 static void pdc_rnr_retry(struct uet_pds_pdc *pdc, u32 psn)
 {
 	struct uet_pds_tx *tx = uet_sched_tx(&pdc->sched, psn);
 
-	if (!(tx->flags & (UET_PDS_TX_ORPHAN | UET_PDS_TX_CLOSE |
-			   UET_PDS_TX_GIVE_UP)) && !uet_ses_tx_rnr(tx->msg))
+	if (!(tx->flags & (UET_PDS_TX_CLOSE | UET_PDS_TX_GIVE_UP)) &&
+	    !uet_ses_tx_rnr(tx->msg))
 		tx->flags |= UET_PDS_TX_GIVE_UP;
 	uet_count(pdc->udev, UET_CNT_RNR_RETRIES, 1);
 	pdc_xmit_req(pdc, psn, true);
@@ -523,6 +530,7 @@ int uet_pds_send_msg(struct uet_dev *udev, const struct uet_pds_key *key,
 	if (pdc->dead) {
 		uet_ses_tx_done(msg, msg->seg.count, -ENETDOWN);
 	} else {
+		msg->pdc = pdc;
 		uet_sched_queue(&pdc->sched, msg);
 		if (!uet_pdc_tx_in_flight(&pdc->core))
 			pdc_push(pdc, UET_PDS_TX_BURST);
@@ -530,6 +538,35 @@ int uet_pds_send_msg(struct uet_dev *udev, const struct uet_pds_key *key,
 	pdc_unlock_bh(pdc);
 	pdc_put(pdc);
 	return 0;
+}
+
+/**
+ * uet_pds_cancel() - nobody waits for a message any more
+ * @udev: the device it was sent on
+ * @msg: the message, which the PDS still has requests of; the caller in
+ *	an RCU read-side section since before the PDS could be done with it
+ *
+ * No more requests of it are cut.  A PDC goes on with those in flight,
+ * built again (with IE) as needed, so that its PSN sequence stays whole;
+ * RUDI lets go of them at once (uet_rudi_cancel()).
+ *
+ * Return: whether requests of it may still be built: then @msg's ncut
+ * is final.
+ */
+bool uet_pds_cancel(struct uet_dev *udev, struct uet_pds_msg *msg)
+{
+	struct uet_pds_pdc *pdc = msg->pdc;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "PDC of a message outside RCU");
+	if (!pdc) {
+		uet_rudi_cancel(udev, msg);
+		return false;
+	}
+	spin_lock_bh(&pdc->lock);
+	WRITE_ONCE(msg->cancelled, true);
+	pdc_drop_cancelled(pdc);
+	pdc_unlock_bh(pdc);
+	return true;
 }
 
 /* Initiator side: the scheduler is done with what an ACK acknowledged. */
@@ -564,7 +601,7 @@ static void pdc_ack_answer(struct uet_pds_pdc *pdc, struct sk_buff *skb,
 	tx = uet_sched_tx(&pdc->sched, ack_psn);
 	if (!(tx->flags & UET_PDS_TX_USED) || tx->flags & UET_PDS_TX_CLOSE)
 		return;
-	msg = tx->flags & UET_PDS_TX_ORPHAN ? NULL : tx->msg;
+	msg = tx->msg;
 	if (ses->rsp.rc != UET_SES_RC_OK) {
 		tx->flags |= UET_PDS_TX_ANSWERED;
 		uet_ses_tx_refused(msg, ses->rsp.rc);

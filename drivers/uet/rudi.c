@@ -15,13 +15,16 @@
  * trips and doubles with each resend, and fails after UET_RUDI_MAX_TRIES
  * sends.
  *
+ * A cancelled message (its endpoint closed) is let go at once, queued and
+ * in flight (uet_rudi_cancel()): RUDI keeps no sequence a missing request
+ * would break.
+ *
  * Locking: the device's table (struct uet_rudi) has its own lock, taken
  * with bottom halves disabled outside softirq; the SES layer learns a
- * request's fate under it, so that a closing endpoint, which lets go of
- * its messages under it too (uet_rudi_orphan()), is never called about
- * them afterwards.  A request's timer holds no reference: whoever takes a
- * request out of the table cancels its timer before freeing it, and the
- * timer does nothing for a request no longer in the table.
+ * request's fate under it.  A request's timer holds no reference:
+ * whoever takes a request out of the table cancels its timer before
+ * freeing it, and the timer does nothing for a request no longer in the
+ * table.
  */
 #include <linux/hrtimer.h>
 #include <linux/random.h>
@@ -194,10 +197,8 @@ static void rudi_push(struct uet_rudi *t)
 }
 
 /*
- * The SES layer learns the fate of @r, under the table's lock: as
- * uet_rudi_orphan() takes it too, a closing endpoint has either let go
- * of the request by now or waits until this is done.  Its slot in the
- * table goes to the next request queued.
+ * The SES layer learns the fate of @r, under the table's lock.  Its slot
+ * in the table goes to the next request queued.
  */
 static void rudi_done(struct uet_rudi *t, struct uet_rudi_req *r, int err)
 {
@@ -361,8 +362,8 @@ void uet_rudi_rcv(struct uet_dev *udev, struct sk_buff *skb,
 		rcv_rudi_resp(udev, skb, h, saddr);
 }
 
-/* Take every request of the table that @fn picks out of it, onto @gone. */
-static void rudi_take_all(struct uet_rudi *t, uet_pds_msg_fn fn, void *arg,
+/* Take every request of @msg (%NULL: all) out of the table, onto @gone. */
+static void rudi_take_all(struct uet_rudi *t, struct uet_pds_msg *msg,
 			  struct hlist_head *gone)
 {
 	struct uet_rudi_req *r;
@@ -371,7 +372,7 @@ static void rudi_take_all(struct uet_rudi *t, uet_pds_msg_fn fn, void *arg,
 
 	lockdep_assert_held(&t->lock);
 	hash_for_each_safe(t->reqs, bkt, tmp, r, node)
-		if (!fn || fn(r->msg, arg)) {
+		if (!msg || r->msg == msg) {
 			rudi_unlink(t, r);
 			hlist_add_head(&r->gone, gone);
 		}
@@ -387,26 +388,28 @@ static void rudi_free_all(struct hlist_head *gone)
 }
 
 /**
- * uet_rudi_orphan() - let go of the messages of a closing endpoint
+ * uet_rudi_cancel() - let go of a message nobody waits for any more
  * @udev: the device
- * @mine: tells the endpoint's messages; called under the table's lock
- * @arg: passed to @mine
+ * @msg: the message, which the table still has requests of
  *
- * Their requests are neither sent nor resent any more: RUDI keeps no
- * sequence a missing request would break.  Afterwards nothing here calls
- * the SES layer about them.
+ * Its requests, queued and in flight, are done with at once, as failed
+ * (-%ECANCELED): RUDI has no sequence a missing request would break.
  */
-void uet_rudi_orphan(struct uet_dev *udev, uet_pds_msg_fn mine, void *arg)
+void uet_rudi_cancel(struct uet_dev *udev, struct uet_pds_msg *msg)
 {
 	struct uet_rudi *t = &udev->rudi;
-	struct uet_pds_msg *m, *tmp;
+	struct uet_rudi_req *r;
 	HLIST_HEAD(gone);
 
 	spin_lock_bh(&t->lock);
-	list_for_each_entry_safe(m, tmp, &t->sendq, node)
-		if (mine(m, arg))
-			list_del_init(&m->node);
-	rudi_take_all(t, mine, arg, &gone);
+	WRITE_ONCE(msg->cancelled, true);
+	if (!list_empty(&msg->node)) {
+		list_del_init(&msg->node);
+		uet_ses_tx_done(msg, msg->seg.count - msg->ncut, -ECANCELED);
+	}
+	rudi_take_all(t, msg, &gone);
+	hlist_for_each_entry(r, &gone, gone)
+		uet_ses_tx_done(r->msg, 1, -ECANCELED);
 	rudi_push(t);
 	spin_unlock_bh(&t->lock);
 	rudi_free_all(&gone);
@@ -461,7 +464,7 @@ void uet_rudi_fini(struct uet_dev *udev)
 		list_del_init(&m->node);
 		uet_ses_tx_done(m, m->seg.count - m->ncut, -ENETDOWN);
 	}
-	rudi_take_all(t, NULL, NULL, &gone);
+	rudi_take_all(t, NULL, &gone);
 	hlist_for_each_entry(r, &gone, gone)
 		uet_ses_tx_done(r->msg, 1, -ENETDOWN);
 	spin_unlock_bh(&t->lock);

@@ -10,6 +10,7 @@
  * waits, so read requests in flight and waiting together never exceed
  * what was in flight when the first reissue came: the window.
  */
+#include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/slab.h>
 
@@ -127,8 +128,7 @@ void uet_sched_close(struct uet_sched *s, u32 psn)
  * @psn: the PSN: acknowledged (*@err 0), or given up
  * @err: 0 or why it failed; set to -ENOMEM if a read to reissue could
  *	not be remembered (it then fails)
- * @done: with %UET_SCHED_DONE or %UET_SCHED_ORPHAN, filled in with the
- *	request
+ * @done: with %UET_SCHED_DONE, filled in with the request
  * @gfp: how to allocate a reissue
  *
  * The PSN's entry is free afterwards; a second call about it tells
@@ -149,10 +149,9 @@ enum uet_sched_fate uet_sched_finish(struct uet_sched *s, u32 psn, int *err,
 	if (flags & UET_PDS_TX_CLOSE)
 		return UET_SCHED_NONE;
 	*done = *tx;
-	if (flags & UET_PDS_TX_ORPHAN)
-		return UET_SCHED_ORPHAN;
+	/* a cancelled read has nobody to take its data: no reissue */
 	if (!*err && (flags & UET_PDS_TX_READ) &&
-	    !(flags & UET_PDS_TX_ANSWERED)) {
+	    !(flags & UET_PDS_TX_ANSWERED) && !READ_ONCE(done->msg->cancelled)) {
 		r = kmalloc(sizeof(*r), gfp);
 		if (r) {
 			r->tx = *done;
@@ -197,27 +196,28 @@ bool uet_sched_take(struct uet_sched *s, struct uet_pds_msg **msg, u32 *n)
 }
 
 /**
- * uet_sched_forget() - drop what is queued of some messages
+ * uet_sched_drop() - take out the oldest of what waits, if cancelled
  * @s: the scheduler
- * @mine: tells those messages
- * @arg: passed to @mine
+ * @msg: set to its message
+ * @n: set to how many of the message's requests it stands for
  *
- * Their requests still to be cut, and their reads to be reissued, are
- * dropped without a word to anyone; requests in flight stay.
+ * What uet_sched_take() would take out next, taken out only if its
+ * message is cancelled (struct uet_pds_msg): the caller calls it until it
+ * returns false before cutting, so that nothing of a cancelled message
+ * is cut, and reports what it took out as failed.
+ *
+ * Return: whether something was taken out.
  */
-void uet_sched_forget(struct uet_sched *s,
-		      bool (*mine)(struct uet_pds_msg *msg, void *arg),
-		      void *arg)
+bool uet_sched_drop(struct uet_sched *s, struct uet_pds_msg **msg, u32 *n)
 {
-	struct uet_sched_reissue *r, *rtmp;
-	struct uet_pds_msg *m, *mtmp;
+	struct uet_sched_reissue *r;
+	struct uet_pds_msg *m;
 
-	list_for_each_entry_safe(m, mtmp, &s->sendq, node)
-		if (mine(m, arg))
-			list_del_init(&m->node);
-	list_for_each_entry_safe(r, rtmp, &s->reissue, node)
-		if (mine(r->tx.msg, arg)) {
-			list_del(&r->node);
-			kfree(r);
-		}
+	r = list_first_entry_or_null(&s->reissue, struct uet_sched_reissue,
+				     node);
+	m = r ? r->tx.msg : list_first_entry_or_null(&s->sendq,
+						     struct uet_pds_msg, node);
+	if (!m || !READ_ONCE(m->cancelled))
+		return false;
+	return uet_sched_take(s, msg, n);
 }

@@ -21,7 +21,7 @@
 
 #include "seg.h"
 
-struct sk_buff;
+struct uet_pds_pdc;
 
 /**
  * struct uet_pds_msg - a message the SES layer gives a PDC to send
@@ -31,44 +31,45 @@ struct sk_buff;
  * @ncut: requests cut from it so far (given PSNs).
  * @read: its requests ask for data, which comes back in their ACKs.
  * @dst: %UET_PDC_RUDI: the target (a PDC knows its own peer).
+ * @pdc: the PDC it was queued on; %NULL: RUDI.
+ * @cancelled: nobody waits for it any more (its endpoint closed): set
+ *	once, under its PDC's lock (uet_pds_cancel()); its requests not cut
+ *	yet are dropped when they come up (uet_sched_drop()), those in
+ *	flight finish.
  *
  * The PDC builds each request only when it may leave, and builds it again
  * for a retransmission, with uet_ses_build_req(); per PSN it keeps only
  * where in which message the request is (struct uet_pds_tx).  The SES
  * layer owns the message and keeps it, and the memory its requests are
- * built from, until every request of it is done (uet_ses_tx_done()), or
- * until uet_pds_orphan() let go of it.
+ * built from, until every request of it is done (uet_ses_tx_done()),
+ * cancelled or not.
  */
 struct uet_pds_msg {
 	struct list_head node;
 	struct uet_seg seg;
 	u32 ncut;
 	bool read;
+	bool cancelled;
 	struct in6_addr dst;
+	struct uet_pds_pdc *pdc;
 };
 
 #define UET_PDS_TX_USED		BIT(0)	/* a request is in flight */
 #define UET_PDS_TX_CLOSE	BIT(1)	/* the PDC's CLOSE command */
-#define UET_PDS_TX_ORPHAN	BIT(2)	/* built once, kept: @skb */
-#define UET_PDS_TX_READ		BIT(3)	/* asks for data */
-#define UET_PDS_TX_ANSWERED	BIT(4)	/* its data or refusal arrived */
-#define UET_PDS_TX_EOM		BIT(5)	/* its message's last request */
-#define UET_PDS_TX_GIVE_UP	BIT(6)	/* goes with IE: uet_ses_tx_rnr() */
+#define UET_PDS_TX_READ		BIT(2)	/* asks for data */
+#define UET_PDS_TX_ANSWERED	BIT(3)	/* its data or refusal arrived */
+#define UET_PDS_TX_EOM		BIT(4)	/* its message's last request */
+#define UET_PDS_TX_GIVE_UP	BIT(5)	/* goes with IE: uet_ses_tx_rnr() */
 
 /**
  * struct uet_pds_tx - the request of a PSN in flight
- * @msg: its message, without %UET_PDS_TX_ORPHAN ...
- * @skb: ... with it: the request, SES header and payload, built when its
- *	message's endpoint closed (uet_pds_orphan()).
+ * @msg: its message.
  * @off: where its payload (or what it asks for) starts in the message.
  * @len: how many bytes of it.
  * @flags: UET_PDS_TX_*.
  */
 struct uet_pds_tx {
-	union {
-		struct uet_pds_msg *msg;
-		struct sk_buff *skb;
-	};
+	struct uet_pds_msg *msg;
 	u32 off;
 	u16 len;
 	u16 flags;
@@ -96,14 +97,12 @@ struct uet_sched {
  * @UET_SCHED_NONE: nothing to tell: the PSN carried nothing of a message
  *	(none in flight, or the CLOSE command).
  * @UET_SCHED_DONE: tell the message's owner: one request done.
- * @UET_SCHED_ORPHAN: free the request kept for an orphan (@skb).
  * @UET_SCHED_REISSUE: a read acknowledged without its data waits to be
  *	sent again under a new PSN (reads are idempotent).
  */
 enum uet_sched_fate {
 	UET_SCHED_NONE,
 	UET_SCHED_DONE,
-	UET_SCHED_ORPHAN,
 	UET_SCHED_REISSUE,
 };
 
@@ -128,8 +127,6 @@ void uet_sched_close(struct uet_sched *s, u32 psn);
 enum uet_sched_fate uet_sched_finish(struct uet_sched *s, u32 psn, int *err,
 				     struct uet_pds_tx *done, gfp_t gfp);
 bool uet_sched_take(struct uet_sched *s, struct uet_pds_msg **msg, u32 *n);
-void uet_sched_forget(struct uet_sched *s,
-		      bool (*mine)(struct uet_pds_msg *msg, void *arg),
-		      void *arg);
+bool uet_sched_drop(struct uet_sched *s, struct uet_pds_msg **msg, u32 *n);
 
 #endif /* _UET_SCHED_H */

@@ -373,12 +373,6 @@ static void ep_free_flows(struct uet_ep *ep)
 		kfree(tf);
 }
 
-/* uet_pds_orphan() and uet_rudi_orphan() test: a message of @ep's. */
-static bool ep_owns_msg(struct uet_pds_msg *pm, void *ep)
-{
-	return tx_msg(pm)->ep == ep;
-}
-
 static void ep_cancel_recvq(struct uet_ep *ep, struct list_head *q)
 {
 	struct uet_rbuf *rb, *tmp;
@@ -399,34 +393,38 @@ static void ep_cancel_recvq(struct uet_ep *ep, struct list_head *q)
  *
  * Work requests not yet done and unused receive buffers complete with
  * -ECANCELED; the PDCs still deliver the packets already sent, the rest
- * of those messages is dropped.
+ * of those messages is dropped (see ses_tx.c).  Their memory is not read
+ * after the return.
  * Messages half received are dropped.  No completion follows the return.
+ *
+ * Context: process, may sleep.
  */
 void uet_ep_close(struct uet_ep *ep)
 {
 	struct uet_dev *udev = ep->udev;
 	struct uet_tx_msg *m, *mtmp;
+	LIST_HEAD(sends);
 
 	xa_erase_bh(&udev->eps, ep_index(ep->job, ep->pid));
 	synchronize_rcu();	/* no packet reaches @ep any more */
 
 	mutex_lock(&ep->send_lock);	/* and no request is half queued */
-	spin_lock_bh(&ep->lock);
-	ep->closing = true;
-	spin_unlock_bh(&ep->lock);
+	ep_cancel_sends(ep, &sends);
 	mutex_unlock(&ep->send_lock);
 
-	/* After this, no PDC calls back about @ep's messages. */
-	uet_pds_orphan(udev, ep_owns_msg, ep);
-	uet_rudi_orphan(udev, ep_owns_msg, ep);
-	list_for_each_entry_safe(m, mtmp, &ep->sends, node) {
+	spin_lock_bh(&ep->lock);
+	list_for_each_entry(m, &sends, node) {
 		struct uet_comp c = { .cookie = m->cookie, .status = -ECANCELED,
 				      .op = m->op };
 
-		list_del(&m->node);
 		ep_complete(ep, &c);
-		kfree(m);
 	}
+	spin_unlock_bh(&ep->lock);
+	list_for_each_entry_safe(m, mtmp, &sends, node) {
+		list_del(&m->node);
+		tx_msg_put(m);
+	}
+
 	ep_cancel_recvq(ep, &ep->recvq);
 	ep_cancel_recvq(ep, &ep->trecvq);
 	ep_free_flows(ep);

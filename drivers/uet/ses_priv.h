@@ -189,12 +189,32 @@ struct uet_tx_flow {
 };
 
 /**
+ * struct tx_snap - payload of a cancelled message that may be resent
+ * @off: where it starts in the message ...
+ * @len: ... how many bytes ...
+ * @data: ... and they.
+ */
+struct tx_snap {
+	u64 off;
+	u32 len;
+	u8 data[];
+};
+
+/**
  * struct uet_tx_msg - a work request in progress
  * @pm: what the PDS sees of it: its requests, cut as they may leave.
- * @node: in the endpoint's list.
- * @ep: the endpoint.
+ * @node: in the endpoint's list, until completed.
+ * @ep: the endpoint; %NULL once it closed and cancelled the request
+ *	(RCU: freed after a grace period; changed under its lock).
  * @cookie: the caller's.
- * @pkts_left: requests not yet done with.
+ * @pkts_left: requests the PDS is not yet done with: while @ep is set,
+ *	changed under its lock; after, the last to take it to 0 frees
+ *	(uet_ep_close() holds one more while it cancels).
+ * @snap: once its endpoint closed, a copy of the payload of what it may
+ *	still have to send again (struct tx_snap), published with
+ *	smp_store_release(); ERR_PTR() if none could be made.
+ * @resend: once its endpoint closed: the PDS may send requests of it
+ *	again (uet_pds_cancel()).
  * @status: 0, or the first error.
  * @rc: the target's SES return code with -EREMOTEIO.
  * @op: enum uet_op.
@@ -213,10 +233,12 @@ struct uet_tx_flow {
 struct uet_tx_msg {
 	struct uet_pds_msg pm;
 	struct list_head node;
-	struct uet_ep *ep;
+	struct uet_ep __rcu *ep;
 	struct uet_tx_flow *flow;
 	u64 cookie;
-	u32 pkts_left;
+	atomic_t pkts_left;
+	struct tx_snap *snap;
+	bool resend;
 	int status;
 	u8 rc;
 	u8 op;
@@ -247,6 +269,10 @@ static inline void ep_complete(struct uet_ep *ep, struct uet_comp *c)
 {
 	ep->comp(ep, c, ep->priv);
 }
+
+/* ses_tx.c */
+void ep_cancel_sends(struct uet_ep *ep, struct list_head *sends);
+void tx_msg_put(struct uet_tx_msg *m);
 
 /* ses.c */
 struct uet_rx_flow *ses_rx_flow(struct uet_ep *ep, const struct in6_addr *src,

@@ -11,8 +11,101 @@
  * with data.  A work request completes once every packet is acknowledged
  * (and, for a read, answered), with the target's return code if it refused;
  * work requests complete in the order they were posted.
+ *
+ * A request outlives its completion only when its endpoint closes first
+ * (uet_ep_close(), ep_cancel_sends()): it completes then, cancelled, and
+ * stays with the PDS, which cuts no more of it and finishes its requests
+ * in flight (the PSN sequence stays whole), built again from a copy of
+ * their payload taken at the close; the last of them frees it.  Nothing
+ * of the endpoint, and none of the caller's memory, is touched after
+ * that: the request's @ep is %NULL.
  */
 #include "ses_priv.h"
+
+static void tx_msg_free(struct uet_tx_msg *m)
+{
+	if (!IS_ERR(m->snap))
+		kvfree(m->snap);
+	kfree(m);
+}
+
+/* Drop uet_ep_close()'s hold on a cancelled message. */
+void tx_msg_put(struct uet_tx_msg *m)
+{
+	if (atomic_dec_and_test(&m->pkts_left))
+		tx_msg_free(m);
+}
+
+/*
+ * Copy what cancelled message @m may still have to send again: the
+ * payload of its requests cut within the last window of PSNs, as those
+ * cut before it are acknowledged (a PDC allocates no PSN a window past
+ * its oldest unacknowledged one).  Its requests are built from the copy
+ * from now on; without memory for it, they cannot be built any more, and
+ * the PDC recovers as from their loss, then fails.
+ */
+static void tx_msg_snapshot(struct uet_tx_msg *m)
+{
+	const struct uet_seg *seg = &m->pm.seg;
+	u32 ncut = m->pm.ncut, first;
+	struct tx_snap *s;
+	u64 off, end;
+
+	first = ncut > UET_PDC_WND_MAX ? ncut - UET_PDC_WND_MAX : 0;
+	off = uet_seg_off(seg, first);
+	end = uet_seg_off(seg, ncut - 1) + uet_seg_len(seg, ncut - 1);
+	s = kvmalloc(struct_size(s, data, end - off), GFP_KERNEL_ACCOUNT);
+	if (s) {
+		s->off = off;
+		s->len = end - off;
+		if (uet_sgl_copy(m->sge, m->nsge, off, s->data, s->len, false)) {
+			kvfree(s);
+			s = NULL;
+		}
+	}
+	/* the copy is whole before a PDC sees it: tx_msg_read() acquires */
+	smp_store_release(&m->snap, s ?: ERR_PTR(-ENOMEM));
+}
+
+/**
+ * ep_cancel_sends() - cancel a closing endpoint's work requests
+ * @ep: the endpoint, closing: no request is being posted
+ * @sends: set to its requests not yet completed, each held (tx_msg_put())
+ *
+ * They leave @ep: the PDS finds them without an endpoint from now on,
+ * cuts none of them further (uet_pds_cancel()), and sends again what it
+ * has to from a copy (tx_msg_snapshot()), so that the caller's memory is
+ * not read after the return.  The caller completes them.
+ *
+ * Context: process, may sleep.
+ */
+void ep_cancel_sends(struct uet_ep *ep, struct list_head *sends)
+{
+	struct uet_tx_msg *m;
+
+	spin_lock_bh(&ep->lock);
+	ep->closing = true;
+	list_splice_init(&ep->sends, sends);
+	list_for_each_entry(m, sends, node) {
+		atomic_inc(&m->pkts_left);
+		RCU_INIT_POINTER(m->ep, NULL);
+	}
+	/*
+	 * A message the PDS still has (more than our hold) keeps its PDC
+	 * until the PDS is done with it, which takes @ep's lock (the PDC
+	 * fails it through uet_ses_tx_done()): in RCU from before that
+	 * lock is dropped, the PDC stays to be told.
+	 */
+	rcu_read_lock();
+	spin_unlock_bh(&ep->lock);
+	list_for_each_entry(m, sends, node)
+		m->resend = atomic_read(&m->pkts_left) > 1 &&
+			    uet_pds_cancel(ep->udev, &m->pm);
+	rcu_read_unlock();
+	list_for_each_entry(m, sends, node)
+		if (m->resend && !m->pm.read && m->pm.ncut)
+			tx_msg_snapshot(m);
+}
 
 /* Work requests complete in posting order: report those at the head that are done. */
 static void ep_complete_sends(struct uet_ep *ep)
@@ -24,62 +117,78 @@ static void ep_complete_sends(struct uet_ep *ep)
 		struct uet_comp c = { .cookie = m->cookie, .status = m->status,
 				      .ses_rc = m->rc, .op = m->op };
 
-		if (m->pkts_left)
+		if (atomic_read(&m->pkts_left))
 			break;
 		if (m->flow)
 			m->flow->amo_inflight--;
 		list_del(&m->node);
 		ep_complete(ep, &c);
-		kfree(m);
+		tx_msg_free(m);
 	}
+}
+
+/*
+ * Under the lock of @m's endpoint, if it has not closed and cancelled @m:
+ * @m fails with @status (and @rc) unless it failed before, the PDS is
+ * done with @n more of its requests, and what is done completes.
+ * Return: false if @m is cancelled, the PDS's alone: nothing was done.
+ */
+static bool tx_msg_update(struct uet_tx_msg *m, u32 n, int status, u8 rc)
+{
+	struct uet_ep *ep;
+	bool live = false;
+
+	rcu_read_lock();
+	ep = rcu_dereference(m->ep);
+	if (ep) {
+		spin_lock_bh(&ep->lock);
+		live = rcu_access_pointer(m->ep) == ep;
+		if (live) {
+			if (status && !m->status) {
+				m->status = status;
+				m->rc = rc;
+			}
+			if (n) {
+				atomic_sub(n, &m->pkts_left);
+				ep_complete_sends(ep);
+			}
+		}
+		spin_unlock_bh(&ep->lock);
+	}
+	rcu_read_unlock();
+	return live;
 }
 
 /**
  * uet_ses_tx_done() - the PDS is done with requests of a message
- * @pm: the message; %NULL: one nobody waits for (its endpoint closed)
+ * @pm: the message
  * @n: how many requests
  * @err: 0 when acknowledged, else why they never will be
+ *
+ * Context: any.
  */
 void uet_ses_tx_done(struct uet_pds_msg *pm, u32 n, int err)
 {
-	struct uet_tx_msg *m;
-	struct uet_ep *ep;
+	struct uet_tx_msg *m = tx_msg(pm);
 
-	if (!pm)
-		return;
-	m = tx_msg(pm);
-	ep = m->ep;
-	spin_lock_bh(&ep->lock);
-	if (err && !m->status)
-		m->status = err;
-	m->pkts_left -= n;
-	ep_complete_sends(ep);
-	spin_unlock_bh(&ep->lock);
+	if (!tx_msg_update(m, n, err, 0) &&
+	    atomic_sub_and_test(n, &m->pkts_left))
+		tx_msg_free(m);
 }
 
 /**
  * uet_ses_tx_refused() - the target refused a message
- * @pm: the message, a request of it still in flight; %NULL: nobody waits
+ * @pm: the message, a request of it still in flight
  * @rc: the target's SES return code
  */
 void uet_ses_tx_refused(struct uet_pds_msg *pm, u8 rc)
 {
-	struct uet_tx_msg *m;
-
-	if (!pm)
-		return;
-	m = tx_msg(pm);
-	spin_lock_bh(&m->ep->lock);
-	if (!m->status) {
-		m->status = -EREMOTEIO;
-		m->rc = rc;
-	}
-	spin_unlock_bh(&m->ep->lock);
+	tx_msg_update(tx_msg(pm), 0, -EREMOTEIO, rc);
 }
 
 /**
  * uet_ses_read_data() - the data a read request asked for arrived
- * @pm: the read, the request still in flight; %NULL: nobody waits
+ * @pm: the read, the request still in flight
  * @rd_off: where the request's data goes in the read's data ...
  * @rd_len: ... and how much it asked for
  * @skb: the response
@@ -103,8 +212,8 @@ bool uet_ses_read_data(struct uet_pds_msg *pm, u32 rd_off, u32 rd_len,
 
 	if (len != rd_len || msg_off != rd_off || skb->len < off + len)
 		return false;
-	if (!pm)
-		return true;
+	if (READ_ONCE(pm->cancelled))
+		return true;	/* nobody takes the data */
 	m = tx_msg(pm);
 	if (m->op == UET_OP_ATOMIC) {
 		err = skb_copy_bits(skb, off, &v, sizeof(v));
@@ -115,12 +224,8 @@ bool uet_ses_read_data(struct uet_pds_msg *pm, u32 rd_off, u32 rd_len,
 	} else {
 		err = uet_sgl_copy_skb(m->sge, m->nsge, msg_off, skb, off, len);
 	}
-	if (err) {
-		spin_lock(&m->ep->lock);
-		if (!m->status)
-			m->status = -EFAULT;
-		spin_unlock(&m->ep->lock);
-	}
+	if (err)
+		tx_msg_update(m, 0, -EFAULT, 0);
 	return true;
 }
 
@@ -200,6 +305,23 @@ static int amo_put(struct sk_buff *skb, const struct uet_tx_msg *m)
 }
 
 /*
+ * @len bytes of @m's payload from @off: from the caller's memory, or once
+ * its endpoint closed, from the copy of what may be sent again.
+ */
+static int tx_msg_read(const struct uet_tx_msg *m, u64 off, void *buf, u32 len)
+{
+	/* pairs with tx_msg_snapshot()'s release: the copy is whole */
+	const struct tx_snap *s = smp_load_acquire(&m->snap);
+
+	if (!s)
+		return uet_sgl_copy(m->sge, m->nsge, off, buf, len, false);
+	if (IS_ERR(s) || off < s->off || off + len > s->off + s->len)
+		return -EFAULT;
+	memcpy(buf, s->data + (off - s->off), len);
+	return 0;
+}
+
+/*
  * The request of message @m that carries (a read, an atomic: asks for)
  * its @len bytes at @off: SES header and payload, %UET_PDS_HEADROOM
  * before them; %NULL without memory, or if @m's memory could not be read.
@@ -230,9 +352,7 @@ static struct sk_buff *req_skb(const struct uet_tx_msg *m, u32 off, u32 len,
 	skb_reserve(skb, UET_PDS_HEADROOM);
 	if (uet_ses_build(skb_put(skb, sizeof(struct uet_ses_std)),
 			  sizeof(struct uet_ses_std), &h) < 0 ||
-	    (amo ? amo_put(skb, m) :
-	     uet_sgl_copy(m->sge, m->nsge, off, skb_put(skb, plen), plen,
-			  false))) {
+	    (amo ? amo_put(skb, m) : tx_msg_read(m, off, skb_put(skb, plen), plen))) {
 		kfree_skb(skb);
 		return NULL;
 	}
@@ -246,7 +366,8 @@ static struct sk_buff *req_skb(const struct uet_tx_msg *m, u32 off, u32 len,
  * @len: how many bytes
  * @give_up: the initiator gives up on the message: the request carries
  *	the IE flag, and a target that has no receive buffer for it refuses
- *	it rather than wait (uet_ses_tx_rnr())
+ *	it rather than wait (uet_ses_tx_rnr()); a cancelled message's always
+ *	do
  *
  * Context: any; the caller holds the message's PDC locked.
  * Return: the request, SES header and payload, %UET_PDS_HEADROOM before
@@ -255,7 +376,8 @@ static struct sk_buff *req_skb(const struct uet_tx_msg *m, u32 off, u32 len,
 struct sk_buff *uet_ses_build_req(struct uet_pds_msg *pm, u32 off, u32 len,
 				  bool give_up)
 {
-	return req_skb(tx_msg(pm), off, len, give_up, GFP_ATOMIC);
+	return req_skb(tx_msg(pm), off, len, give_up || READ_ONCE(pm->cancelled),
+		       GFP_ATOMIC);
 }
 
 /**
@@ -276,7 +398,7 @@ bool uet_ses_tx_rnr(struct uet_pds_msg *pm)
 {
 	struct uet_tx_msg *m = tx_msg(pm);
 
-	if (!m->rnr_left)
+	if (!m->rnr_left || READ_ONCE(pm->cancelled))
 		return false;
 	if (m->rnr_left != UET_RNR_RETRY_INFINITE)
 		m->rnr_left--;
@@ -416,7 +538,7 @@ int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
 	if (!m)
 		return -ENOMEM;
 	m->req = req;
-	m->ep = ep;
+	RCU_INIT_POINTER(m->ep, ep);
 	m->cookie = wr->cookie;
 	m->op = wr->op;
 	m->rnr_left = min_t(u8, wr->rnr_retry, UET_RNR_RETRY_INFINITE);
@@ -428,7 +550,7 @@ int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
 	memcpy(m->sge, wr->sge, wr->nsge * sizeof(*wr->sge));
 	uet_seg_init(&m->pm.seg, len, max);
 	m->pm.read = wr->op == UET_OP_READ || wr->op == UET_OP_ATOMIC;
-	m->pkts_left = m->pm.seg.count;
+	atomic_set(&m->pkts_left, m->pm.seg.count);
 
 	/*
 	 * One poster at a time per endpoint: a flow's message IDs then enter

@@ -20,11 +20,6 @@ static void msg_init(struct uet_pds_msg *m, u32 len, u32 max, bool read)
 	uet_seg_init(&m->seg, len, max);
 }
 
-static bool is_msg(struct uet_pds_msg *msg, void *arg)
-{
-	return msg == arg;
-}
-
 FIXTURE(sched)
 {
 	struct uet_sched s;
@@ -179,22 +174,22 @@ TEST_F(sched, reissue_without_memory_fails)
 	EXPECT_FALSE(uet_sched_queued(&self->s));
 }
 
-/* An orphan's kept request is handed back to be freed. */
-TEST_F(sched, orphan_handed_back)
+/* A cancelled read acknowledged without its data is not sent again. */
+TEST_F(sched, cancelled_read_not_reissued)
 {
-	struct uet_pds_tx done, *tx;
-	struct uet_pds_msg m;
-	int err = 0, kept;
+	struct uet_pds_tx done;
+	struct uet_pds_msg rd;
+	int err = 0;
 
-	msg_init(&m, 10, 1000, false);
-	uet_sched_queue(&self->s, &m);
+	msg_init(&rd, 10, 1000, true);
+	uet_sched_queue(&self->s, &rd);
 	uet_sched_cut(&self->s, 9);
-	tx = uet_sched_tx(&self->s, 9);
-	tx->skb = (struct sk_buff *)&kept;
-	tx->flags |= UET_PDS_TX_ORPHAN;
-	EXPECT_EQ(UET_SCHED_ORPHAN,
+	rd.cancelled = true;
+	EXPECT_EQ(UET_SCHED_DONE,
 		  uet_sched_finish(&self->s, 9, &err, &done, GFP_ATOMIC));
-	EXPECT_EQ((struct sk_buff *)&kept, done.skb);
+	EXPECT_EQ(0, err);
+	EXPECT_EQ(&rd, done.msg);
+	EXPECT_FALSE(uet_sched_queued(&self->s));
 }
 
 /*
@@ -235,26 +230,46 @@ TEST_F(sched, take_what_waits)
 	EXPECT_EQ(&a, uet_sched_tx(&self->s, 2)->msg);
 }
 
-/* Forgetting a message drops its queued requests and reissues only. */
-TEST_F(sched, forget_one_message)
+/*
+ * Dropping what waits of cancelled messages: only from the head, a
+ * reissue first, each message with the requests it has not had cut; a
+ * message not cancelled stops it, and stays to be cut.
+ */
+TEST_F(sched, drop_cancelled_from_the_head)
 {
-	struct uet_pds_msg rd, a, *msg;
+	struct uet_pds_msg rd, a, b, *msg;
 	struct uet_pds_tx done;
 	int err = 0;
 	u32 n;
 
 	msg_init(&rd, 3000, 1000, true);
 	msg_init(&a, 3000, 1000, false);
+	msg_init(&b, 2000, 1000, false);
 	uet_sched_queue(&self->s, &rd);
 	uet_sched_queue(&self->s, &a);
+	uet_sched_queue(&self->s, &b);
 	uet_sched_cut(&self->s, 0);
+	uet_sched_cut(&self->s, 1);
+	uet_sched_cut(&self->s, 2);
+	uet_sched_cut(&self->s, 3);
 	ASSERT_EQ(UET_SCHED_REISSUE,
 		  uet_sched_finish(&self->s, 0, &err, &done, GFP_ATOMIC));
-	uet_sched_forget(&self->s, is_msg, &rd);
-	ASSERT_TRUE(uet_sched_take(&self->s, &msg, &n));
+	EXPECT_FALSE(uet_sched_drop(&self->s, &msg, &n));
+
+	rd.cancelled = true;
+	a.cancelled = true;
+	ASSERT_TRUE(uet_sched_drop(&self->s, &msg, &n));
+	EXPECT_EQ(&rd, msg);
+	EXPECT_EQ(1, n);
+	ASSERT_TRUE(uet_sched_drop(&self->s, &msg, &n));
 	EXPECT_EQ(&a, msg);
-	EXPECT_EQ(3, n);
-	EXPECT_FALSE(uet_sched_take(&self->s, &msg, &n));
+	EXPECT_EQ(2, n);
+	EXPECT_FALSE(uet_sched_drop(&self->s, &msg, &n));
+	ASSERT_TRUE(uet_sched_queued(&self->s));
+	uet_sched_cut(&self->s, 4);
+	EXPECT_EQ(&b, uet_sched_tx(&self->s, 4)->msg);
+	/* what is in flight stays */
+	EXPECT_EQ(&a, uet_sched_tx(&self->s, 3)->msg);
 }
 
 /* A reissue still waiting when the PDC goes is freed with it (ASan). */

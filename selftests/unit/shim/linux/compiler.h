@@ -8,4 +8,7 @@
 
 #define __packed	__attribute__((__packed__))
 
+/* One access the compiler may not tear, merge or repeat. */
+#define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
+
 #endif /* _UET_SHIM_LINUX_COMPILER_H */
