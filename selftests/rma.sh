@@ -113,6 +113,24 @@ rudi_bounded() {
 	return $rc
 }
 
+# An endpoint that closes with RUD writes in flight: the link drops every
+# packet from uet0 until a second after the close, which cancels the
+# writes, and the test module then changes the data it had posted.  What
+# the PDC sends again afterwards is what was posted (taken at the close,
+# not read from the caller's memory after it): every byte that lands is
+# the pattern, none the new data, and some land (close_and_check() in the
+# test module).
+close_in_flight() {
+	local pid rc=0
+	A tc qdisc replace dev veth0 root netem loss 100% || return 1
+	xfer op=write mode=rud count=4 size=$((64 << 10)) close_ms=1000 &
+	pid=$!
+	sleep 3
+	A tc qdisc del dev veth0 root
+	wait $pid || rc=1
+	return $rc
+}
+
 # 1% loss both ways: lost read data is asked for again
 lossy_rma() {
 	local rtx reissued rc=0
@@ -165,7 +183,7 @@ job_bits() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 11
+ktap_set_plan 12
 ktap_test_result "setup" setup
 ktap_test_result "RMA write" write
 ktap_test_result "RMA write with immediate data" writeimm
@@ -174,6 +192,7 @@ ktap_test_result "tagged send, buffers matched by tag" tsend
 ktap_test_result "RMA and tagged send under 1% loss" lossy_rma
 ktap_test_result "RUDI writes and reads: loss, reordering, duplication, corruption" rudi
 ktap_test_result "RUDI against a stalled peer: requests in flight bounded, let go at close" rudi_bounded
+ktap_test_result "writes in flight at a close: resent as posted" close_in_flight
 ktap_test_result "RI table refusals: code, no access, counted" faults
 ktap_test_result "24-bit jobs, each with its own endpoints" job_bits
 ktap_test_result "teardown" teardown

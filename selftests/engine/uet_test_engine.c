@@ -26,6 +26,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/inet.h>
 #include <linux/module.h>
 #include <linux/mm.h>
@@ -93,6 +94,10 @@ MODULE_PARM_DESC(nsge, "scatter/gather entries per buffer");
 static uint timeout_s = 120;
 module_param(timeout_s, uint, 0444);
 MODULE_PARM_DESC(timeout_s, "seconds to wait for the completions");
+
+static unsigned int close_ms;
+module_param(close_ms, uint, 0444);
+MODULE_PARM_DESC(close_ms, "write: close the sender after this many ms, change its data, and check what lands after");
 
 struct side {
 	struct completion done;
@@ -360,6 +365,46 @@ static int check_data(struct bufs *bf)
 	return 0;
 }
 
+/*
+ * close_ms: the sender's writes wait (the caller stalls the link), its
+ * endpoint closes, and its data changes, as a caller may change it after
+ * the completion.  What the PDC sends again afterwards must be what was
+ * posted: every byte of the target's buffer is the pattern or untouched,
+ * none is SCRIBBLE, and some did land (else nothing was tested).
+ */
+#define SCRIBBLE		0xee
+#define CLOSE_SETTLE_MS		8000
+static bool a_closed;
+
+static int close_and_check(struct uet_ep *a, struct bufs *bf)
+{
+	u32 m, i, landed = 0;
+
+	msleep(close_ms);
+	uet_ep_close(a);
+	a_closed = true;
+	memset(bf->sbuf, SCRIBBLE, (size_t)count * size);
+	msleep(CLOSE_SETTLE_MS);
+	for (m = 0; m < count; m++)
+		for (i = 0; i < size; i++) {
+			u8 got = bf->rbuf[m * bf->stride + i];
+
+			if (got == pattern(m, i) && got != GUARD) {
+				landed++;
+			} else if (got != GUARD) {
+				pr_err("FAIL message %u byte %u: %#x after the close, want %#x\n",
+				       m, i, got, pattern(m, i));
+				return -EIO;
+			}
+		}
+	if (!landed) {
+		pr_err("FAIL nothing landed after the close\n");
+		return -EIO;
+	}
+	pr_info("PASS close: %u bytes landed after it, all as posted\n", landed);
+	return 0;
+}
+
 static int run(struct uet_ep *a, struct uet_ep *b, const struct in6_addr *daddr,
 	       u8 pdc_mode, struct bufs *bf, struct ib_device *tdev)
 {
@@ -405,6 +450,10 @@ static int run(struct uet_ep *a, struct uet_ep *b, const struct in6_addr *daddr,
 	err = post_wrs(a, daddr, pdc_mode, bf, bad_rkey);
 	if (err) {
 		err = min(err, 0);	/* 1: refused at post, as expected */
+		goto out;
+	}
+	if (close_ms) {
+		err = the_op == OP_WRITE ? close_and_check(a, bf) : -EINVAL;
 		goto out;
 	}
 	left = wait_for_completion_timeout(&tx.done, left);
@@ -552,7 +601,8 @@ static int __init test_engine_init(void)
 
 	err = run(a, b, &daddr, pdc_mode, &bf, tdev);
 
-	uet_ep_close(a);
+	if (!a_closed)
+		uet_ep_close(a);
 	uet_ep_close(b);
 	goto out_free;
 
