@@ -233,6 +233,32 @@ ini_pdc() {
 		/sys/kernel/debug/uet/uet0/pdcs
 }
 
+# The PSN table of uet0's PDC to uet1 (psn_table, the last column of
+# its line) grows with what is in flight, and goes back to its smallest,
+# UET_SCHED_TABLE_MIN entries, once the PDC is quiet (the scanner looks
+# every 100 ms).
+ini_table() {
+	awk -v peer="::ffff:$UET_NET4.2" '$3 == "ini" && $4 == "ESTABLISHED" &&
+		$5 == "RUD" && $6 == peer { print $17; exit }' \
+		/sys/kernel/debug/uet/uet0/pdcs
+}
+
+psn_table() {
+	local most=0 t pid rc=0
+	xfer count=8 size=$((1 << 20)) &
+	pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		t=$(ini_table)
+		[ "${t:-0}" -gt "$most" ] && most=$t
+		sleep 0.05
+	done
+	wait $pid || rc=1
+	sleep 0.5
+	t=$(ini_table)
+	echo "# PSN table: up to $most entries during the transfer, $t after it"
+	[ $rc -eq 0 ] && [ "$most" -gt 16 ] && [ "$t" = 16 ]
+}
+
 # neigh_pin [del]: uet-b's neighbour entries of uet-a's addresses made
 # permanent (or deleted): the blackhole below also drops uet-a's answers
 # to ARP and neighbour solicitations.
@@ -610,9 +636,10 @@ counters_sane() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 31
+ktap_set_plan 32
 ktap_test_result "setup" setup
 ktap_test_result "1 B to 16 MiB, lossless, no retransmit" sizes_lossless
+ktap_test_result "the PSN table grows with what is in flight, shrinks when quiet" psn_table
 ktap_test_result "packets leave in GSO batches, arrive one by one" batches
 ktap_test_result "empty and odd-sized messages" odd_sizes
 ktap_test_result "over IPv6" ipv6

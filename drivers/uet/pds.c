@@ -83,8 +83,9 @@ static bool pdc_idle(const struct uet_pds_pdc *pdc, unsigned long idle)
 
 /*
  * The scanner: closes idle initiator PDCs, reclaims closed ones and target
- * PDCs whose initiator went away.  Only it and uet_pds_fini(), which stops
- * it first, free PDCs, so a PDC found in the table stays valid here.
+ * PDCs whose initiator went away, and shrinks the PSN tables of quiet
+ * ones.  Only it and uet_pds_fini(), which stops it first, free PDCs, so
+ * a PDC found in the table stays valid here.
  */
 static void pds_scan(struct work_struct *work)
 {
@@ -99,6 +100,9 @@ static void pds_scan(struct work_struct *work)
 		bool close = false, reclaim;
 
 		spin_lock_bh(&pdc->lock);
+		/* quiet since the last scan: the PSN table back to its least */
+		if (pdc_idle(pdc, msecs_to_jiffies(UET_PDS_SCAN_MS)))
+			uet_sched_shrink(&pdc->sched, GFP_ATOMIC);
 		if (idle && !pdc->dead && !pdc->close_wanted) {
 			if (pdc->core.initiator)
 				close = pdc_idle(pdc, idle);
@@ -208,13 +212,13 @@ int uet_pds_show(struct seq_file *m, struct uet_dev *udev)
 	struct uet_pds_pdc *pdc;
 	unsigned long id;
 
-	seq_puts(m, "lpdcid rpdcid role state mode raddr una nxt cack rto_us retransmits timeouts delivered ooo dups acks\n");
+	seq_puts(m, "lpdcid rpdcid role state mode raddr una nxt cack rto_us retransmits timeouts delivered ooo dups acks psn_table\n");
 	rcu_read_lock();
 	xa_for_each(&udev->pds.pdcs, id, pdc) {
 		const struct uet_pdc *c = &pdc->core;
 
 		spin_lock_bh(&pdc->lock);
-		seq_printf(m, "%u %u %s %s %s %pI6c %u %u %u %llu %llu %llu %llu %llu %llu %llu\n",
+		seq_printf(m, "%u %u %s %s %s %pI6c %u %u %u %llu %llu %llu %llu %llu %llu %llu %u\n",
 			   pdc->lpdcid, pdc->rpdcid,
 			   c->initiator ? "ini" : "tgt", uet_pdc_state_name(c->state),
 			   uet_pdc_mode_name(c->cfg.mode), &pdc->key.raddr,
@@ -225,7 +229,8 @@ int uet_pds_show(struct seq_file *m, struct uet_dev *udev)
 			   c->cnt[UET_PDC_CNT_RX_DELIVERED],
 			   c->cnt[UET_PDC_CNT_RX_OUT_OF_ORDER],
 			   c->cnt[UET_PDC_CNT_RX_DUPLICATES],
-			   c->cnt[UET_PDC_CNT_RX_ACKS]);
+			   c->cnt[UET_PDC_CNT_RX_ACKS],
+			   pdc->sched.txq ? pdc->sched.mask + 1 : 0);
 		pdc_unlock_bh(pdc);
 	}
 	rcu_read_unlock();

@@ -244,7 +244,10 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 	}
 
 	pdc_drop_cancelled(pdc);
-	while (sent < budget && pdc_may_send(pdc) && uet_sched_queued(&pdc->sched)) {
+	while (sent < budget && pdc_may_send(pdc) &&
+	       uet_sched_queued(&pdc->sched) &&
+	       uet_sched_room(&pdc->sched, pdc->core.tx.una, pdc->core.tx.nxt,
+			      GFP_ATOMIC)) {
 		if (pdc->reclaim ||
 		    uet_pdc_transition(&pdc->core, UET_PDC_EV_SEND) == UET_PDC_CLOSED ||
 		    uet_pdc_tx_alloc(&pdc->core, ktime_get_ns(), &psn)) {

@@ -3,15 +3,20 @@
  * The transmit scheduler's bookkeeping of one PDC (sched.h): messages cut
  * into requests as PSNs become free, and read requests sent again.
  *
+ * The table of what each PSN in flight carries grows with what is in
+ * flight and shrinks back when the PDC goes quiet, so that an idle PDC
+ * holds a small one (%UET_SCHED_TABLE_MIN entries).
+ *
  * Reissues: a read request acknowledged without its data (the ACK that
  * carried the data was lost, and a later one covered the PSN) is sent
- * again under a new PSN; the entry that remembers it is the only memory
- * this file allocates.  New requests are cut only while no reissue
- * waits, so read requests in flight and waiting together never exceed
- * what was in flight when the first reissue came: the window.
+ * again under a new PSN, remembered in an entry of its own.  New requests
+ * are cut only while no reissue waits, so read requests in flight and
+ * waiting together never exceed what was in flight when the first
+ * reissue came: the window.
  */
 #include <linux/compiler.h>
 #include <linux/errno.h>
+#include <linux/minmax.h>
 #include <linux/slab.h>
 
 #include "sched.h"
@@ -27,11 +32,14 @@ struct uet_sched_reissue {
 };
 
 /**
- * uet_sched_init() - empty queues, and a table for @window PSNs
+ * uet_sched_init() - empty queues, and the smallest table for a window
  * @s: the scheduler
  * @window: the PDC's tracking window, a power of two; 0 for a PDC that
  *	sends no requests (a target's): no table, nothing is ever queued
  * @gfp: how to allocate the table
+ *
+ * The table starts with %UET_SCHED_TABLE_MIN entries (or @window, if
+ * smaller) and grows with what is in flight (uet_sched_room()).
  *
  * Return: 0, or -ENOMEM.
  */
@@ -40,12 +48,68 @@ int uet_sched_init(struct uet_sched *s, u32 window, gfp_t gfp)
 	INIT_LIST_HEAD(&s->sendq);
 	INIT_LIST_HEAD(&s->reissue);
 	s->mask = 0;
+	s->window = window;
 	s->txq = NULL;
 	if (!window)
 		return 0;
-	s->mask = window - 1;
-	s->txq = kcalloc(window, sizeof(*s->txq), gfp);
+	s->mask = min_t(u32, window, UET_SCHED_TABLE_MIN) - 1;
+	s->txq = kcalloc(s->mask + 1, sizeof(*s->txq), gfp);
 	return s->txq ? 0 : -ENOMEM;
+}
+
+/*
+ * Move the table to one of @size entries, those of PSNs [@una, @nxt)
+ * with it; it keeps the old one if memory is short.
+ */
+static bool sched_resize(struct uet_sched *s, u32 size, u32 una, u32 nxt,
+			 gfp_t gfp)
+{
+	struct uet_pds_tx *txq = kcalloc(size, sizeof(*txq), gfp);
+	u32 psn;
+
+	if (!txq)
+		return false;
+	for (psn = una; psn != nxt; psn++)
+		txq[psn & (size - 1)] = *uet_sched_tx(s, psn);
+	kfree(s->txq);
+	s->txq = txq;
+	s->mask = size - 1;
+	return true;
+}
+
+/**
+ * uet_sched_room() - make room in the table for one more PSN in flight
+ * @s: the scheduler of a PDC that sends
+ * @una: the oldest PSN in flight (@nxt if none)
+ * @nxt: the next PSN, to be cut: fewer than the window ahead of @una
+ * @gfp: how to allocate a larger table
+ *
+ * A full table doubles, the entries of PSNs [@una, @nxt) moving with it.
+ * It is full only with that many PSNs in flight: if memory is short, the
+ * PDC cuts again once their ACKs have made room.
+ *
+ * Return: whether @nxt has its entry.
+ */
+bool uet_sched_room(struct uet_sched *s, u32 una, u32 nxt, gfp_t gfp)
+{
+	if (nxt - una <= s->mask)
+		return true;
+	return s->mask + 1 < s->window &&
+	       sched_resize(s, (s->mask + 1) * 2, una, nxt, gfp);
+}
+
+/**
+ * uet_sched_shrink() - the table back to its smallest
+ * @s: the scheduler, nothing in flight
+ * @gfp: how to allocate the small table
+ *
+ * For a PDC gone quiet: a larger table comes back with the traffic that
+ * needs it.  If memory is short, the table stays as it is.
+ */
+void uet_sched_shrink(struct uet_sched *s, gfp_t gfp)
+{
+	if (s->mask + 1 > UET_SCHED_TABLE_MIN)
+		sched_resize(s, UET_SCHED_TABLE_MIN, 0, 0, gfp);
 }
 
 /**
@@ -91,7 +155,8 @@ static bool reissue_pop(struct uet_sched *s, struct uet_pds_tx *tx)
 /**
  * uet_sched_cut() - the next request, given @psn
  * @s: the scheduler, with requests queued (uet_sched_queued())
- * @psn: the PSN the request goes out under, not in flight
+ * @psn: the PSN the request goes out under, not in flight, with its
+ *	entry (uet_sched_room())
  *
  * A read to reissue goes first, then the oldest message's next request;
  * a message leaves the queue with its last request (%UET_PDS_TX_EOM).

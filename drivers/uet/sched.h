@@ -81,15 +81,18 @@ struct uet_pds_tx {
  *	first.
  * @reissue: read requests to send again under new PSNs, oldest first:
  *	they go before anything of @sendq.
- * @txq: the request of each PSN in flight, by PSN modulo the window;
- *	flags 0 once done with.
- * @mask: the window's size, a power of two, less one.
+ * @txq: the request of each PSN in flight, by PSN modulo the table's
+ *	size; flags 0 once done with.  Sized to what is in flight, up to
+ *	the window (uet_sched_room(), uet_sched_shrink()).
+ * @mask: the table's size, a power of two, less one.
+ * @window: the PDC's tracking window: the table's largest size.
  */
 struct uet_sched {
 	struct list_head sendq;
 	struct list_head reissue;
 	struct uet_pds_tx *txq;
 	u32 mask;
+	u32 window;
 };
 
 /**
@@ -106,7 +109,15 @@ enum uet_sched_fate {
 	UET_SCHED_REISSUE,
 };
 
+/*
+ * Entries of a table at its smallest (256 bytes): what a PDC holds while
+ * quiet, enough for a few messages of a few packets in flight.
+ */
+#define UET_SCHED_TABLE_MIN	16
+
 int uet_sched_init(struct uet_sched *s, u32 window, gfp_t gfp);
+bool uet_sched_room(struct uet_sched *s, u32 una, u32 nxt, gfp_t gfp);
+void uet_sched_shrink(struct uet_sched *s, gfp_t gfp);
 void uet_sched_fini(struct uet_sched *s);
 void uet_sched_queue(struct uet_sched *s, struct uet_pds_msg *msg);
 

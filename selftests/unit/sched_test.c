@@ -287,6 +287,121 @@ TEST_F(sched, fini_frees_reissues)
 	EXPECT_TRUE(uet_sched_queued(&self->s));
 }
 
+/*
+ * Cut @n one-packet messages of @m from @psn on, making room first as a
+ * PDC does, with @una the oldest PSN in flight; false once there is none.
+ */
+static bool cut_n(struct uet_sched *s, struct uet_pds_msg *m, u32 una,
+		  u32 psn, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		msg_init(&m[i], 100, 1000, false);
+		uet_sched_queue(s, &m[i]);
+		if (!uet_sched_room(s, una, psn + i, GFP_ATOMIC))
+			return false;
+		uet_sched_cut(s, psn + i);
+	}
+	return true;
+}
+
+/*
+ * The table grows with what is in flight, across the PSN space's wrap,
+ * each PSN keeping its request, up to the window and no further.
+ */
+TEST(table_grows_to_the_window)
+{
+	struct uet_pds_msg m[64];
+	u32 una = 0xfffffff0, i;
+	struct uet_sched s;
+
+	ASSERT_EQ(0, uet_sched_init(&s, 64, GFP_ATOMIC));
+	EXPECT_EQ(UET_SCHED_TABLE_MIN - 1, s.mask);
+	ASSERT_TRUE(cut_n(&s, m, una, una, 64));
+	EXPECT_EQ(63, s.mask);
+	for (i = 0; i < 64; i++)
+		EXPECT_EQ(&m[i], uet_sched_tx(&s, una + i)->msg);
+	/* a window in flight: no room for one more */
+	EXPECT_FALSE(uet_sched_room(&s, una, una + 64, GFP_ATOMIC));
+	uet_sched_fini(&s);
+}
+
+/*
+ * Without memory to grow, the table stays whole and refuses the PSN; the
+ * PDC cuts it once an ACK made room, or memory came back.
+ */
+TEST(table_without_memory_to_grow)
+{
+	struct uet_pds_msg m[UET_SCHED_TABLE_MIN], more;
+	struct uet_pds_tx done;
+	struct uet_sched s;
+	int err = 0;
+	u32 i;
+
+	ASSERT_EQ(0, uet_sched_init(&s, 1024, GFP_ATOMIC));
+	ASSERT_TRUE(cut_n(&s, m, 7, 7, UET_SCHED_TABLE_MIN));
+	uet_shim_fail_allocs = 0;
+	EXPECT_FALSE(uet_sched_room(&s, 7, 7 + UET_SCHED_TABLE_MIN, GFP_ATOMIC));
+	uet_shim_fail_allocs = -1;
+	for (i = 0; i < UET_SCHED_TABLE_MIN; i++)
+		EXPECT_EQ(&m[i], uet_sched_tx(&s, 7 + i)->msg);
+	/* the oldest is acknowledged: room without growing */
+	EXPECT_EQ(UET_SCHED_DONE,
+		  uet_sched_finish(&s, 7, &err, &done, GFP_ATOMIC));
+	uet_shim_fail_allocs = 0;
+	EXPECT_TRUE(uet_sched_room(&s, 8, 7 + UET_SCHED_TABLE_MIN, GFP_ATOMIC));
+	uet_shim_fail_allocs = -1;
+	msg_init(&more, 100, 1000, false);
+	uet_sched_queue(&s, &more);
+	uet_sched_cut(&s, 7 + UET_SCHED_TABLE_MIN);
+	EXPECT_EQ(&more, uet_sched_tx(&s, 7 + UET_SCHED_TABLE_MIN)->msg);
+	EXPECT_EQ(&m[1], uet_sched_tx(&s, 8)->msg);
+	uet_sched_fini(&s);
+}
+
+/* A quiet PDC's table goes back to its smallest; without memory it stays. */
+TEST(table_shrinks_when_quiet)
+{
+	struct uet_pds_msg m[40];
+	struct uet_pds_tx done;
+	struct uet_sched s;
+	int err = 0;
+	u32 i;
+
+	ASSERT_EQ(0, uet_sched_init(&s, 1024, GFP_ATOMIC));
+	ASSERT_TRUE(cut_n(&s, m, 0, 0, 40));
+	EXPECT_EQ(63, s.mask);
+	for (i = 0; i < 40; i++)
+		EXPECT_EQ(UET_SCHED_DONE,
+			  uet_sched_finish(&s, i, &err, &done, GFP_ATOMIC));
+	uet_shim_fail_allocs = 0;
+	uet_sched_shrink(&s, GFP_ATOMIC);
+	uet_shim_fail_allocs = -1;
+	EXPECT_EQ(63, s.mask);
+	uet_sched_shrink(&s, GFP_ATOMIC);
+	EXPECT_EQ(UET_SCHED_TABLE_MIN - 1, s.mask);
+	for (i = 0; i <= s.mask; i++)
+		EXPECT_EQ(0, s.txq[i].flags);
+	/* and grows again */
+	ASSERT_TRUE(cut_n(&s, m, 40, 40, 20));
+	EXPECT_EQ(31, s.mask);
+	EXPECT_EQ(&m[19], uet_sched_tx(&s, 59)->msg);
+	uet_sched_fini(&s);
+}
+
+/* A window smaller than the smallest table is the table. */
+TEST(small_window_table)
+{
+	struct uet_sched s;
+
+	ASSERT_EQ(0, uet_sched_init(&s, 4, GFP_ATOMIC));
+	EXPECT_EQ(3, s.mask);
+	EXPECT_TRUE(uet_sched_room(&s, 0, 3, GFP_ATOMIC));
+	EXPECT_FALSE(uet_sched_room(&s, 0, 4, GFP_ATOMIC));
+	uet_sched_fini(&s);
+}
+
 TEST(no_memory_for_the_table)
 {
 	struct uet_sched s;
