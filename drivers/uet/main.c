@@ -276,7 +276,9 @@ static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
 	err = uet_counters_init(udev);
 	if (err)
 		goto err_jobs;
-	uet_pds_init(udev);
+	err = uet_pds_init(udev);
+	if (err)
+		goto err_counters;
 	uet_rudi_init(udev);
 	uet_ses_init(udev);
 	uet_ri_init(udev);
@@ -284,7 +286,7 @@ static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
 	if (err) {
 		pr_err("%s: cannot open UDP port %u in the namespace of %s: %d\n",
 		       ibdev_name, UET_UDP_PORT, ndev->name, err);
-		goto err_counters;
+		goto err_pds;
 	}
 
 	udev->ibdev.node_type = RDMA_NODE_IB_CA;
@@ -324,9 +326,10 @@ static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
 			ndev->name);
 	return 0;
 
-err_counters:
+err_pds:
 	uet_rudi_fini(udev);
 	uet_pds_fini(udev);
+err_counters:
 	uet_counters_free(udev);
 err_jobs:
 	uet_jobs_fini(udev);

@@ -63,8 +63,8 @@ static void pdc_teardown(struct uet_pds_pdc *pdc, int err)
 /* Give @pdc back to its pool.  Context: the scanner. */
 static void pdc_reclaim(struct uet_pds *pds, struct uet_pds_pdc *pdc)
 {
+	pdc_unhash(pdc);
 	spin_lock_bh(&pds->lock);
-	hash_del_rcu(&pdc->node);
 	src_put(pds, pdc->src);
 	if (pdc->reserved)
 		pds->reserved--;
@@ -153,16 +153,25 @@ int uet_pds_close(struct uet_dev *udev, u16 lpdcid)
 	return 0;
 }
 
-void uet_pds_init(struct uet_dev *udev)
+/**
+ * uet_pds_init() - the PDS of a new device
+ * @udev: the device
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int uet_pds_init(struct uet_dev *udev)
 {
+	int err;
+
+	err = pds_tables_init(&udev->pds);
+	if (err)
+		return err;
 	spin_lock_init(&udev->pds.lock);
 	udev->pds.seed = get_random_u32();
 	ratelimit_state_init(&udev->pds.answers, UET_PDS_ANSWER_INTERVAL,
 			     UET_PDS_ANSWER_BURST);
 	/* no "callbacks suppressed" in the kernel log */
 	ratelimit_set_flags(&udev->pds.answers, RATELIMIT_MSG_ON_RELEASE);
-	hash_init(udev->pds.ini);
-	hash_init(udev->pds.tgt);
 	hash_init(udev->pds.srcs);
 	xa_init_flags(&udev->pds.pdcs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
 	INIT_DELAYED_WORK(&udev->pds.scan, pds_scan);
@@ -170,6 +179,7 @@ void uet_pds_init(struct uet_dev *udev)
 	spin_lock_init(&udev->pds.tx_lock);
 	INIT_LIST_HEAD(&udev->pds.tx_waiting);
 	INIT_WORK(&udev->pds.tx_work, pds_tx_work);
+	return 0;
 }
 
 /**
@@ -186,8 +196,8 @@ void uet_pds_fini(struct uet_dev *udev)
 
 	cancel_delayed_work_sync(&pds->scan);
 	xa_for_each(&pds->pdcs, id, pdc) {
+		pdc_unhash(pdc);
 		spin_lock_bh(&pds->lock);
-		hash_del_rcu(&pdc->node);
 		src_put(pds, pdc->src);
 		spin_unlock_bh(&pds->lock);
 		xa_erase_bh(&pds->pdcs, id);
@@ -197,6 +207,7 @@ void uet_pds_fini(struct uet_dev *udev)
 	cancel_work_sync(&pds->tx_work);
 	pds_tx_unwait_all(pds);
 	xa_destroy(&pds->pdcs);
+	pds_tables_destroy(pds);
 	synchronize_rcu();
 }
 

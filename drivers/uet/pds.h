@@ -12,6 +12,7 @@
 #include <linux/seq_file.h>
 #include <linux/in6.h>
 #include <linux/ratelimit.h>
+#include <linux/rhashtable-types.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -75,7 +76,7 @@ struct uet_pds_src {
  * @ref: references: the tables' one, and one per user outside a lock.
  * @rcu: frees the PDC after the readers that found it in a table.
  * @node: in the device's initiator table (by @key) or target table (by
- *	@key.raddr and @rpdcid).
+ *	@key.raddr and @rpdcid), until taken out (pdc_unhash()).
  * @key: the initiator's lookup key; a target fills in @key.raddr only.
  * @lpdcid: our PDC identifier, what the peer's packets carry as DPDCID.
  * @reserved: drawn from the reserved pool (struct uet_dev_cfg).
@@ -109,7 +110,7 @@ struct uet_pds_pdc {
 	struct uet_dev *udev;
 	refcount_t ref;
 	struct rcu_head rcu;
-	struct hlist_node node;
+	struct rhash_head node;
 	struct uet_pds_key key;
 	u16 lpdcid;
 	u16 entropy;
@@ -139,11 +140,12 @@ struct uet_pds_pdc {
 
 /**
  * struct uet_pds - the PDS state of a device
- * @lock: serialises changes of the tables; readers use RCU.
- * @ini: initiator PDCs by struct uet_pds_key.
- * @tgt: target PDCs by peer address and peer PDCID.
+ * @lock: serialises the making of PDCs (so that two for one key are
+ *	not made at once), the pools' counts and @srcs.
+ * @ini: initiator PDCs by struct uet_pds_key; readers use RCU.
+ * @tgt: target PDCs by peer address and peer PDCID; readers use RCU.
  * @srcs: struct uet_pds_src by peer address.
- * @seed: the random seed of the hashes of @ini and @tgt.
+ * @seed: the random seed of the hash of @srcs.
  * @answers: bounds the answers to packets that no PDC takes (pds_pdc.c).
  * @pdcs: every PDC by local PDCID.
  * @general: PDCs drawn from the general pool, under @lock ...
@@ -157,8 +159,8 @@ struct uet_pds_pdc {
  */
 struct uet_pds {
 	spinlock_t lock;	/* see above */
-	DECLARE_HASHTABLE(ini, 8);
-	DECLARE_HASHTABLE(tgt, 8);
+	struct rhashtable ini;
+	struct rhashtable tgt;
 	DECLARE_HASHTABLE(srcs, 8);
 	u32 seed;
 	struct ratelimit_state answers;
@@ -191,7 +193,7 @@ struct uet_rudi {
 	bool live;
 };
 
-void uet_pds_init(struct uet_dev *udev);
+int uet_pds_init(struct uet_dev *udev);
 void uet_pds_fini(struct uet_dev *udev);
 int uet_pds_send(struct uet_dev *udev, const struct uet_pds_key *key,
 		 struct sk_buff *skb);

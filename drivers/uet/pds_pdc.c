@@ -4,15 +4,18 @@
  * find them, and the queue of packets that leave after a PDC's lock.
  *
  * Lookups: an initiator's PDC is found by its key, a target's by {peer
- * address, peer PDCID} from the SYN that made it.  Every later packet
- * names our PDC by its DPDCID, and counts only if it comes from the PDC's
- * peer: its address, and its PDCID once known (pdc_get_by_id()).
+ * address, peer PDCID} from the SYN that made it, each in a resizable
+ * hash table of its own (rhashtable: per-bucket locks, readers under RCU
+ * alone, hashes seeded at random).  Every later packet names our PDC by
+ * its DPDCID, and counts only if it comes from the PDC's peer: its
+ * address, and its PDCID once known (pdc_get_by_id()).
  *
  * Contexts: packets arrive in softirq; sends come from process context.
  * A PDC's lock is taken with bottom halves disabled outside softirq.  Lock
- * order: uet_pds.lock is never held while taking a PDC's lock; a PDC's
- * lock may be held while calling into the SES layer (ses.c), whose locks
- * nest inside it.
+ * order: uet_pds.lock, held only to make a PDC (so that one key gets one)
+ * and for the pools and sources, is never taken under a PDC's lock (a new
+ * PDC's nests inside it, pdc_alloc()); a PDC's lock may be held while
+ * calling into the SES layer (ses.c), whose locks nest inside it.
  *
  * Lifetime: a PDC is referenced by the tables (one reference, dropped at
  * teardown) and by whoever found it under RCU (pdc_get_by_id()).  Its
@@ -24,6 +27,7 @@
 #include <linux/jhash.h>
 #include <linux/random.h>
 #include <linux/rculist.h>
+#include <linux/rhashtable.h>
 #include <linux/slab.h>
 #include <linux/udp.h>
 #include <net/ipv6.h>
@@ -113,7 +117,161 @@ void pdc_unlock_bh(struct uet_pds_pdc *pdc)
 	local_bh_enable();
 }
 
-/* Like key_hash() and tgt_hash(), seeded. */
+/*
+ * The tables' keys come from the network (a target's) or follow its
+ * addresses (an initiator's): every hash is seeded at random, so that
+ * nobody can aim many keys at one bucket.  Keys are compared field by
+ * field, so that a key's padding never counts.
+ */
+static u32 ini_hashfn(const void *data, u32 len, u32 seed)
+{
+	const struct uet_pds_key *k = data;
+
+	return jhash_3words(k->job, k->tc, k->mode,
+			    jhash2((const u32 *)k->raddr.s6_addr32,
+				   ARRAY_SIZE(k->raddr.s6_addr32), seed));
+}
+
+static u32 ini_obj_hashfn(const void *data, u32 len, u32 seed)
+{
+	const struct uet_pds_pdc *pdc = data;
+
+	return ini_hashfn(&pdc->key, len, seed);
+}
+
+static int ini_obj_cmpfn(struct rhashtable_compare_arg *arg, const void *obj)
+{
+	const struct uet_pds_key *k = arg->key;
+	const struct uet_pds_pdc *pdc = obj;
+
+	return !ipv6_addr_equal(&pdc->key.raddr, &k->raddr) ||
+	       pdc->key.job != k->job || pdc->key.tc != k->tc ||
+	       pdc->key.mode != k->mode;
+}
+
+static const struct rhashtable_params ini_params = {
+	.head_offset = offsetof(struct uet_pds_pdc, node),
+	.key_len = sizeof(struct uet_pds_key),
+	.hashfn = ini_hashfn,
+	.obj_hashfn = ini_obj_hashfn,
+	.obj_cmpfn = ini_obj_cmpfn,
+	.automatic_shrinking = true,
+};
+
+/* What finds a target's PDC: its peer. */
+struct tgt_key {
+	const struct in6_addr *raddr;
+	u16 rpdcid;
+};
+
+static u32 tgt_hash(const struct in6_addr *raddr, u16 rpdcid, u32 seed)
+{
+	u32 h = jhash2((const u32 *)raddr->s6_addr32,
+		       ARRAY_SIZE(raddr->s6_addr32), seed);
+
+	return jhash_1word(rpdcid, h);
+}
+
+static u32 tgt_hashfn(const void *data, u32 len, u32 seed)
+{
+	const struct tgt_key *k = data;
+
+	return tgt_hash(k->raddr, k->rpdcid, seed);
+}
+
+static u32 tgt_obj_hashfn(const void *data, u32 len, u32 seed)
+{
+	const struct uet_pds_pdc *pdc = data;
+
+	return tgt_hash(&pdc->key.raddr, pdc->rpdcid, seed);
+}
+
+/* A target's rpdcid is set before it is hashed, and never changes. */
+static int tgt_obj_cmpfn(struct rhashtable_compare_arg *arg, const void *obj)
+{
+	const struct tgt_key *k = arg->key;
+	const struct uet_pds_pdc *pdc = obj;
+
+	return pdc->rpdcid != k->rpdcid ||
+	       !ipv6_addr_equal(&pdc->key.raddr, k->raddr);
+}
+
+static const struct rhashtable_params tgt_params = {
+	.head_offset = offsetof(struct uet_pds_pdc, node),
+	.key_len = sizeof(struct tgt_key),
+	.hashfn = tgt_hashfn,
+	.obj_hashfn = tgt_obj_hashfn,
+	.obj_cmpfn = tgt_obj_cmpfn,
+	.automatic_shrinking = true,
+};
+
+int pds_tables_init(struct uet_pds *pds)
+{
+	int err;
+
+	err = rhashtable_init(&pds->ini, &ini_params);
+	if (err)
+		return err;
+	err = rhashtable_init(&pds->tgt, &tgt_params);
+	if (err)
+		rhashtable_destroy(&pds->ini);
+	return err;
+}
+
+/* Free the tables, every PDC taken out of them (pdc_unhash()). */
+void pds_tables_destroy(struct uet_pds *pds)
+{
+	rhashtable_destroy(&pds->tgt);
+	rhashtable_destroy(&pds->ini);
+}
+
+/* @pdc found under RCU, referenced; %NULL if it is going away. */
+static struct uet_pds_pdc *pdc_tryget(struct uet_pds_pdc *pdc)
+{
+	return pdc && refcount_inc_not_zero(&pdc->ref) ? pdc : NULL;
+}
+
+/**
+ * pdc_find_initiator() - the initiator PDC of a key
+ * @pds: the device's PDS
+ * @key: the key
+ *
+ * Context: any but hard interrupt; takes no lock but the table's own.
+ * Return: the PDC, referenced, or %NULL.
+ */
+struct uet_pds_pdc *pdc_find_initiator(struct uet_pds *pds,
+				       const struct uet_pds_key *key)
+{
+	struct uet_pds_pdc *pdc;
+
+	rcu_read_lock();
+	pdc = pdc_tryget(rhashtable_lookup(&pds->ini, key, ini_params));
+	rcu_read_unlock();
+	return pdc;
+}
+
+/**
+ * pdc_find_target() - the target PDC a peer PDC made with its SYN
+ * @pds: the device's PDS
+ * @raddr: the peer's address
+ * @rpdcid: the peer's PDCID
+ *
+ * Context: any but hard interrupt; takes no lock but the table's own.
+ * Return: the PDC, referenced, or %NULL.
+ */
+struct uet_pds_pdc *pdc_find_target(struct uet_pds *pds,
+				    const struct in6_addr *raddr, u16 rpdcid)
+{
+	struct tgt_key k = { .raddr = raddr, .rpdcid = rpdcid };
+	struct uet_pds_pdc *pdc;
+
+	rcu_read_lock();
+	pdc = pdc_tryget(rhashtable_lookup(&pds->tgt, &k, tgt_params));
+	rcu_read_unlock();
+	return pdc;
+}
+
+/* Like the tables' hashes, seeded. */
 static u32 src_hash(const struct uet_pds *pds, const struct in6_addr *addr)
 {
 	return jhash(addr, sizeof(*addr), pds->seed);
@@ -206,9 +364,13 @@ bool pds_answer(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
  */
 void pdc_unhash(struct uet_pds_pdc *pdc)
 {
-	spin_lock_bh(&pdc->udev->pds.lock);
-	hash_del_rcu(&pdc->node);
-	spin_unlock_bh(&pdc->udev->pds.lock);
+	struct uet_pds *pds = &pdc->udev->pds;
+
+	/* -ENOENT when taken out before, or never hashed: nothing to do */
+	if (pdc->core.initiator)
+		rhashtable_remove_fast(&pds->ini, &pdc->node, ini_params);
+	else
+		rhashtable_remove_fast(&pds->tgt, &pdc->node, tgt_params);
 }
 
 /**
@@ -222,11 +384,13 @@ void pdc_unhash(struct uet_pds_pdc *pdc)
  *	retransmission timeout, a target's delayed ACK
  *
  * Receivers find a PDC in the table by the ID a packet names, under RCU
- * and without its lock: it goes in only once whole.  The caller hashes it
- * into its table.
+ * and without its lock: it goes in only once whole, and then in the table
+ * of its role, by its key or peer.  One that could not go in that table
+ * (memory short) is marked for the scanner to reclaim, like one closed.
  *
  * Context: under the device's struct uet_pds.lock.
- * Return: the PDC, or %NULL (its pool is exhausted, or no memory).
+ * Return: the PDC, referenced for the caller besides the tables' own
+ * reference, or %NULL (its pool is exhausted, or no memory).
  */
 struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 			      const struct uet_pds_key *key, bool initiator,
@@ -237,6 +401,7 @@ struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 	struct uet_pdc_cfg cfg;
 	bool reserved;
 	void *old;
+	int err;
 	u32 id;
 
 	lockdep_assert_held(&udev->pds.lock);
@@ -305,6 +470,19 @@ struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 	else
 		udev->pds.general++;
 	uet_count(udev, UET_CNT_PDCS_CREATED, 1);
+	if (initiator)
+		err = rhashtable_insert_fast(&udev->pds.ini, &pdc->node,
+					     ini_params);
+	else
+		err = rhashtable_insert_fast(&udev->pds.tgt, &pdc->node,
+					     tgt_params);
+	if (err) {
+		spin_lock_bh(&pdc->lock);
+		pdc->reclaim = true;
+		spin_unlock_bh(&pdc->lock);
+		return NULL;
+	}
+	pdc_get(pdc);
 	return pdc;
 
 err_free:

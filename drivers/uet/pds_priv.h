@@ -28,23 +28,6 @@ struct uet_pds_hdr_info;
 #define UET_PDS_ANSWER_INTERVAL	HZ
 #define UET_PDS_ANSWER_BURST	100
 
-/*
- * The tables' keys come from the network (a target's) or follow its
- * addresses (an initiator's): both hashes take the device's random seed,
- * so that nobody can aim many keys at one bucket.
- */
-static inline u32 key_hash(const struct uet_pds *pds,
-			   const struct uet_pds_key *key)
-{
-	return jhash(key, sizeof(*key), pds->seed);
-}
-
-static inline u32 tgt_hash(const struct uet_pds *pds,
-			   const struct in6_addr *raddr, u16 rpdcid)
-{
-	return jhash_1word(rpdcid, jhash(raddr, sizeof(*raddr), pds->seed));
-}
-
 static inline void pdc_get(struct uet_pds_pdc *pdc)
 {
 	refcount_inc(&pdc->ref);
@@ -61,7 +44,13 @@ struct sk_buff *pds_hdr_skb(const struct uet_pds_hdr_info *h,
 			    unsigned int len);
 bool pds_answer(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 		unsigned int len, const struct in6_addr *daddr);
+struct uet_pds_pdc *pdc_find_initiator(struct uet_pds *pds,
+				       const struct uet_pds_key *key);
+struct uet_pds_pdc *pdc_find_target(struct uet_pds *pds,
+				    const struct in6_addr *raddr, u16 rpdcid);
 void pdc_unhash(struct uet_pds_pdc *pdc);
+int pds_tables_init(struct uet_pds *pds);
+void pds_tables_destroy(struct uet_pds *pds);
 struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 			      const struct uet_pds_key *key, bool initiator,
 			      u32 start_psn, u16 rpdcid,

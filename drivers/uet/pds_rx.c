@@ -113,33 +113,27 @@ static struct uet_pds_pdc *pdc_get_syn_target(struct uet_dev *udev,
 	struct uet_pds_key key = { .raddr = *saddr };
 	struct uet_pds_src *src;
 	struct uet_pds_pdc *pdc;
-	u32 hash;
 
-	hash = tgt_hash(pds, saddr, req->spdcid);
+	pdc = pdc_find_target(pds, saddr, req->spdcid);
+	if (pdc || !create)
+		return pdc;
 	spin_lock(&pds->lock);
-	hash_for_each_possible(pds->tgt, pdc, node, hash)
-		if (pdc->rpdcid == req->spdcid &&
-		    ipv6_addr_equal(&pdc->key.raddr, saddr))
-			goto found;
-	pdc = NULL;
-	src = create ? src_get(udev, saddr) : NULL;
-	if (src) {
-		key.mode = h->type == UET_PDS_TYPE_ROD_REQ ? UET_PDC_ROD :
-							     UET_PDC_RUD;
-		/* counted ahead: src_put() undoes it if no PDC comes */
-		src->pdcs++;
-		pdc = pdc_alloc(udev, &key, false,
-				req->psn - req->dst.psn_offset, req->spdcid,
-				pdc_ack_expired);
-		if (!pdc)
-			src_put(pds, src);
-	}
-	if (!pdc)
+	/* another CPU may have made it meanwhile */
+	pdc = pdc_find_target(pds, saddr, req->spdcid);
+	if (pdc)
 		goto unlock;
-	pdc->src = src;
-	hash_add_rcu(pds->tgt, &pdc->node, hash);
-found:
-	pdc_get(pdc);
+	src = src_get(udev, saddr);
+	if (!src)
+		goto unlock;
+	key.mode = h->type == UET_PDS_TYPE_ROD_REQ ? UET_PDC_ROD : UET_PDC_RUD;
+	/* counted ahead: src_put() undoes it if no PDC comes */
+	src->pdcs++;
+	pdc = pdc_alloc(udev, &key, false, req->psn - req->dst.psn_offset,
+			req->spdcid, pdc_ack_expired);
+	if (pdc)
+		pdc->src = src;
+	else
+		src_put(pds, src);
 unlock:
 	spin_unlock(&pds->lock);
 	return pdc;

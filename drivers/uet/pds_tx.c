@@ -439,21 +439,15 @@ static struct uet_pds_pdc *pdc_get_initiator(struct uet_dev *udev,
 					     const struct uet_pds_key *key)
 {
 	struct uet_pds *pds = &udev->pds;
-	u32 hash = key_hash(pds, key);
 	struct uet_pds_pdc *pdc;
 
+	pdc = pdc_find_initiator(pds, key);
+	if (pdc)
+		return pdc;
 	spin_lock_bh(&pds->lock);
-	hash_for_each_possible(pds->ini, pdc, node, hash)
-		if (!memcmp(&pdc->key, key, sizeof(*key)))
-			goto found;
-	pdc = pdc_alloc(udev, key, true, get_random_u32(), 0, pdc_rto_expired);
-	if (!pdc) {
-		spin_unlock_bh(&pds->lock);
-		return NULL;
-	}
-	hash_add_rcu(pds->ini, &pdc->node, hash);
-found:
-	pdc_get(pdc);
+	/* another sender may have made it meanwhile */
+	pdc = pdc_find_initiator(pds, key) ?:
+	      pdc_alloc(udev, key, true, get_random_u32(), 0, pdc_rto_expired);
 	spin_unlock_bh(&pds->lock);
 	return pdc;
 }
