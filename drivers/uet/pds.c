@@ -11,7 +11,8 @@
  * (pds_pdc.c), the initiator (pds_tx.c), the target (pds_rx.c), and this
  * one, the device's: its scanner, the control plane's requests, teardown.
  *
- * Closing: a device's scanner (a delayed work, every UET_PDS_SCAN_MS)
+ * Closing: a device's scanner (a delayed work, every UET_PDS_SCAN_MS,
+ * looking only at the PDCs due on the device's wheel, wheel.h)
  * closes initiator PDCs idle for the device's pdc_idle_ms: it takes the
  * PDC out of the initiator table, so the next send opens a new one, and
  * once nothing is queued or in flight sends a CLOSE control packet on the
@@ -38,9 +39,6 @@
 #include "uet.h"
 #include "wire.h"
 
-/* How often a device's scanner looks for PDCs to close or reclaim. */
-#define UET_PDS_SCAN_MS		100
-
 /*
  * A target PDC idle this many times the initiators' idle timeout has lost
  * its initiator (or the initiator's CLOSE): it is reclaimed.
@@ -49,6 +47,11 @@
 
 static void pdc_teardown(struct uet_pds_pdc *pdc, int err)
 {
+	struct uet_pds *pds = &pdc->udev->pds;
+
+	spin_lock_bh(&pds->wheel_lock);
+	uet_wheel_del(&pdc->idle);
+	spin_unlock_bh(&pds->wheel_lock);
 	spin_lock_bh(&pdc->lock);
 	pdc->dead = true;
 	pdc_unlock_bh(pdc);
@@ -82,10 +85,72 @@ static bool pdc_idle(const struct uet_pds_pdc *pdc, unsigned long idle)
 }
 
 /*
- * The scanner: closes idle initiator PDCs, reclaims closed ones and target
- * PDCs whose initiator went away, and shrinks the PSN tables of quiet
- * ones.  Only it and uet_pds_fini(), which stops it first, free PDCs, so
- * a PDC found in the table stays valid here.
+ * When the scanner is to look at @pdc again, in jiffies: when it could
+ * have been idle long enough to close (an initiator) or to be reclaimed
+ * (a target), and a scan period after its last traffic while its PSN
+ * table is larger than it has to be when quiet.  Later than the wheel
+ * sees (pdc-idle-ms 0: never idle) is at the wheel's horizon.
+ */
+static unsigned long pdc_next_look(const struct uet_pds_pdc *pdc,
+				   unsigned long idle)
+{
+	unsigned long far = MAX_JIFFY_OFFSET, at = jiffies + far;
+
+	lockdep_assert_held(&pdc->lock);
+	if (idle && !pdc->close_wanted)
+		at = pdc->last_active +
+		     (pdc->core.initiator ? idle : idle * UET_PDS_TGT_IDLE_FACTOR);
+	if (pdc->sched.mask + 1 > UET_SCHED_TABLE_MIN) {
+		unsigned long shrink = pdc->last_active +
+				       msecs_to_jiffies(UET_PDS_SCAN_MS);
+
+		if (time_before(shrink, at))
+			at = shrink;
+	}
+	/* pdc_idle() wants a jiffy past the deadline */
+	return at + 1;
+}
+
+/*
+ * Look at @pdc, which came up on the wheel: shrink its PSN table if it is
+ * quiet, close it if idle, reclaim it if done with; put it back on the
+ * wheel for its next deadline unless reclaimed.
+ */
+static void pds_look(struct uet_pds *pds, struct uet_pds_pdc *pdc,
+		     unsigned long idle)
+{
+	bool close = false, reclaim;
+
+	spin_lock_bh(&pdc->lock);
+	if (pdc_idle(pdc, msecs_to_jiffies(UET_PDS_SCAN_MS)))
+		uet_sched_shrink(&pdc->sched, GFP_ATOMIC);
+	if (idle && !pdc->dead && !pdc->close_wanted) {
+		if (pdc->core.initiator)
+			close = pdc_idle(pdc, idle);
+		else if (pdc_idle(pdc, idle * UET_PDS_TGT_IDLE_FACTOR))
+			pdc->reclaim = true;
+	}
+	reclaim = pdc->reclaim && !pdc->dead;
+	if (reclaim) {
+		spin_lock(&pds->wheel_lock);
+		uet_wheel_del(&pdc->idle);
+		spin_unlock(&pds->wheel_lock);
+	} else {
+		pdc_wheel_add(pdc, pdc_next_look(pdc, idle));
+	}
+	pdc_unlock_bh(pdc);
+	if (reclaim)
+		pdc_reclaim(pds, pdc);
+	else if (close)
+		pdc_start_close(pdc);
+}
+
+/*
+ * The scanner, every UET_PDS_SCAN_MS: looks at the PDCs whose tick has
+ * come on the wheel, each about once per deadline, not at every PDC.
+ * Only it and uet_pds_fini(), which stops it first, free PDCs, so a PDC
+ * on the wheel stays valid here.  What it takes off the wheel is its
+ * own: pdc_wheel_sooner() leaves it alone.
  */
 static void pds_scan(struct work_struct *work)
 {
@@ -93,29 +158,15 @@ static void pds_scan(struct work_struct *work)
 					   struct uet_pds, scan);
 	struct uet_dev *udev = container_of(pds, struct uet_dev, pds);
 	unsigned long idle = msecs_to_jiffies(READ_ONCE(udev->cfg.pdc_idle_ms));
-	struct uet_pds_pdc *pdc;
-	unsigned long id;
+	LIST_HEAD(due);
 
-	xa_for_each(&pds->pdcs, id, pdc) {
-		bool close = false, reclaim;
-
-		spin_lock_bh(&pdc->lock);
-		/* quiet since the last scan: the PSN table back to its least */
-		if (pdc_idle(pdc, msecs_to_jiffies(UET_PDS_SCAN_MS)))
-			uet_sched_shrink(&pdc->sched, GFP_ATOMIC);
-		if (idle && !pdc->dead && !pdc->close_wanted) {
-			if (pdc->core.initiator)
-				close = pdc_idle(pdc, idle);
-			else if (pdc_idle(pdc, idle * UET_PDS_TGT_IDLE_FACTOR))
-				pdc->reclaim = true;
-		}
-		reclaim = pdc->reclaim && !pdc->dead;
-		pdc_unlock_bh(pdc);
-		if (reclaim)
-			pdc_reclaim(pds, pdc);
-		else if (close)
-			pdc_start_close(pdc);
-	}
+	spin_lock_bh(&pds->wheel_lock);
+	uet_wheel_advance(&pds->wheel, pds_tick_of(jiffies), &due);
+	spin_unlock_bh(&pds->wheel_lock);
+	/* each look takes its PDC off @due, back on the wheel or gone */
+	while (!list_empty(&due))
+		pds_look(pds, list_first_entry(&due, struct uet_pds_pdc,
+					       idle.node), idle);
 	schedule_delayed_work(&pds->scan, msecs_to_jiffies(UET_PDS_SCAN_MS));
 }
 
@@ -167,6 +218,8 @@ int uet_pds_init(struct uet_dev *udev)
 	if (err)
 		return err;
 	spin_lock_init(&udev->pds.lock);
+	spin_lock_init(&udev->pds.wheel_lock);
+	uet_wheel_init(&udev->pds.wheel, pds_tick_of(jiffies));
 	udev->pds.seed = get_random_u32();
 	ratelimit_state_init(&udev->pds.answers, UET_PDS_ANSWER_INTERVAL,
 			     UET_PDS_ANSWER_BURST);

@@ -21,6 +21,7 @@
 
 #include "pdc.h"
 #include "sched.h"
+#include "wheel.h"
 
 struct uet_dev;
 
@@ -105,6 +106,8 @@ struct uet_pds_src {
  * @reclaim: closed, cleanly or in error: the scanner reclaims it.
  * @tx_wait: initiator: in the device's @tx_waiting while the qdisc holds
  *	too much to send more (struct uet_pds's @tx_lock).
+ * @idle: on the device's wheel, due when the scanner is to look at the
+ *	PDC next (struct uet_pds's @wheel_lock).
  */
 struct uet_pds_pdc {
 	struct uet_dev *udev;
@@ -136,6 +139,7 @@ struct uet_pds_pdc {
 	bool close_wanted;
 	bool reclaim;
 	struct list_head tx_wait;
+	struct uet_wheel_entry idle;
 };
 
 /**
@@ -150,7 +154,12 @@ struct uet_pds_pdc {
  * @pdcs: every PDC by local PDCID.
  * @general: PDCs drawn from the general pool, under @lock ...
  * @reserved: ... and from the reserved pool.
- * @scan: closes idle PDCs and reclaims closed ones (pds.c).
+ * @scan: closes idle PDCs and reclaims closed ones (pds.c), each when
+ *	it falls due on @wheel.
+ * @wheel_lock: protects @wheel and the PDCs' entries on it; taken inside
+ *	a PDC's lock and @lock, never around them.
+ * @wheel: every PDC of the device, by the tick of UET_PDS_SCAN_MS it is
+ *	to be looked at next (pds.c).
  * @tx_lock: protects @tx_waiting.
  * @tx_waiting: initiator PDCs that stopped while the qdiscs and drivers
  *	held too much (uet_socket_tx_full()), oldest first, each referenced.
@@ -168,6 +177,8 @@ struct uet_pds {
 	u32 general;
 	u32 reserved;
 	struct delayed_work scan;
+	spinlock_t wheel_lock;	/* see above */
+	struct uet_wheel wheel;
 	spinlock_t tx_lock;	/* see above */
 	struct list_head tx_waiting;
 	struct work_struct tx_work;

@@ -271,6 +271,61 @@ struct uet_pds_pdc *pdc_find_target(struct uet_pds *pds,
 	return pdc;
 }
 
+/* Jiffies per tick of the scanner. */
+static unsigned long pds_tick_jiffies(void)
+{
+	return msecs_to_jiffies(UET_PDS_SCAN_MS) ?: 1;
+}
+
+/* The first tick of the scanner at or after jiffies @at. */
+u64 pds_tick_of(unsigned long at)
+{
+	unsigned long t = pds_tick_jiffies();
+	u64 now = div_u64(get_jiffies_64(), t);
+	long left = (long)(at - jiffies);
+
+	return left > 0 ? now + DIV_ROUND_UP(left, t) : now;
+}
+
+/*
+ * Put @pdc on its device's wheel, due at jiffies @at, wherever it was.
+ * Context: bottom halves disabled; the caller has the PDC to itself as
+ * far as the wheel goes (making it, or the scanner with it handed out).
+ */
+void pdc_wheel_add(struct uet_pds_pdc *pdc, unsigned long at)
+{
+	struct uet_pds *pds = &pdc->udev->pds;
+
+	spin_lock(&pds->wheel_lock);
+	uet_wheel_add(&pds->wheel, &pdc->idle, pds_tick_of(at));
+	spin_unlock(&pds->wheel_lock);
+}
+
+/*
+ * Have the scanner look at @pdc by jiffies @at, if it is on the wheel
+ * and due later: not if the scanner has it now (it decides under the
+ * PDC's lock, which the caller holds) or it is being torn down.
+ */
+void pdc_wheel_sooner(struct uet_pds_pdc *pdc, unsigned long at)
+{
+	struct uet_pds *pds = &pdc->udev->pds;
+	u64 tick = pds_tick_of(at);
+
+	lockdep_assert_held(&pdc->lock);
+	spin_lock(&pds->wheel_lock);
+	if (pdc->idle.on_wheel && pdc->idle.due > tick)
+		uet_wheel_add(&pds->wheel, &pdc->idle, tick);
+	spin_unlock(&pds->wheel_lock);
+}
+
+/* @pdc is done with: the scanner reclaims it at its next tick. */
+void pdc_set_reclaim(struct uet_pds_pdc *pdc)
+{
+	lockdep_assert_held(&pdc->lock);
+	pdc->reclaim = true;
+	pdc_wheel_sooner(pdc, jiffies);
+}
+
 /* Like the tables' hashes, seeded. */
 static u32 src_hash(const struct uet_pds *pds, const struct in6_addr *addr)
 {
@@ -436,6 +491,7 @@ struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 	spin_lock_init(&pdc->lock);
 	__skb_queue_head_init(&pdc->out);
 	INIT_LIST_HEAD(&pdc->tx_wait);
+	uet_wheel_entry_init(&pdc->idle);
 	pdc->start_psn = start_psn;
 	uet_pdc_cfg_default(&cfg, key->mode);
 	if (key->mode == UET_PDC_ROD)
@@ -470,6 +526,9 @@ struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 	else
 		udev->pds.general++;
 	uet_count(udev, UET_CNT_PDCS_CREATED, 1);
+	/* the scanner sees it first when it could be idle */
+	pdc_wheel_add(pdc, jiffies +
+		      msecs_to_jiffies(READ_ONCE(udev->cfg.pdc_idle_ms)));
 	if (initiator)
 		err = rhashtable_insert_fast(&udev->pds.ini, &pdc->node,
 					     ini_params);
@@ -478,7 +537,7 @@ struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 					     tgt_params);
 	if (err) {
 		spin_lock_bh(&pdc->lock);
-		pdc->reclaim = true;
+		pdc_set_reclaim(pdc);
 		spin_unlock_bh(&pdc->lock);
 		return NULL;
 	}

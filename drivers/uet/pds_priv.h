@@ -28,6 +28,9 @@ struct uet_pds_hdr_info;
 #define UET_PDS_ANSWER_INTERVAL	HZ
 #define UET_PDS_ANSWER_BURST	100
 
+/* The device's scanner's tick: how often it looks at the PDCs due. */
+#define UET_PDS_SCAN_MS		100
+
 static inline void pdc_get(struct uet_pds_pdc *pdc)
 {
 	refcount_inc(&pdc->ref);
@@ -49,6 +52,10 @@ struct uet_pds_pdc *pdc_find_initiator(struct uet_pds *pds,
 struct uet_pds_pdc *pdc_find_target(struct uet_pds *pds,
 				    const struct in6_addr *raddr, u16 rpdcid);
 void pdc_unhash(struct uet_pds_pdc *pdc);
+u64 pds_tick_of(unsigned long at);
+void pdc_wheel_add(struct uet_pds_pdc *pdc, unsigned long at);
+void pdc_wheel_sooner(struct uet_pds_pdc *pdc, unsigned long at);
+void pdc_set_reclaim(struct uet_pds_pdc *pdc);
 int pds_tables_init(struct uet_pds *pds);
 void pds_tables_destroy(struct uet_pds *pds);
 struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,

@@ -269,7 +269,7 @@ static struct uet_pds_pdc *syn_target(struct uet_dev *udev,
 	spin_lock(&pdc->lock);
 	stale = pdc->dead || pdc_quiet(pdc);
 	if (stale) {
-		pdc->reclaim = true;
+		pdc_set_reclaim(pdc);
 	} else {
 		uet_count(udev, UET_CNT_DROP_OUT_OF_WINDOW, 1);
 		pdc_send_nack(pdc, h->req.psn, UET_PDS_NACK_INVALID_SYN);
@@ -484,7 +484,7 @@ static void rcv_ctl(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 	    v == UET_PDC_RX_DUPLICATE) {
 		if (uet_pdc_transition(&pdc->core, UET_PDC_EV_CLOSE_CMD) ==
 		    UET_PDC_CLOSED)
-			pdc->reclaim = true;
+			pdc_set_reclaim(pdc);
 		pdc_send_ack(pdc, NULL, 0);
 	}
 out:

@@ -228,6 +228,7 @@ static void pdc_tx_wait(struct uet_pds_pdc *pdc)
 static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 {
 	bool was_idle = !uet_pdc_tx_in_flight(&pdc->core);
+	u32 table = pdc->sched.mask;
 	unsigned int sent = 0;
 	u32 psn;
 
@@ -261,6 +262,10 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 	}
 	if (was_idle && uet_pdc_tx_in_flight(&pdc->core))
 		pdc_rto_arm(pdc);
+	/* a grown PSN table shrinks once quiet: the scanner looks soon */
+	if (pdc->sched.mask != table)
+		pdc_wheel_sooner(pdc, jiffies +
+				 msecs_to_jiffies(UET_PDS_SCAN_MS));
 }
 
 /**
@@ -330,7 +335,7 @@ void pdc_fail_all(struct uet_pds_pdc *pdc, int err)
 	u32 psn;
 
 	lockdep_assert_held(&pdc->lock);
-	pdc->reclaim = true;
+	pdc_set_reclaim(pdc);
 	for (psn = 0; pdc->sched.txq && psn <= pdc->sched.mask; psn++)
 		pdc_tx_finish(pdc, psn, err);
 	pdc_fail_queued(pdc, err);
@@ -408,7 +413,7 @@ static void pdc_close_progress(struct uet_pds_pdc *pdc)
 		if (!uet_pdc_tx_in_flight(&pdc->core) &&
 		    uet_pdc_transition(&pdc->core, UET_PDC_EV_CLOSE_ACK) ==
 		    UET_PDC_CLOSED)
-			pdc->reclaim = true;
+			pdc_set_reclaim(pdc);
 		return;
 	}
 	if (uet_sched_queued(&pdc->sched) || uet_pdc_tx_in_flight(&pdc->core) ||
@@ -416,7 +421,7 @@ static void pdc_close_progress(struct uet_pds_pdc *pdc)
 		return;
 	if (uet_pdc_tx_alloc(&pdc->core, ktime_get_ns(), &psn)) {
 		/* no clean close: the target reclaims its side when idle */
-		pdc->reclaim = true;
+		pdc_set_reclaim(pdc);
 		return;
 	}
 	uet_sched_close(&pdc->sched, psn);

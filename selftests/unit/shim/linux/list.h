@@ -68,4 +68,22 @@ static inline bool list_empty(const struct list_head *head)
 	     &pos->member != (head);					\
 	     pos = n, n = list_next_entry(n, member))
 
+#define list_for_each_entry(pos, head, member)				\
+	for (pos = list_first_entry(head, typeof(*pos), member);	\
+	     &pos->member != (head);					\
+	     pos = list_next_entry(pos, member))
+
+/* Move @list's entries to the tail of @head; @list is left empty. */
+static inline void list_splice_tail_init(struct list_head *list,
+					 struct list_head *head)
+{
+	if (list_empty(list))
+		return;
+	list->next->prev = head->prev;
+	head->prev->next = list->next;
+	list->prev->next = head;
+	head->prev = list->prev;
+	INIT_LIST_HEAD(list);
+}
+
 #endif /* _UET_SHIM_LINUX_LIST_H */
