@@ -130,6 +130,9 @@ static void pds_look(struct uet_pds *pds, struct uet_pds_pdc *pdc,
 		else if (pdc_idle(pdc, idle * UET_PDS_TGT_IDLE_FACTOR))
 			pdc->reclaim = true;
 	}
+	/* a PDC to close that nothing else moves on (it sent nothing) */
+	if (pdc->close_wanted && !pdc->dead)
+		pdc_close_progress(pdc);
 	reclaim = pdc->reclaim && !pdc->dead;
 	if (reclaim) {
 		spin_lock(&pds->wheel_lock);

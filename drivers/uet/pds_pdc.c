@@ -281,10 +281,10 @@ static unsigned long pds_tick_jiffies(void)
 u64 pds_tick_of(unsigned long at)
 {
 	unsigned long t = pds_tick_jiffies();
-	u64 now = div_u64(get_jiffies_64(), t);
-	long left = (long)(at - jiffies);
+	u64 now = get_jiffies_64();
+	long left = (long)(at - (unsigned long)now);
 
-	return left > 0 ? now + DIV_ROUND_UP(left, t) : now;
+	return div_u64(left > 0 ? now + left + t - 1 : now, t);
 }
 
 /*
@@ -535,12 +535,19 @@ struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 	else
 		err = rhashtable_insert_fast(&udev->pds.tgt, &pdc->node,
 					     tgt_params);
-	if (err) {
-		spin_lock_bh(&pdc->lock);
+	/*
+	 * Found by its ID before it was on the wheel or in its table, it
+	 * may have been marked for reclaim, or to close, meanwhile: it
+	 * leaves its table again, and the scanner sees it at its next tick.
+	 */
+	spin_lock_bh(&pdc->lock);
+	if (err || pdc->reclaim)
 		pdc_set_reclaim(pdc);
-		spin_unlock_bh(&pdc->lock);
+	if (!err && (pdc->reclaim || pdc->close_wanted))
+		pdc_unhash(pdc);
+	spin_unlock_bh(&pdc->lock);
+	if (err)
 		return NULL;
-	}
 	pdc_get(pdc);
 	return pdc;
 

@@ -72,6 +72,7 @@ bool pdc_quiet(const struct uet_pds_pdc *pdc);
 void pds_tx_work(struct work_struct *work);
 void pds_tx_unwait_all(struct uet_pds *pds);
 void pdc_fail_all(struct uet_pds_pdc *pdc, int err);
+void pdc_close_progress(struct uet_pds_pdc *pdc);
 void pdc_start_close(struct uet_pds_pdc *pdc);
 void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 		 const struct uet_pds_hdr_info *h, unsigned int hlen,

@@ -304,8 +304,10 @@ void pds_tx_work(struct work_struct *work)
 		if (!pdc)
 			return;
 		spin_lock_bh(&pdc->lock);
-		if (!pdc->dead)
+		if (!pdc->dead) {
 			pdc_push(pdc, UET_PDS_TX_BURST);
+			pdc_close_progress(pdc);
+		}
 		spin_lock(&pds->tx_lock);
 		again = list_empty(&pdc->tx_wait);
 		spin_unlock(&pds->tx_lock);
@@ -402,7 +404,7 @@ out:
  * flight, the CLOSE command goes out on the PDC's next PSN; once it is
  * acknowledged, the PDC is done and the scanner reclaims it.
  */
-static void pdc_close_progress(struct uet_pds_pdc *pdc)
+void pdc_close_progress(struct uet_pds_pdc *pdc)
 {
 	u32 psn;
 
@@ -567,6 +569,8 @@ bool uet_pds_cancel(struct uet_dev *udev, struct uet_pds_msg *msg)
 	spin_lock_bh(&pdc->lock);
 	WRITE_ONCE(msg->cancelled, true);
 	pdc_drop_cancelled(pdc);
+	/* a PDC to close may have waited for just those */
+	pdc_close_progress(pdc);
 	pdc_unlock_bh(pdc);
 	return true;
 }
