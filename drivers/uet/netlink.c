@@ -299,6 +299,8 @@ int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	cfg = udev->cfg;
 	err = dev_cfg_parse(udev, info, &cfg);
 	if (!err) {
+		bool idle_changed = cfg.pdc_idle_ms != udev->cfg.pdc_idle_ms;
+
 		WRITE_ONCE(udev->cfg.rc_mode, cfg.rc_mode);
 		WRITE_ONCE(udev->cfg.max_payload, cfg.max_payload);
 		WRITE_ONCE(udev->cfg.ack_delay_us, cfg.ack_delay_us);
@@ -308,6 +310,8 @@ int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		WRITE_ONCE(udev->cfg.rto_max_us, cfg.rto_max_us);
 		WRITE_ONCE(udev->cfg.rto_initial_us, cfg.rto_initial_us);
 		WRITE_ONCE(udev->cfg.pdc_idle_ms, cfg.pdc_idle_ms);
+		if (idle_changed)
+			uet_pds_idle_changed(udev);
 	}
 	mutex_unlock(&uet_devs_lock);
 	nl_dev_put(udev);

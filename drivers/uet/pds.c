@@ -174,6 +174,20 @@ static void pds_scan(struct work_struct *work)
 }
 
 /**
+ * uet_pds_idle_changed() - the device's pdc-idle-ms changed
+ * @udev: the device
+ *
+ * The PDCs' deadlines on the wheel come from the old value: every PDC on
+ * it is looked at again in the next tick, with the new one (once, O(PDCs)).
+ */
+void uet_pds_idle_changed(struct uet_dev *udev)
+{
+	spin_lock_bh(&udev->pds.wheel_lock);
+	uet_wheel_all_due(&udev->pds.wheel);
+	spin_unlock_bh(&udev->pds.wheel_lock);
+}
+
+/**
  * uet_pds_close() - close a PDC
  * @udev: its device
  * @lpdcid: its local PDC identifier

@@ -213,6 +213,7 @@ void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
 int uet_pds_show(struct seq_file *m, struct uet_dev *udev);
 void uet_pds_tx_resume(struct uet_dev *udev);
 int uet_pds_close(struct uet_dev *udev, u16 lpdcid);
+void uet_pds_idle_changed(struct uet_dev *udev);
 int uet_pds_send_msg(struct uet_dev *udev, const struct uet_pds_key *key,
 		     struct uet_pds_msg *msg);
 bool uet_pds_cancel(struct uet_dev *udev, struct uet_pds_msg *msg);

@@ -77,3 +77,26 @@ void uet_wheel_advance(struct uet_wheel *w, u64 now, struct list_head *out)
 		w->now++;
 	}
 }
+
+/**
+ * uet_wheel_all_due() - bring every entry on the wheel to the next tick
+ * @w: the wheel
+ *
+ * For when what the deadlines were computed from changed: the caller
+ * looks at each entry again at the next tick.  O(entries), once.
+ */
+void uet_wheel_all_due(struct uet_wheel *w)
+{
+	struct list_head *next = &w->slots[w->now & (UET_WHEEL_SLOTS - 1)];
+	struct uet_wheel_entry *e;
+	unsigned int i;
+
+	for (i = 0; i < UET_WHEEL_SLOTS; i++) {
+		struct list_head *slot = &w->slots[i];
+
+		list_for_each_entry(e, slot, node)
+			e->due = w->now;
+		if (slot != next)
+			list_splice_tail_init(slot, next);
+	}
+}

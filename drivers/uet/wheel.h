@@ -49,5 +49,6 @@ void uet_wheel_init(struct uet_wheel *w, u64 now);
 void uet_wheel_add(struct uet_wheel *w, struct uet_wheel_entry *e, u64 due);
 void uet_wheel_del(struct uet_wheel_entry *e);
 void uet_wheel_advance(struct uet_wheel *w, u64 now, struct list_head *out);
+void uet_wheel_all_due(struct uet_wheel *w);
 
 #endif /* _UET_WHEEL_H */

@@ -147,4 +147,28 @@ TEST_F(wheel, late_scanner_misses_nothing)
 	EXPECT_EQ(1000 + 7 * UET_WHEEL_SLOTS + 1, self->it[0].e.due);
 }
 
+/* Everything on the wheel comes up at the next tick; handed out stays out. */
+TEST_F(wheel, all_due_at_the_next_tick)
+{
+	int ids[N];
+	LIST_HEAD(out);
+	LIST_HEAD(held);
+
+	uet_wheel_add(&self->w, &self->it[0].e, 1100);
+	uet_wheel_add(&self->w, &self->it[1].e, 1000);
+	uet_wheel_add(&self->w, &self->it[2].e, 1050);
+	uet_wheel_add(&self->w, &self->it[3].e, 1001);
+	uet_wheel_advance(&self->w, 1000, &held);
+	uet_wheel_all_due(&self->w);
+	EXPECT_EQ(1001, self->it[0].e.due);
+	uet_wheel_advance(&self->w, 1001, &out);
+	/* the one due then first, the others in any order */
+	ASSERT_EQ(3, ids_of(&out, ids));
+	EXPECT_EQ(3, ids[0]);
+	EXPECT_EQ(2, ids[1] + ids[2]);
+	EXPECT_EQ(0, ids[1] * ids[2]);
+	ASSERT_EQ(1, ids_of(&held, ids));
+	EXPECT_EQ(1, ids[0]);
+}
+
 TEST_HARNESS_MAIN
