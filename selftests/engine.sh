@@ -234,12 +234,12 @@ ini_pdc() {
 }
 
 # The PSN table of uet0's PDC to uet1 (psn_table, the last column of
-# its line) grows with what is in flight, and goes back to its smallest,
-# UET_SCHED_TABLE_MIN entries, once the PDC is quiet (the scanner looks
-# every 100 ms).
+# its line; the largest, should an older PDC be closing) grows with what
+# is in flight, and goes back to its smallest, UET_SCHED_TABLE_MIN
+# entries, once the PDC is quiet (the scanner looks within 100 ms).
 ini_table() {
-	awk -v peer="::ffff:$UET_NET4.2" '$3 == "ini" && $4 == "ESTABLISHED" &&
-		$5 == "RUD" && $6 == peer { print $17; exit }' \
+	awk -v peer="::ffff:$UET_NET4.2" '$3 == "ini" && $5 == "RUD" &&
+		$6 == peer && $17 > n { n = $17 } END { print n + 0 }' \
 		/sys/kernel/debug/uet/uet0/pdcs
 }
 
@@ -256,7 +256,9 @@ psn_table() {
 	sleep 0.5
 	t=$(ini_table)
 	echo "# PSN table: up to $most entries during the transfer, $t after it"
-	[ $rc -eq 0 ] && [ "$most" -gt 16 ] && [ "$t" = 16 ]
+	[ $rc -eq 0 ] && [ "$most" -gt 16 ] && [ "$t" = 16 ] && return 0
+	sed 's/^/# /' /sys/kernel/debug/uet/uet0/pdcs
+	return 1
 }
 
 # neigh_pin [del]: uet-b's neighbour entries of uet-a's addresses made
@@ -639,7 +641,14 @@ ktap_print_header
 ktap_set_plan 32
 ktap_test_result "setup" setup
 ktap_test_result "1 B to 16 MiB, lossless, no retransmit" sizes_lossless
-ktap_test_result "the PSN table grows with what is in flight, shrinks when quiet" psn_table
+# sampled while the transfer runs: on the debug kernel one run in three
+# saw no growth (its sender is slow enough that 16 entries can hold
+# what is in flight); the unit tests cover growth there
+if [ -z "${UET_SLOW:-}" ]; then
+	ktap_test_result "the PSN table grows with what is in flight, shrinks when quiet" psn_table
+else
+	ktap_test_skip "the PSN table grows with what is in flight, shrinks when quiet: sampled, too slow a sender on this kernel"
+fi
 ktap_test_result "packets leave in GSO batches, arrive one by one" batches
 ktap_test_result "empty and odd-sized messages" odd_sizes
 ktap_test_result "over IPv6" ipv6
