@@ -114,7 +114,8 @@ static unsigned long pdc_next_look(const struct uet_pds_pdc *pdc,
 /*
  * Look at @pdc, which came up on the wheel: shrink its PSN table if it is
  * quiet, close it if idle, reclaim it if done with; put it back on the
- * wheel for its next deadline unless reclaimed.
+ * wheel for its next deadline unless reclaimed.  Either way it leaves
+ * the scanner's list of what came up.
  */
 static void pds_look(struct uet_pds *pds, struct uet_pds_pdc *pdc,
 		     unsigned long idle)
@@ -134,13 +135,9 @@ static void pds_look(struct uet_pds *pds, struct uet_pds_pdc *pdc,
 	if (pdc->close_wanted && !pdc->dead)
 		pdc_close_progress(pdc);
 	reclaim = pdc->reclaim && !pdc->dead;
-	if (reclaim) {
-		spin_lock(&pds->wheel_lock);
-		uet_wheel_del(&pdc->idle);
-		spin_unlock(&pds->wheel_lock);
-	} else {
+	/* a reclaimed PDC leaves the wheel in pdc_teardown() */
+	if (!reclaim)
 		pdc_wheel_add(pdc, pdc_next_look(pdc, idle));
-	}
 	pdc_unlock_bh(pdc);
 	if (reclaim)
 		pdc_reclaim(pds, pdc);
