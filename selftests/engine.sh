@@ -456,7 +456,8 @@ no_pdc_avail() {
 	return $rc
 }
 
-# One address opens at most 1024 target PDCs (a quarter of the pool):
+# One address opens at most 1024 target PDCs (pdc-per-source's default,
+# a quarter of the pool):
 # of SYNs of 1040 PDCs from uet-a's IPv4 address (uet_inject replays
 # them), 1024 open PDCs, the rest get NO_PDC_AVAIL and are counted;
 # uet-a's IPv6 address still opens one.

@@ -62,33 +62,41 @@ dev_show_and_json() {
 	out=$(A uetctl dev show uet0) || return 1
 	echo "$out" | sed 's/^/# /'
 	grep -q '^uet0: netdev veth0 ' <<<"$out" &&
-	grep -q 'rc-mode rud max-payload 0 ack-delay-us 500 pdc-pool 4096 pdc-reserved 256' <<<"$out" &&
+	grep -q 'rc-mode rud max-payload 0 ack-delay-us 500 pdc-pool 4096 pdc-reserved 256 pdc-per-source 1024$' <<<"$out" &&
 	grep -q 'rto-initial-us 100000 pdc-idle-ms 10000$' <<<"$out" &&
 	grep -q 'profile hpc jobs 1 pdcs 0' <<<"$out" &&
 	A uetctl -j dev show uet0 | jq -e . >/dev/null &&
 	[ "$(json_get '.[0].ifname' A uetctl -j dev show uet0)" = uet0 ] &&
 	[ "$(json_get '.[0].pdc_pool' A uetctl -j dev show uet0)" = 4096 ] &&
+	[ "$(json_get '.[0].pdc_per_source' A uetctl -j dev show uet0)" = 1024 ] &&
 	[ "$(json_get '.[0].profile' A uetctl -j -p dev show uet0)" = hpc ]
 }
 
 # dev_defaults DEV: DEV of uet-a back to the settings of a new device
 dev_defaults() {
 	A uetctl dev set "$1" rc-mode rud max-payload 0 ack-delay-us 500 \
-		pdc-pool 4096 pdc-reserved 256 rto-min-us 50000 \
-		rto-max-us 60000000 rto-initial-us 100000 pdc-idle-ms 10000
+		pdc-pool 4096 pdc-reserved 256 pdc-per-source 1024 \
+		rto-min-us 50000 rto-max-us 60000000 rto-initial-us 100000 \
+		pdc-idle-ms 10000
 }
 
 dev_set_reads_back() {
 	A uetctl dev set uet0 rc-mode rod max-payload 4000 ack-delay-us 250 \
-		pdc-pool 1000 pdc-reserved 24 rto-min-us 2000 rto-max-us 5000000 \
-		rto-initial-us 30000 pdc-idle-ms 0 || return 1
+		pdc-pool 1000 pdc-reserved 24 pdc-per-source 16 rto-min-us 2000 \
+		rto-max-us 5000000 rto-initial-us 30000 pdc-idle-ms 0 || return 1
 	local j got
 	j=$(A uetctl -j dev show uet0) || return 1
 	echo "# $j"
 	got=$(jq -r '.[0] | [.rc_mode, .max_payload, .ack_delay_us, .pdc_pool,
-		.pdc_reserved, .rto_min_us, .rto_max_us, .rto_initial_us,
-		.pdc_idle_ms] | map(tostring) | join(" ")' <<<"$j")
-	[ "$got" = "rod 4000 250 1000 24 2000 5000000 30000 0" ] || return 1
+		.pdc_reserved, .pdc_per_source, .rto_min_us, .rto_max_us,
+		.rto_initial_us, .pdc_idle_ms] | map(tostring) | join(" ")' <<<"$j")
+	[ "$got" = "rod 4000 250 1000 24 16 2000 5000000 30000 0" ] || return 1
+	# the bounds of pdc-per-source are accepted
+	A uetctl dev set uet0 pdc-per-source 1 &&
+	[ "$(json_get '.[0].pdc_per_source' A uetctl -j dev show uet0)" = 1 ] &&
+	A uetctl dev set uet0 pdc-per-source 65535 &&
+	[ "$(json_get '.[0].pdc_per_source' A uetctl -j dev show uet0)" = 65535 ] ||
+		return 1
 	# back to the defaults for the traffic test
 	dev_defaults uet0
 }
@@ -104,11 +112,16 @@ dev_set_refusals() {
 		A uetctl dev set uet0 pdc-pool 65535 pdc-reserved 1 &&
 	expect_rc 1 'out of range' A uetctl dev set uet0 rc-mode uud &&
 	expect_rc 1 'out of range' A uetctl dev set uet0 pdc-idle-ms 3600001 &&
+	expect_rc 1 'out of range' A uetctl dev set uet0 pdc-per-source 0 &&
+	expect_rc 1 'out of range' A uetctl dev set uet0 pdc-per-source 65536 &&
+	expect_rc 2 'invalid pdc-per-source "many"' \
+		A uetctl dev set uet0 pdc-per-source many &&
 	expect_rc 2 'invalid rc-mode "fast"' A uetctl dev set uet0 rc-mode fast &&
 	expect_rc 2 'unknown setting "colour"' A uetctl dev set uet0 colour 1 &&
 	expect_rc 2 'invalid ack-delay-us "-1"' A uetctl dev set uet0 ack-delay-us -1 &&
 	# nothing changed by the refusals
-	[ "$(json_get '.[0].rto_min_us' A uetctl -j dev show uet0)" = 50000 ]
+	[ "$(json_get '.[0].rto_min_us' A uetctl -j dev show uet0)" = 50000 ] &&
+	[ "$(json_get '.[0].pdc_per_source' A uetctl -j dev show uet0)" = 1024 ]
 }
 
 unknown_device() {

@@ -75,7 +75,7 @@
 /* at most this many bytes after a name's NUL */
 #define NAME_TAIL		8
 /* the most attributes a request has (dev-set's) */
-#define REQ_MAX			10
+#define REQ_MAX			11
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
@@ -124,6 +124,7 @@ static const struct attr dev_attrs[UET_A_DEV_MAX + 1] = {
 	[UET_A_DEV_RX_PACKETS]	 = { K_U64 },
 	[UET_A_DEV_RX_BYTES]	 = { K_U64 },
 	[UET_A_DEV_PAD]		 = { K_PAD },
+	[UET_A_DEV_PDC_PER_SOURCE] = { K_U32, 1, UET_PDC_MAX },
 };
 
 static const struct attr job_attrs[UET_A_JOB_MAX + 1] = {
@@ -231,7 +232,8 @@ static const struct cmd cmds[UET_CMD_MAX + 1] = {
 				  UET_A_DEV_MAX_PAYLOAD, UET_A_DEV_ACK_DELAY_US,
 				  UET_A_DEV_PDC_POOL, UET_A_DEV_PDC_RESERVED,
 				  UET_A_DEV_RTO_MIN_US, UET_A_DEV_RTO_MAX_US,
-				  UET_A_DEV_RTO_INIT_US, UET_A_DEV_PDC_IDLE_MS },
+				  UET_A_DEV_RTO_INIT_US, UET_A_DEV_PDC_IDLE_MS,
+				  UET_A_DEV_PDC_PER_SOURCE },
 			      .admin = true },
 	[UET_CMD_JOB_GET] = { "job-get", &job_set, { UET_A_JOB_DEV_NAME, UET_A_JOB_ID },
 			      .reply = true, .dump = true },

@@ -55,6 +55,13 @@ DEFINE_MUTEX(uet_devs_lock);	/* see above */
  */
 #define UET_DEF_PDC_POOL	4096
 #define UET_DEF_PDC_RESERVED	256
+/*
+ * Target PDCs one source address may hold: a quarter of the default
+ * general pool, so that one peer address cannot take the whole pool (it
+ * takes four to fill it, Documentation/threat-model.rst), while a peer in
+ * many jobs and traffic classes still has room.
+ */
+#define UET_DEF_PDC_PER_SOURCE	1024
 /* How long a target may sit on an owed ACK (delayed ACK). */
 #define UET_DEF_ACK_DELAY_US	500
 /*
@@ -114,6 +121,7 @@ void uet_dev_cfg_default(struct uet_dev_cfg *cfg)
 		.ack_delay_us = UET_DEF_ACK_DELAY_US,
 		.pdc_pool = UET_DEF_PDC_POOL,
 		.pdc_reserved = UET_DEF_PDC_RESERVED,
+		.pdc_per_source = UET_DEF_PDC_PER_SOURCE,
 		.rto_min_us = UET_DEF_RTO_MIN_US,
 		.rto_max_us = UET_DEF_RTO_MAX_US,
 		.rto_initial_us = UET_DEF_RTO_INITIAL_US,

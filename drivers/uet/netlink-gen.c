@@ -43,6 +43,11 @@ static const struct netlink_range_validation uet_a_dev_pdc_idle_ms_range = {
 	.max	= UET_PDC_IDLE_MS_MAX,
 };
 
+static const struct netlink_range_validation uet_a_dev_pdc_per_source_range = {
+	.min	= 1ULL,
+	.max	= UET_PDC_MAX,
+};
+
 static const struct netlink_range_validation uet_a_job_id_range = {
 	.max	= UET_JOB_ID_MAX,
 };
@@ -61,13 +66,14 @@ const struct nla_policy uet_dev_get_nl_policy[UET_A_DEV_NAME + 1] = {
 };
 
 /* UET_CMD_DEV_SET - do */
-const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_PDC_IDLE_MS + 1] = {
+const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_PDC_PER_SOURCE + 1] = {
 	[UET_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NAME_MAX_LEN, },
 	[UET_A_DEV_RC_MODE] = NLA_POLICY_MAX(NLA_U8, 1),
 	[UET_A_DEV_MAX_PAYLOAD] = NLA_POLICY_MAX(NLA_U32, UET_PAYLOAD_MAX),
 	[UET_A_DEV_ACK_DELAY_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_dev_ack_delay_us_range),
 	[UET_A_DEV_PDC_POOL] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_dev_pdc_pool_range),
 	[UET_A_DEV_PDC_RESERVED] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_dev_pdc_reserved_range),
+	[UET_A_DEV_PDC_PER_SOURCE] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_dev_pdc_per_source_range),
 	[UET_A_DEV_RTO_MIN_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_dev_rto_min_us_range),
 	[UET_A_DEV_RTO_MAX_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_dev_rto_max_us_range),
 	[UET_A_DEV_RTO_INIT_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_dev_rto_init_us_range),
@@ -154,7 +160,7 @@ const struct genl_ops uet_nl_ops[12] = {
 		.cmd		= UET_CMD_DEV_SET,
 		.doit		= uet_nl_dev_set_doit,
 		.policy		= uet_dev_set_nl_policy,
-		.maxattr	= UET_A_DEV_PDC_IDLE_MS,
+		.maxattr	= UET_A_DEV_PDC_PER_SOURCE,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 	{

@@ -146,6 +146,7 @@ static int dev_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 	    nla_put_u32(skb, UET_A_DEV_ACK_DELAY_US, READ_ONCE(cfg->ack_delay_us)) ||
 	    nla_put_u32(skb, UET_A_DEV_PDC_POOL, READ_ONCE(cfg->pdc_pool)) ||
 	    nla_put_u32(skb, UET_A_DEV_PDC_RESERVED, READ_ONCE(cfg->pdc_reserved)) ||
+	    nla_put_u32(skb, UET_A_DEV_PDC_PER_SOURCE, READ_ONCE(cfg->pdc_per_source)) ||
 	    nla_put_u32(skb, UET_A_DEV_RTO_MIN_US, READ_ONCE(cfg->rto_min_us)) ||
 	    nla_put_u32(skb, UET_A_DEV_RTO_MAX_US, READ_ONCE(cfg->rto_max_us)) ||
 	    nla_put_u32(skb, UET_A_DEV_RTO_INIT_US, READ_ONCE(cfg->rto_initial_us)) ||
@@ -264,6 +265,8 @@ static int dev_cfg_parse(struct uet_dev *udev, struct genl_info *info,
 		cfg->pdc_pool = nla_get_u32(a[UET_A_DEV_PDC_POOL]);
 	if (a[UET_A_DEV_PDC_RESERVED])
 		cfg->pdc_reserved = nla_get_u32(a[UET_A_DEV_PDC_RESERVED]);
+	if (a[UET_A_DEV_PDC_PER_SOURCE])
+		cfg->pdc_per_source = nla_get_u32(a[UET_A_DEV_PDC_PER_SOURCE]);
 	if (a[UET_A_DEV_RTO_MIN_US])
 		cfg->rto_min_us = nla_get_u32(a[UET_A_DEV_RTO_MIN_US]);
 	if (a[UET_A_DEV_RTO_MAX_US])
@@ -306,6 +309,7 @@ int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		WRITE_ONCE(udev->cfg.ack_delay_us, cfg.ack_delay_us);
 		WRITE_ONCE(udev->cfg.pdc_pool, cfg.pdc_pool);
 		WRITE_ONCE(udev->cfg.pdc_reserved, cfg.pdc_reserved);
+		WRITE_ONCE(udev->cfg.pdc_per_source, cfg.pdc_per_source);
 		WRITE_ONCE(udev->cfg.rto_min_us, cfg.rto_min_us);
 		WRITE_ONCE(udev->cfg.rto_max_us, cfg.rto_max_us);
 		WRITE_ONCE(udev->cfg.rto_initial_us, cfg.rto_initial_us);

@@ -48,13 +48,6 @@
 #define UET_PDS_PDCID_MAX	U16_MAX
 
 /*
- * One peer address holds at most this many target PDCs, a quarter of the
- * default general pool (main.c): it takes four sources to fill the pool,
- * while a peer in many jobs and traffic classes still has room.
- */
-#define UET_PDS_TGT_PER_SRC	1024
-
-/*
  * ROD's window.  Go-back-N resends everything in flight after a loss, so
  * the window bounds what each loss costs; 64 packets (87 KB at MTU 1500)
  * still cover a round trip at the speeds a software transport reaches
@@ -353,7 +346,7 @@ struct uet_pds_src *src_get(struct uet_dev *udev,
 	src->addr = *addr;
 	hash_add(pds->srcs, &src->node, hash);
 found:
-	if (src->pdcs >= UET_PDS_TGT_PER_SRC) {
+	if (src->pdcs >= READ_ONCE(udev->cfg.pdc_per_source)) {
 		uet_count(udev, UET_CNT_PDC_SOURCE_LIMIT, 1);
 		return NULL;
 	}

@@ -34,6 +34,8 @@
  * @pdc_reserved: size of the reserved pool, which only initiator PDCs
  *	draw from once the general pool is empty: however many peers open
  *	PDCs towards a host, it can still open its own.
+ * @pdc_per_source: most target PDCs one source address may hold; a
+ *	lower value refuses new ones only, it closes none.
  * @rto_min_us: lower bound of the retransmission timeout ...
  * @rto_max_us: ... its upper bound ...
  * @rto_initial_us: ... and its value before the first RTT sample.
@@ -51,6 +53,7 @@ struct uet_dev_cfg {
 	u32 ack_delay_us;
 	u32 pdc_pool;
 	u32 pdc_reserved;
+	u32 pdc_per_source;
 	u32 rto_min_us;
 	u32 rto_max_us;
 	u32 rto_initial_us;

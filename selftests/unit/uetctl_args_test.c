@@ -119,6 +119,7 @@ TEST(dev_set)
 	ASSERT_EQ(0, PARSE(args_dev_set, &s, "uet0", "rc-mode", "rod",
 			   "max-payload", "4000", "ack-delay-us", "250",
 			   "pdc-pool", "1000", "pdc-reserved", "24",
+			   "pdc-per-source", "16",
 			   "rto-min-us", "2000", "rto-max-us", "5000000",
 			   "rto-initial-us", "30000", "pdc-idle-ms", "0"));
 	ASSERT_STREQ("uet0", s.name);
@@ -127,6 +128,7 @@ TEST(dev_set)
 	ASSERT_EQ(250u, s.ack_delay_us);
 	ASSERT_EQ(1000u, s.pdc_pool);
 	ASSERT_EQ(24u, s.pdc_reserved);
+	ASSERT_EQ(16u, s.pdc_per_source);
 	ASSERT_EQ(2000u, s.rto_min_us);
 	ASSERT_EQ(5000000u, s.rto_max_us);
 	ASSERT_EQ(30000u, s.rto_init_us);
@@ -135,10 +137,14 @@ TEST(dev_set)
 		  (1ULL << UET_A_DEV_ACK_DELAY_US) | (1ULL << UET_A_DEV_PDC_POOL) |
 		  (1ULL << UET_A_DEV_PDC_RESERVED) | (1ULL << UET_A_DEV_RTO_MIN_US) |
 		  (1ULL << UET_A_DEV_RTO_MAX_US) | (1ULL << UET_A_DEV_RTO_INIT_US) |
-		  (1ULL << UET_A_DEV_PDC_IDLE_MS));
+		  (1ULL << UET_A_DEV_PDC_IDLE_MS) | (1ULL << UET_A_DEV_PDC_PER_SOURCE));
 
 	ASSERT_EQ(0, PARSE(args_dev_set, &s, "uet0", "pdc-pool", "7"));
 	ASSERT_EQ(s.present, 1ULL << UET_A_DEV_PDC_POOL);
+	/* ranges are the kernel's: 65536 parses here, its policy refuses it */
+	ASSERT_EQ(0, PARSE(args_dev_set, &s, "uet0", "pdc-per-source", "0x10000"));
+	ASSERT_EQ(0x10000u, s.pdc_per_source);
+	ASSERT_EQ(s.present, 1ULL << UET_A_DEV_PDC_PER_SOURCE);
 }
 
 TEST(dev_set_errors)
@@ -156,6 +162,12 @@ TEST(dev_set_errors)
 	ASSERT_NE(NULL, strstr(err, "invalid pdc-pool \"-5\""));
 	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "rto-max-us", "4294967296"));
 	ASSERT_NE(NULL, strstr(err, "invalid rto-max-us"));
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "pdc-per-source", "many"));
+	ASSERT_NE(NULL, strstr(err, "invalid pdc-per-source \"many\""));
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "pdc-per-source", "4294967296"));
+	ASSERT_NE(NULL, strstr(err, "invalid pdc-per-source \"4294967296\""));
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "pdc-per-source"));
+	ASSERT_NE(NULL, strstr(err, "\"pdc-per-source\" needs a value"));
 	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "mtu", "1500"));
 	ASSERT_NE(NULL, strstr(err, "unknown setting \"mtu\""));
 	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "pdc-pool"));

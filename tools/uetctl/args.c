@@ -103,6 +103,7 @@ int args_dev_set(int argc, char **argv, struct uet_dev_attrs *s, char *err)
 		{ "ack-delay-us", UET_A_DEV_ACK_DELAY_US, offsetof(struct uet_dev_attrs, ack_delay_us) },
 		{ "pdc-pool", UET_A_DEV_PDC_POOL, offsetof(struct uet_dev_attrs, pdc_pool) },
 		{ "pdc-reserved", UET_A_DEV_PDC_RESERVED, offsetof(struct uet_dev_attrs, pdc_reserved) },
+		{ "pdc-per-source", UET_A_DEV_PDC_PER_SOURCE, offsetof(struct uet_dev_attrs, pdc_per_source) },
 		{ "rto-min-us", UET_A_DEV_RTO_MIN_US, offsetof(struct uet_dev_attrs, rto_min_us) },
 		{ "rto-max-us", UET_A_DEV_RTO_MAX_US, offsetof(struct uet_dev_attrs, rto_max_us) },
 		{ "rto-initial-us", UET_A_DEV_RTO_INIT_US, offsetof(struct uet_dev_attrs, rto_init_us) },

@@ -215,6 +215,8 @@ int uet_nl_dev_set(struct uet_nl *nl, const struct uet_dev_attrs *s)
 		mnl_attr_put_u32(nlh, UET_A_DEV_PDC_POOL, s->pdc_pool);
 	if (UET_HAS(s, UET_A_DEV_PDC_RESERVED))
 		mnl_attr_put_u32(nlh, UET_A_DEV_PDC_RESERVED, s->pdc_reserved);
+	if (UET_HAS(s, UET_A_DEV_PDC_PER_SOURCE))
+		mnl_attr_put_u32(nlh, UET_A_DEV_PDC_PER_SOURCE, s->pdc_per_source);
 	if (UET_HAS(s, UET_A_DEV_RTO_MIN_US))
 		mnl_attr_put_u32(nlh, UET_A_DEV_RTO_MIN_US, s->rto_min_us);
 	if (UET_HAS(s, UET_A_DEV_RTO_MAX_US))

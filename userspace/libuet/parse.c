@@ -31,6 +31,7 @@ static const enum mnl_attr_data_type dev_types[UET_A_DEV_MAX + 1] = {
 	[UET_A_DEV_ACK_DELAY_US] = MNL_TYPE_U32,
 	[UET_A_DEV_PDC_POOL] = MNL_TYPE_U32,
 	[UET_A_DEV_PDC_RESERVED] = MNL_TYPE_U32,
+	[UET_A_DEV_PDC_PER_SOURCE] = MNL_TYPE_U32,
 	[UET_A_DEV_RTO_MIN_US] = MNL_TYPE_U32,
 	[UET_A_DEV_RTO_MAX_US] = MNL_TYPE_U32,
 	[UET_A_DEV_RTO_INIT_US] = MNL_TYPE_U32,
@@ -169,6 +170,7 @@ static int dev_msg(const struct nlattr **tb, struct uet_nl_reply *r)
 	GET(&d, tb, UET_A_DEV_ACK_DELAY_US, ack_delay_us, 32);
 	GET(&d, tb, UET_A_DEV_PDC_POOL, pdc_pool, 32);
 	GET(&d, tb, UET_A_DEV_PDC_RESERVED, pdc_reserved, 32);
+	GET(&d, tb, UET_A_DEV_PDC_PER_SOURCE, pdc_per_source, 32);
 	GET(&d, tb, UET_A_DEV_RTO_MIN_US, rto_min_us, 32);
 	GET(&d, tb, UET_A_DEV_RTO_MAX_US, rto_max_us, 32);
 	GET(&d, tb, UET_A_DEV_RTO_INIT_US, rto_init_us, 32);

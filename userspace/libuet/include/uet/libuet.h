@@ -59,6 +59,7 @@ struct uet_dev_attrs {
 	uint32_t ack_delay_us;
 	uint32_t pdc_pool;
 	uint32_t pdc_reserved;
+	uint32_t pdc_per_source;
 	uint32_t rto_min_us;
 	uint32_t rto_max_us;
 	uint32_t rto_init_us;
