@@ -501,10 +501,8 @@ struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 	 */
 	cfg.rto_max = max(cfg.rto_max, cfg.rto_min);
 	cfg.rto_initial = clamp(cfg.rto_initial, cfg.rto_min, cfg.rto_max);
-	if (uet_sched_init(&pdc->sched, initiator ? cfg.window : 0,
-			   GFP_ATOMIC) ||
-	    WARN_ON_ONCE(uet_pdc_init(&pdc->core, &cfg, initiator,
-				      start_psn)))
+	uet_sched_init(&pdc->sched, initiator ? cfg.window : 0);
+	if (WARN_ON_ONCE(uet_pdc_init(&pdc->core, &cfg, initiator, start_psn)))
 		goto err_free;
 	/* without a route cache each packet looks its route up */
 	dst_cache_init(&pdc->dst_cache, GFP_ATOMIC);

@@ -246,9 +246,14 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 
 	pdc_drop_cancelled(pdc);
 	while (sent < budget && pdc_may_send(pdc) &&
-	       uet_sched_queued(&pdc->sched) &&
-	       uet_sched_room(&pdc->sched, pdc->core.tx.una, pdc->core.tx.nxt,
-			      GFP_ATOMIC)) {
+	       uet_sched_queued(&pdc->sched)) {
+		if (!uet_sched_room(&pdc->sched, pdc->core.tx.una,
+				    pdc->core.tx.nxt, GFP_ATOMIC)) {
+			/* no ACK to come and try again: memory is short */
+			if (!uet_pdc_tx_in_flight(&pdc->core))
+				pdc_fail_queued(pdc, -ENOMEM);
+			break;
+		}
 		if (pdc->reclaim ||
 		    uet_pdc_transition(&pdc->core, UET_PDC_EV_SEND) == UET_PDC_CLOSED ||
 		    uet_pdc_tx_alloc(&pdc->core, ktime_get_ns(), &psn)) {
@@ -262,7 +267,7 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 	}
 	if (was_idle && uet_pdc_tx_in_flight(&pdc->core))
 		pdc_rto_arm(pdc);
-	/* a grown PSN table shrinks once quiet: the scanner looks soon */
+	/* a new or grown PSN table goes once quiet: the scanner looks soon */
 	if (pdc->sched.mask != table)
 		pdc_wheel_sooner(pdc, jiffies +
 				 msecs_to_jiffies(UET_PDS_SCAN_MS));
@@ -421,7 +426,9 @@ void pdc_close_progress(struct uet_pds_pdc *pdc)
 	if (uet_sched_queued(&pdc->sched) || uet_pdc_tx_in_flight(&pdc->core) ||
 	    uet_pdc_transition(&pdc->core, UET_PDC_EV_CLOSE) != UET_PDC_CLOSING)
 		return;
-	if (uet_pdc_tx_alloc(&pdc->core, ktime_get_ns(), &psn)) {
+	if (!uet_sched_room(&pdc->sched, pdc->core.tx.una, pdc->core.tx.nxt,
+			    GFP_ATOMIC) ||
+	    uet_pdc_tx_alloc(&pdc->core, ktime_get_ns(), &psn)) {
 		/* no clean close: the target reclaims its side when idle */
 		pdc_set_reclaim(pdc);
 		return;

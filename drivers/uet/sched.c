@@ -32,29 +32,22 @@ struct uet_sched_reissue {
 };
 
 /**
- * uet_sched_init() - empty queues, and the smallest table for a window
+ * uet_sched_init() - empty queues, no table yet
  * @s: the scheduler
  * @window: the PDC's tracking window, a power of two; 0 for a PDC that
- *	sends no requests (a target's): no table, nothing is ever queued
- * @gfp: how to allocate the table
+ *	sends no requests (a target's): nothing is ever queued
  *
- * The table starts with %UET_SCHED_TABLE_MIN entries (or @window, if
- * smaller) and grows with what is in flight (uet_sched_room()).
- *
- * Return: 0, or -ENOMEM.
+ * The table comes with the first PSN in flight (uet_sched_room()), at
+ * %UET_SCHED_TABLE_MIN entries (or @window, if smaller), grows with what
+ * is in flight and goes once the PDC is quiet (uet_sched_shrink()).
  */
-int uet_sched_init(struct uet_sched *s, u32 window, gfp_t gfp)
+void uet_sched_init(struct uet_sched *s, u32 window)
 {
 	INIT_LIST_HEAD(&s->sendq);
 	INIT_LIST_HEAD(&s->reissue);
 	s->mask = 0;
 	s->window = window;
 	s->txq = NULL;
-	if (!window)
-		return 0;
-	s->mask = min_t(u32, window, UET_SCHED_TABLE_MIN) - 1;
-	s->txq = kcalloc(s->mask + 1, sizeof(*s->txq), gfp);
-	return s->txq ? 0 : -ENOMEM;
 }
 
 /*
@@ -82,16 +75,22 @@ static bool sched_resize(struct uet_sched *s, u32 size, u32 una, u32 nxt,
  * @s: the scheduler of a PDC that sends
  * @una: the oldest PSN in flight (@nxt if none)
  * @nxt: the next PSN, to be cut: fewer than the window ahead of @una
- * @gfp: how to allocate a larger table
+ * @gfp: how to allocate a table, or a larger one
  *
- * A full table doubles, the entries of PSNs [@una, @nxt) moving with it.
- * It is full only with that many PSNs in flight: if memory is short, the
- * PDC cuts again once their ACKs have made room.
+ * The first PSN in flight brings the smallest table; a full table
+ * doubles, the entries of PSNs [@una, @nxt) moving with it.  It is full
+ * only with that many PSNs in flight: if memory is short, the PDC cuts
+ * again once their ACKs have made room (with none in flight it fails
+ * what waits).
  *
  * Return: whether @nxt has its entry.
  */
 bool uet_sched_room(struct uet_sched *s, u32 una, u32 nxt, gfp_t gfp)
 {
+	if (!s->txq)
+		return s->window &&
+		       sched_resize(s, min_t(u32, s->window, UET_SCHED_TABLE_MIN),
+				    una, nxt, gfp);
 	if (nxt - una <= s->mask)
 		return true;
 	return s->mask + 1 < s->window &&
@@ -99,17 +98,17 @@ bool uet_sched_room(struct uet_sched *s, u32 una, u32 nxt, gfp_t gfp)
 }
 
 /**
- * uet_sched_shrink() - the table back to its smallest
+ * uet_sched_shrink() - no table while nothing is in flight
  * @s: the scheduler, nothing in flight
- * @gfp: how to allocate the small table
  *
- * For a PDC gone quiet: a larger table comes back with the traffic that
- * needs it.  If memory is short, the table stays as it is.
+ * For a PDC gone quiet: the table comes back with the traffic that needs
+ * it.
  */
-void uet_sched_shrink(struct uet_sched *s, gfp_t gfp)
+void uet_sched_shrink(struct uet_sched *s)
 {
-	if (s->mask + 1 > UET_SCHED_TABLE_MIN)
-		sched_resize(s, UET_SCHED_TABLE_MIN, 0, 0, gfp);
+	kfree(s->txq);
+	s->txq = NULL;
+	s->mask = 0;
 }
 
 /**

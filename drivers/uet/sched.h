@@ -83,8 +83,9 @@ struct uet_pds_tx {
  *	they go before anything of @sendq.
  * @txq: the request of each PSN in flight, by PSN modulo the table's
  *	size; flags 0 once done with.  Sized to what is in flight, up to
- *	the window (uet_sched_room(), uet_sched_shrink()).
- * @mask: the table's size, a power of two, less one.
+ *	the window (uet_sched_room()); %NULL while nothing is
+ *	(uet_sched_shrink()).
+ * @mask: the table's size, a power of two, less one; 0 without one.
  * @window: the PDC's tracking window: the table's largest size.
  */
 struct uet_sched {
@@ -110,14 +111,15 @@ enum uet_sched_fate {
 };
 
 /*
- * Entries of a table at its smallest (256 bytes): what a PDC holds while
- * quiet, enough for a few messages of a few packets in flight.
+ * Entries of a table at its smallest (256 bytes): what a PDC takes when
+ * it starts sending, enough for a few messages of a few packets in
+ * flight.  A quiet PDC holds none.
  */
 #define UET_SCHED_TABLE_MIN	16
 
-int uet_sched_init(struct uet_sched *s, u32 window, gfp_t gfp);
+void uet_sched_init(struct uet_sched *s, u32 window);
 bool uet_sched_room(struct uet_sched *s, u32 una, u32 nxt, gfp_t gfp);
-void uet_sched_shrink(struct uet_sched *s, gfp_t gfp);
+void uet_sched_shrink(struct uet_sched *s);
 void uet_sched_fini(struct uet_sched *s);
 void uet_sched_queue(struct uet_sched *s, struct uet_pds_msg *msg);
 

@@ -28,7 +28,9 @@ FIXTURE(sched)
 FIXTURE_SETUP(sched)
 {
 	uet_shim_fail_allocs = -1;
-	ASSERT_EQ(0, uet_sched_init(&self->s, WINDOW, GFP_ATOMIC));
+	uet_sched_init(&self->s, WINDOW);
+	/* the table a PDC takes with its first PSN */
+	ASSERT_TRUE(uet_sched_room(&self->s, 0, 0, GFP_ATOMIC));
 }
 
 FIXTURE_TEARDOWN(sched)
@@ -316,9 +318,11 @@ TEST(table_grows_to_the_window)
 	u32 una = 0xfffffff0, i;
 	struct uet_sched s;
 
-	ASSERT_EQ(0, uet_sched_init(&s, 64, GFP_ATOMIC));
+	uet_sched_init(&s, 64);
+	EXPECT_EQ(NULL, s.txq);
+	ASSERT_TRUE(cut_n(&s, m, una, una, 1));
 	EXPECT_EQ(UET_SCHED_TABLE_MIN - 1, s.mask);
-	ASSERT_TRUE(cut_n(&s, m, una, una, 64));
+	ASSERT_TRUE(cut_n(&s, m + 1, una, una + 1, 63));
 	EXPECT_EQ(63, s.mask);
 	for (i = 0; i < 64; i++)
 		EXPECT_EQ(&m[i], uet_sched_tx(&s, una + i)->msg);
@@ -339,7 +343,7 @@ TEST(table_without_memory_to_grow)
 	int err = 0;
 	u32 i;
 
-	ASSERT_EQ(0, uet_sched_init(&s, 1024, GFP_ATOMIC));
+	uet_sched_init(&s, 1024);
 	ASSERT_TRUE(cut_n(&s, m, 7, 7, UET_SCHED_TABLE_MIN));
 	uet_shim_fail_allocs = 0;
 	EXPECT_FALSE(uet_sched_room(&s, 7, 7 + UET_SCHED_TABLE_MIN, GFP_ATOMIC));
@@ -360,8 +364,8 @@ TEST(table_without_memory_to_grow)
 	uet_sched_fini(&s);
 }
 
-/* A quiet PDC's table goes back to its smallest; without memory it stays. */
-TEST(table_shrinks_when_quiet)
+/* A quiet PDC's table goes; it comes back with the traffic. */
+TEST(table_goes_when_quiet)
 {
 	struct uet_pds_msg m[40];
 	struct uet_pds_tx done;
@@ -369,21 +373,16 @@ TEST(table_shrinks_when_quiet)
 	int err = 0;
 	u32 i;
 
-	ASSERT_EQ(0, uet_sched_init(&s, 1024, GFP_ATOMIC));
+	uet_sched_init(&s, 1024);
 	ASSERT_TRUE(cut_n(&s, m, 0, 0, 40));
 	EXPECT_EQ(63, s.mask);
 	for (i = 0; i < 40; i++)
 		EXPECT_EQ(UET_SCHED_DONE,
 			  uet_sched_finish(&s, i, &err, &done, GFP_ATOMIC));
-	uet_shim_fail_allocs = 0;
-	uet_sched_shrink(&s, GFP_ATOMIC);
-	uet_shim_fail_allocs = -1;
-	EXPECT_EQ(63, s.mask);
-	uet_sched_shrink(&s, GFP_ATOMIC);
-	EXPECT_EQ(UET_SCHED_TABLE_MIN - 1, s.mask);
-	for (i = 0; i <= s.mask; i++)
-		EXPECT_EQ(0, s.txq[i].flags);
-	/* and grows again */
+	uet_sched_shrink(&s);
+	EXPECT_EQ(NULL, s.txq);
+	EXPECT_EQ(0, s.mask);
+	/* and comes back, growing again */
 	ASSERT_TRUE(cut_n(&s, m, 40, 40, 20));
 	EXPECT_EQ(31, s.mask);
 	EXPECT_EQ(&m[19], uet_sched_tx(&s, 59)->msg);
@@ -395,21 +394,33 @@ TEST(small_window_table)
 {
 	struct uet_sched s;
 
-	ASSERT_EQ(0, uet_sched_init(&s, 4, GFP_ATOMIC));
+	uet_sched_init(&s, 4);
+	EXPECT_TRUE(uet_sched_room(&s, 0, 0, GFP_ATOMIC));
 	EXPECT_EQ(3, s.mask);
 	EXPECT_TRUE(uet_sched_room(&s, 0, 3, GFP_ATOMIC));
 	EXPECT_FALSE(uet_sched_room(&s, 0, 4, GFP_ATOMIC));
 	uet_sched_fini(&s);
 }
 
+/*
+ * No memory for the first PSN's table: no room, nothing changed; the
+ * PDC tries again later.  A target's scheduler (window 0) has no table.
+ */
 TEST(no_memory_for_the_table)
 {
 	struct uet_sched s;
 
+	uet_sched_init(&s, WINDOW);
 	uet_shim_fail_allocs = 0;
-	EXPECT_EQ(-ENOMEM, uet_sched_init(&s, WINDOW, GFP_ATOMIC));
-	uet_sched_fini(&s);
+	EXPECT_FALSE(uet_sched_room(&s, 5, 5, GFP_ATOMIC));
 	uet_shim_fail_allocs = -1;
+	EXPECT_EQ(NULL, s.txq);
+	EXPECT_TRUE(uet_sched_room(&s, 5, 5, GFP_ATOMIC));
+	EXPECT_NE(NULL, s.txq);
+	uet_sched_fini(&s);
+	uet_sched_init(&s, 0);
+	EXPECT_FALSE(uet_sched_room(&s, 0, 0, GFP_ATOMIC));
+	EXPECT_EQ(NULL, s.txq);
 }
 
 TEST_HARNESS_MAIN
