@@ -413,9 +413,12 @@ static int __init uet_init(void)
 {
 	int err;
 
-	err = uet_socket_init();
+	err = uet_pds_cache_init();
 	if (err)
 		return err;
+	err = uet_socket_init();
+	if (err)
+		goto err_cache;
 	uet_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	err = register_netdevice_notifier(&uet_netdev_notifier);
 	if (err)
@@ -431,6 +434,8 @@ err_notifier:
 err_socket:
 	debugfs_remove(uet_debugfs);
 	uet_socket_exit();
+err_cache:
+	uet_pds_cache_exit();
 	return err;
 }
 
@@ -458,8 +463,9 @@ static void __exit uet_exit(void)
 		mutex_lock(&uet_devs_lock);
 	}
 	mutex_unlock(&uet_devs_lock);
-	/* jobs freed by RCU callbacks run this module's code */
+	/* jobs and PDCs freed by RCU callbacks run this module's code */
 	rcu_barrier();
+	uet_pds_cache_exit();
 	debugfs_remove(uet_debugfs);
 	uet_socket_exit();
 }

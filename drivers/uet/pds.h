@@ -204,6 +204,8 @@ struct uet_rudi {
 	bool live;
 };
 
+int uet_pds_cache_init(void);
+void uet_pds_cache_exit(void);
 int uet_pds_init(struct uet_dev *udev);
 void uet_pds_fini(struct uet_dev *udev);
 int uet_pds_send(struct uet_dev *udev, const struct uet_pds_key *key,

@@ -55,13 +55,46 @@
  */
 #define UET_PDS_ROD_WINDOW	64
 
+/*
+ * PDCs come from a cache of their own, sized to struct uet_pds_pdc rather
+ * than to the next kmalloc size, and are freed after RCU readers by
+ * callbacks, which the module's exit waits for (rcu_barrier()).
+ */
+static struct kmem_cache *pdc_cache;
+
+/**
+ * uet_pds_cache_init() - the cache PDCs come from, at module load
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int __init uet_pds_cache_init(void)
+{
+	pdc_cache = KMEM_CACHE(uet_pds_pdc, 0);
+	return pdc_cache ? 0 : -ENOMEM;
+}
+
+/**
+ * uet_pds_cache_exit() - at module unload, once every PDC is gone
+ *
+ * Context: after rcu_barrier(): no PDC waits to be freed.
+ */
+void uet_pds_cache_exit(void)
+{
+	kmem_cache_destroy(pdc_cache);
+}
+
+static void pdc_free_rcu(struct rcu_head *head)
+{
+	kmem_cache_free(pdc_cache, container_of(head, struct uet_pds_pdc, rcu));
+}
+
 void pdc_put(struct uet_pds_pdc *pdc)
 {
 	if (refcount_dec_and_test(&pdc->ref)) {
 		__skb_queue_purge(&pdc->out);
 		dst_cache_destroy(&pdc->dst_cache);
 		uet_sched_fini(&pdc->sched);
-		kfree_rcu(pdc, rcu);
+		call_rcu(&pdc->rcu, pdc_free_rcu);
 	}
 }
 
@@ -462,14 +495,14 @@ struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 		uet_count(udev, UET_CNT_PDC_POOL_EXHAUSTED, 1);
 		return NULL;
 	}
-	pdc = kzalloc(sizeof(*pdc), GFP_ATOMIC);
+	pdc = kmem_cache_zalloc(pdc_cache, GFP_ATOMIC);
 	if (!pdc)
 		return NULL;
 	/* the ID is reserved now, and the PDC stored at it below */
 	if (xa_alloc(&udev->pds.pdcs, &id, NULL,
 		     XA_LIMIT(1, UET_PDS_PDCID_MAX), GFP_ATOMIC)) {
 		uet_count(udev, UET_CNT_PDC_POOL_EXHAUSTED, 1);
-		kfree(pdc);
+		kmem_cache_free(pdc_cache, pdc);
 		return NULL;
 	}
 	pdc->reserved = reserved;
@@ -546,7 +579,7 @@ err_free:
 	xa_erase(&udev->pds.pdcs, id);
 	dst_cache_destroy(&pdc->dst_cache);
 	uet_sched_fini(&pdc->sched);
-	kfree(pdc);
+	kmem_cache_free(pdc_cache, pdc);
 	return NULL;
 }
 
