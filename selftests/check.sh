@@ -102,7 +102,7 @@ step debug-kernel selftests/debug/build-kernel.sh
 # namespace 250 s each, 9 s on the stock kernel) and pushed a group past
 # its time.
 step vm-debug selftests/vm/run-suite.sh selftests --debug --timeout 3000 \
-	--groups "load_unload.sh link.sh socket.sh netlink.sh rma.sh inject.sh teardown.sh;engine.sh capture.sh kverbs.sh verbs.sh"
+	--groups "load_unload.sh link.sh socket.sh netlink.sh rma.sh inject.sh pdcs.sh teardown.sh;engine.sh capture.sh kverbs.sh verbs.sh"
 step debug-planted selftests/debug/selftest.sh
 
 echo
