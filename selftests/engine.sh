@@ -327,7 +327,14 @@ forged_acks() {
 	expect_delta uet0 drop_pdc_not_peer "${w:-0}" 3 || rc=1
 	A tc qdisc del dev veth0 root
 	neigh_pin del
-	wait $pid || rc=1
+	if ! wait $pid; then
+		echo "# the transfer failed once the link was back"
+		rc=1
+	fi
+	if [ $rc -ne 0 ]; then
+		sed 's/^/# /' /sys/kernel/debug/uet/uet*/pdcs
+		dev_counters uet0 | grep -E 'retransmit|timeout|drop|ack' | sed 's/^/# uet0 /'
+	fi
 	idle_default || rc=1
 	return $rc
 }
