@@ -226,6 +226,18 @@ no_endpoint() {
 	[ "$(counter uet1 drop_no_endpoint)" -ge $((d + 2)) ]
 }
 
+# A receiver that closes while a transfer arrives: nothing lands in its
+# buffers after the close (close_rx_and_check() in the test module),
+# while the messages' later packets still arrive, each a counted drop;
+# the close waits for the deliveries under way, not for a grace period.
+receiver_close() {
+	local d
+	d=$(counter uet1 drop_no_endpoint)
+	xfer count="$(scaled 32 8)" size=$((1 << 20)) close_rx_ms=100 || return 1
+	echo "# uet1 drop_no_endpoint: $d -> $(counter uet1 drop_no_endpoint)"
+	[ "$(counter uet1 drop_no_endpoint)" -gt "$d" ]
+}
+
 # ini_pdc: "lpdcid rpdcid una nxt" of uet0's established RUD PDC to uet1
 ini_pdc() {
 	awk -v peer="::ffff:$UET_NET4.2" '$3 == "ini" && $4 == "ESTABLISHED" &&
@@ -646,7 +658,7 @@ counters_sane() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 32
+ktap_set_plan 33
 ktap_test_result "setup" setup
 ktap_test_result "1 B to 16 MiB, lossless, no retransmit" sizes_lossless
 # sampled while the transfer runs: on the debug kernel one run in three
@@ -681,6 +693,7 @@ fi
 ktap_test_result "no receive buffer: error at the sender" no_recv_buffer
 ktap_test_result "message too long: error, no overrun" too_long
 ktap_test_result "no such endpoint: error at the sender" no_endpoint
+ktap_test_result "a receiver closed mid-transfer: nothing lands after" receiver_close
 ktap_test_result "forged ACKs and NACKs ignored" forged_acks
 ktap_test_result "trimmed SYNs leave no PDC behind" trimmed_syns
 ktap_test_result "a PDC the target lost: NACKed, failed at once" lost_target_pdc

@@ -10,8 +10,11 @@
  * Locking: an endpoint's lock protects its receive queue, its flows and
  * its list of sends; it nests inside a PDC's lock (the PDS calls in with
  * it held) and is never held while calling the PDS.  Endpoints are found
- * under RCU in the device's endpoint table.
+ * under RCU in the device's endpoint table, and a request's delivery
+ * holds its endpoint (uet_ep.users), which a close waits for.
  */
+#include <linux/wait_bit.h>
+
 #include "ses_priv.h"
 
 /*
@@ -258,6 +261,7 @@ struct uet_ep *uet_ep_open(struct ib_device *ibdev, u32 job, u16 pid,
 	ep->comp = comp;
 	ep->priv = priv;
 	ep->access = UET_ACCESS_MASK;
+	refcount_set(&ep->users, 1);
 	mutex_init(&ep->send_lock);
 	spin_lock_init(&ep->lock);
 	INIT_LIST_HEAD(&ep->recvq);
@@ -406,7 +410,9 @@ void uet_ep_close(struct uet_ep *ep)
 	LIST_HEAD(sends);
 
 	xa_erase_bh(&udev->eps, ep_index(ep->job, ep->pid));
-	synchronize_rcu();	/* no packet reaches @ep any more */
+	/* no packet reaches @ep any more once those found it are done */
+	if (!refcount_dec_and_test(&ep->users))
+		wait_var_event(&ep->users, !refcount_read(&ep->users));
 
 	mutex_lock(&ep->send_lock);	/* and no request is half queued */
 	ep_cancel_sends(ep, &sends);

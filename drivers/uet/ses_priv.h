@@ -13,6 +13,7 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <net/ipv6.h>
+#include <linux/refcount.h>
 #include <linux/slab.h>
 #include <linux/udp.h>
 #include <uapi/linux/uet.h>
@@ -65,6 +66,9 @@
  * @access: the remote operations it accepts (UET_ACCESS_*): read without
  *	the lock.
  * @rcu: frees the endpoint after readers that found it in the table.
+ * @users: the open endpoint's own reference, and one per request being
+ *	delivered to it (ep_find(), ep_put()): uet_ep_close() waits for
+ *	those, not for a grace period.
  * @send_lock: serialises posters (uet_ep_post()).
  * @lock: protects everything below.
  * @from: whom it takes requests from, enum uet_ep_from ...
@@ -90,6 +94,7 @@ struct uet_ep {
 	uet_rbuf_fn get_rbuf;
 	u8 access;
 	struct rcu_head rcu;
+	refcount_t users;
 	struct mutex send_lock;	/* see above */
 
 	spinlock_t lock;	/* see above */

@@ -15,6 +15,8 @@
  * (at most UET_SES_FLOW_MSGS of them in progress per flow).  Writes,
  * reads and atomics are carried out in ses_rma.c.
  */
+#include <linux/wait_bit.h>
+
 #include "ses_priv.h"
 
 /* The entry of @f's ring for message @id. */
@@ -334,16 +336,31 @@ static bool ep_admits(struct uet_ep *ep, const struct in6_addr *src,
 	return ok;
 }
 
-/* The endpoint a request names, under rcu_read_lock(); a counted drop if none. */
+/*
+ * The endpoint a request names, held for its delivery (ep_put()); a
+ * counted drop if none, or if it is closing.  Context: rcu_read_lock().
+ */
 static struct uet_ep *ep_find(struct uet_dev *udev,
 			      const struct uet_ses_req_info *req)
 {
 	struct uet_ep *ep;
 
 	ep = xa_load(&udev->eps, ep_index(req->job_id, req->pid_on_fep));
+	if (ep && !refcount_inc_not_zero(&ep->users))
+		ep = NULL;
 	if (!ep)
 		uet_count(udev, UET_CNT_DROP_NO_ENDPOINT, 1);
 	return ep;
+}
+
+/*
+ * The delivery is done with @ep: the last one wakes its closer.  Under
+ * rcu_read_lock(), which keeps @ep's memory for the wake-up.
+ */
+static void ep_put(struct uet_ep *ep)
+{
+	if (refcount_dec_and_test(&ep->users))
+		wake_up_var(&ep->users);
 }
 
 /* A UUD send: the oldest matching buffer takes it; with none, a drop. */
@@ -464,6 +481,7 @@ u8 uet_ses_deliver(const struct uet_ses_rx *rx, struct uet_ses_answer *ans)
 		if (!ans->wait)
 			ses_count_rx(ep, rc, rx->skb->len - rx->hlen);
 	}
+	ep_put(ep);
 out:
 	rcu_read_unlock();
 	return rc;

@@ -99,6 +99,10 @@ static unsigned int close_ms;
 module_param(close_ms, uint, 0444);
 MODULE_PARM_DESC(close_ms, "write: close the sender after this many ms, change its data, and check what lands after");
 
+static unsigned int close_rx_ms;
+module_param(close_rx_ms, uint, 0444);
+MODULE_PARM_DESC(close_rx_ms, "send: close the receiver after this many ms, and check nothing lands in its buffers after");
+
 struct side {
 	struct completion done;
 	atomic_t left;
@@ -405,6 +409,33 @@ static int close_and_check(struct uet_ep *a, struct bufs *bf)
 	return 0;
 }
 
+/*
+ * close_rx_ms: the receiver closes while the sends arrive.  Its buffers
+ * are then the caller's again: nothing may land in them after the
+ * return, though packets of the messages keep arriving (dropped, no
+ * endpoint).
+ */
+static bool b_closed;
+
+static int close_rx_and_check(struct uet_ep *b, struct bufs *bf)
+{
+	size_t i, n = bf->stride * bf->nrecv;
+
+	msleep(close_rx_ms);
+	uet_ep_close(b);
+	b_closed = true;
+	memset(bf->rbuf, SCRIBBLE, n);
+	msleep(CLOSE_SETTLE_MS);
+	for (i = 0; i < n; i++)
+		if (bf->rbuf[i] != SCRIBBLE) {
+			pr_err("FAIL receive buffer byte %zu changed after the receiver's close\n",
+			       i);
+			return -EIO;
+		}
+	pr_info("PASS close of the receiver: nothing landed after it\n");
+	return 0;
+}
+
 static int run(struct uet_ep *a, struct uet_ep *b, const struct in6_addr *daddr,
 	       u8 pdc_mode, struct bufs *bf, struct ib_device *tdev)
 {
@@ -454,6 +485,10 @@ static int run(struct uet_ep *a, struct uet_ep *b, const struct in6_addr *daddr,
 	}
 	if (close_ms) {
 		err = the_op == OP_WRITE ? close_and_check(a, bf) : -EINVAL;
+		goto out;
+	}
+	if (close_rx_ms) {
+		err = the_op == OP_SEND ? close_rx_and_check(b, bf) : -EINVAL;
 		goto out;
 	}
 	left = wait_for_completion_timeout(&tx.done, left);
@@ -603,7 +638,8 @@ static int __init test_engine_init(void)
 
 	if (!a_closed)
 		uet_ep_close(a);
-	uet_ep_close(b);
+	if (!b_closed)
+		uet_ep_close(b);
 	goto out_free;
 
 out_close_a:
