@@ -40,6 +40,7 @@
 #include <linux/bitops.h>
 #include <linux/build_bug.h>
 #include <linux/errno.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 
 #include "pdc.h"
@@ -389,7 +390,10 @@ static bool cfg_valid(const struct uet_pdc_cfg *cfg)
  *	it; a target takes it from the first SYN request, as its PSN minus
  *	the request's psn_offset.
  *
- * Return: 0, or -EINVAL if @cfg is not valid.
+ * What it allocates (a target's receive bitmap, and the sender's while
+ * PSNs are in flight) uet_pdc_fini() frees.
+ *
+ * Return: 0, -EINVAL if @cfg is not valid, or -ENOMEM (nothing held).
  */
 int uet_pdc_init(struct uet_pdc *pdc, const struct uet_pdc_cfg *cfg,
 		 bool initiator, u32 start_psn)
@@ -413,7 +417,28 @@ int uet_pdc_init(struct uet_pdc *pdc, const struct uet_pdc_cfg *cfg,
 	pdc->rx.last_psn = start_psn - 1;
 	uet_pdc_rtt_init(&pdc->rtt, cfg->rto_initial, cfg->rto_min,
 			 cfg->rto_max);
+	if (!initiator) {
+		pdc->rx.recvd = kcalloc(BITS_TO_LONGS(cfg->window),
+					sizeof(*pdc->rx.recvd), GFP_ATOMIC);
+		if (!pdc->rx.recvd)
+			return -ENOMEM;
+	}
 	return 0;
+}
+
+/**
+ * uet_pdc_fini() - free what the PDC holds
+ * @pdc: the PDC, initialised (uet_pdc_init() returned 0)
+ */
+void uet_pdc_fini(struct uet_pdc *pdc)
+{
+	kfree(pdc->rx.recvd);
+	pdc->rx.recvd = NULL;
+	kfree(pdc->tx.acked);
+	pdc->tx.acked = NULL;
+	pdc->tx.lost = NULL;
+	pdc->tx.rtxd = NULL;
+	pdc->tx.rnr = NULL;
 }
 
 /* RTT estimator, RFC 6298. */
@@ -519,6 +544,34 @@ static bool tx_in_flight(const struct uet_pdc *pdc, u32 psn)
 	return uet_psn_in_window(psn, pdc->tx.una, uet_pdc_tx_in_flight(pdc));
 }
 
+/* The four bitmaps of the sender's window, in one allocation. */
+static int tx_bitmaps_alloc(struct uet_pdc *pdc)
+{
+	size_t n = BITS_TO_LONGS(pdc->cfg.window);
+	unsigned long *b = kcalloc(4 * n, sizeof(*b), GFP_ATOMIC);
+
+	if (!b)
+		return -ENOMEM;
+	pdc->tx.acked = b;
+	pdc->tx.lost = b + n;
+	pdc->tx.rtxd = b + 2 * n;
+	pdc->tx.rnr = b + 3 * n;
+	return 0;
+}
+
+/**
+ * uet_pdc_tx_release() - a quiet sender gives its window's bitmaps back
+ * @pdc: the PDC
+ *
+ * Only with nothing in flight: the next PSN allocated brings new ones,
+ * all bits clear, as the old ones are for every PSN not in flight.
+ */
+void uet_pdc_tx_release(struct uet_pdc *pdc)
+{
+	if (!uet_pdc_tx_in_flight(pdc))
+		uet_pdc_fini(pdc);
+}
+
 /* Raise @psn to @floor if it lies before it. */
 static void psn_raise(u32 *psn, u32 floor)
 {
@@ -536,7 +589,8 @@ static void psn_raise(u32 *psn, u32 floor)
  * under the same PSN.  UUD has no window: every call succeeds and the PSN
  * only counts.
  *
- * Return: 0, or -EAGAIN while the window is full.
+ * Return: 0, or -EAGAIN while the window is full, or -ENOMEM when the
+ * first PSN in flight finds no memory for the window's bitmaps.
  */
 int uet_pdc_tx_alloc(struct uet_pdc *pdc, u64 now, u32 *psn)
 {
@@ -551,6 +605,8 @@ int uet_pdc_tx_alloc(struct uet_pdc *pdc, u64 now, u32 *psn)
 	}
 	if (uet_pdc_tx_window_full(pdc))
 		return -EAGAIN;
+	if (!tx->acked && tx_bitmaps_alloc(pdc))
+		return -ENOMEM;
 
 	/* The slot last held the PSN one window back, acknowledged long ago. */
 	s = slot(pdc, tx->nxt);
@@ -1150,10 +1206,11 @@ bool uet_pdc_tx_probe(struct uet_pdc *pdc, u32 *psn)
 
 /* Receiver window. */
 
-/* PSNs above cack + 1 that arrived; none past the window. */
+/* PSNs above cack + 1 that arrived; none past the window, none to an initiator. */
 static bool rx_recvd(const struct uet_pdc *pdc, u32 psn)
 {
-	return uet_psn_in_window(psn, pdc->rx.cack + 1, pdc->cfg.window) &&
+	return pdc->rx.recvd &&
+	       uet_psn_in_window(psn, pdc->rx.cack + 1, pdc->cfg.window) &&
 	       test_bit(slot(pdc, psn), pdc->rx.recvd);
 }
 
@@ -1205,6 +1262,8 @@ static enum uet_pdc_rx_verdict rx_classify(const struct uet_pdc *pdc,
 		return UET_PDC_RX_OUT_OF_WINDOW;
 	if (pdc->cfg.mode == UET_PDC_ROD)
 		return UET_PDC_RX_REJECT_OOO;
+	if (!pdc->rx.recvd)
+		return UET_PDC_RX_OUT_OF_WINDOW;	/* an initiator's */
 	if (rx_recvd(pdc, psn))
 		return rx_seen(pdc);
 	return UET_PDC_RX_DELIVER_OOO;

@@ -324,8 +324,12 @@ struct uet_pdc_acked {
  *
  * The cursors, all within [@una, @nxt], bound what each scan covers to at
  * most the window.  A PSN's bits are cleared when the PSN is allocated, so
- * that stale bits of the PSN one window earlier never show.  UUD moves
- * @una along with @nxt and uses nothing else.
+ * that stale bits of the PSN one window earlier never show.  The four
+ * bitmaps, of a window's bits each, are one allocation that exists only
+ * while PSNs are in flight: the first PSN allocated brings it
+ * (uet_pdc_tx_alloc()), and the PDC gives it back once quiet
+ * (uet_pdc_tx_release()).  UUD moves @una along with @nxt and uses
+ * nothing else.
  */
 struct uet_pdc_tx {
 	u32 una;
@@ -346,10 +350,10 @@ struct uet_pdc_tx {
 	bool timing;
 	u32 timed_psn;
 	u64 timed_at;
-	DECLARE_BITMAP(acked, UET_PDC_WND_MAX);
-	DECLARE_BITMAP(lost, UET_PDC_WND_MAX);
-	DECLARE_BITMAP(rtxd, UET_PDC_WND_MAX);
-	DECLARE_BITMAP(rnr, UET_PDC_WND_MAX);
+	unsigned long *acked;
+	unsigned long *lost;
+	unsigned long *rtxd;
+	unsigned long *rnr;
 };
 
 /**
@@ -361,7 +365,8 @@ struct uet_pdc_tx {
  * @unacked: requests delivered since the last ACK built.
  * @ack_due: an ACK should be built now.
  * @recvd: RUD, RUDI: per PSN above @cack + 1, by PSN modulo the window:
- *	arrived.  Cleared as @cack passes it.
+ *	arrived.  Cleared as @cack passes it.  A target's only, allocated
+ *	with it (uet_pdc_init()): an initiator takes no requests.
  */
 struct uet_pdc_rx {
 	u32 cack;
@@ -369,7 +374,7 @@ struct uet_pdc_rx {
 	u32 last_psn;
 	u32 unacked;
 	bool ack_due;
-	DECLARE_BITMAP(recvd, UET_PDC_WND_MAX);
+	unsigned long *recvd;
 };
 
 /**
@@ -432,6 +437,7 @@ static inline bool uet_pdc_rx_ack_pending(const struct uet_pdc *pdc)
 void uet_pdc_cfg_default(struct uet_pdc_cfg *cfg, enum uet_pdc_mode mode);
 int uet_pdc_init(struct uet_pdc *pdc, const struct uet_pdc_cfg *cfg,
 		 bool initiator, u32 start_psn);
+void uet_pdc_fini(struct uet_pdc *pdc);
 enum uet_pdc_state uet_pdc_transition(struct uet_pdc *pdc,
 				      enum uet_pdc_event ev);
 const char *uet_pdc_state_name(enum uet_pdc_state state);
@@ -440,6 +446,7 @@ const char *uet_pdc_mode_name(enum uet_pdc_mode mode);
 const char *uet_pdc_counter_name(enum uet_pdc_counter cnt);
 
 int uet_pdc_tx_alloc(struct uet_pdc *pdc, u64 now, u32 *psn);
+void uet_pdc_tx_release(struct uet_pdc *pdc);
 int uet_pdc_tx_ack(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
 		   u64 now, struct uet_pdc_acked *acked);
 int uet_pdc_tx_nack(struct uet_pdc *pdc, u32 psn);

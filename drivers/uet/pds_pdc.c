@@ -94,6 +94,7 @@ void pdc_put(struct uet_pds_pdc *pdc)
 		__skb_queue_purge(&pdc->out);
 		dst_cache_destroy(&pdc->dst_cache);
 		uet_sched_fini(&pdc->sched);
+		uet_pdc_fini(&pdc->core);
 		call_rcu(&pdc->rcu, pdc_free_rcu);
 	}
 }
@@ -535,7 +536,10 @@ struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 	cfg.rto_max = max(cfg.rto_max, cfg.rto_min);
 	cfg.rto_initial = clamp(cfg.rto_initial, cfg.rto_min, cfg.rto_max);
 	uet_sched_init(&pdc->sched, initiator ? cfg.window : 0);
-	if (WARN_ON_ONCE(uet_pdc_init(&pdc->core, &cfg, initiator, start_psn)))
+	err = uet_pdc_init(&pdc->core, &cfg, initiator, start_psn);
+	/* the device's settings were checked when set */
+	WARN_ON_ONCE(err == -EINVAL);
+	if (err)
 		goto err_free;
 	/* without a route cache each packet looks its route up */
 	dst_cache_init(&pdc->dst_cache, GFP_ATOMIC);
@@ -579,6 +583,7 @@ err_free:
 	xa_erase(&udev->pds.pdcs, id);
 	dst_cache_destroy(&pdc->dst_cache);
 	uet_sched_fini(&pdc->sched);
+	uet_pdc_fini(&pdc->core);
 	kmem_cache_free(pdc_cache, pdc);
 	return NULL;
 }

@@ -230,6 +230,7 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 	bool was_idle = !uet_pdc_tx_in_flight(&pdc->core);
 	u32 table = pdc->sched.mask;
 	unsigned int sent = 0;
+	int err;
 	u32 psn;
 
 	lockdep_assert_held(&pdc->lock);
@@ -247,17 +248,18 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 	pdc_drop_cancelled(pdc);
 	while (sent < budget && pdc_may_send(pdc) &&
 	       uet_sched_queued(&pdc->sched)) {
-		if (!uet_sched_room(&pdc->sched, pdc->core.tx.una,
-				    pdc->core.tx.nxt, GFP_ATOMIC)) {
-			/* no ACK to come and try again: memory is short */
-			if (!uet_pdc_tx_in_flight(&pdc->core))
-				pdc_fail_queued(pdc, -ENOMEM);
+		err = uet_sched_room(&pdc->sched, pdc->core.tx.una,
+				     pdc->core.tx.nxt, GFP_ATOMIC) ? 0 : -ENOMEM;
+		if (!err && (pdc->reclaim ||
+			     uet_pdc_transition(&pdc->core, UET_PDC_EV_SEND) ==
+			     UET_PDC_CLOSED))
+			err = -ECONNRESET;
+		err = err ?: uet_pdc_tx_alloc(&pdc->core, ktime_get_ns(), &psn);
+		/* short of memory, an ACK to come tries again; else none will */
+		if (err == -ENOMEM && uet_pdc_tx_in_flight(&pdc->core))
 			break;
-		}
-		if (pdc->reclaim ||
-		    uet_pdc_transition(&pdc->core, UET_PDC_EV_SEND) == UET_PDC_CLOSED ||
-		    uet_pdc_tx_alloc(&pdc->core, ktime_get_ns(), &psn)) {
-			pdc_fail_queued(pdc, -ECONNRESET);
+		if (err) {
+			pdc_fail_queued(pdc, err == -ENOMEM ? err : -ECONNRESET);
 			break;
 		}
 		uet_sched_cut(&pdc->sched, psn);

@@ -17,7 +17,9 @@
  *    and every PSN marked lost will be handed out;
  *  - the receiver delivers a PSN once (RUDI's replays and UUD aside), ROD
  *    in order, and calls duplicate only what it delivered;
- *  - the states stay in range, and those of one side only stay there.
+ *  - the states stay in range, and those of one side only stay there;
+ *  - the sender's bitmaps go only with nothing in flight, and nothing
+ *    leaks (uet_pdc_fini()).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -25,6 +27,9 @@
 
 #include "pdc.h"
 #include "psn.h"
+
+/* the allocation shim's failure injection (unit/shim/linux/slab.h): off */
+int uet_shim_fail_allocs = -1;
 
 #define MAX_OPS		4096
 /* PSNs reachable from the start: one per send or delivery, plus a window. */
@@ -52,6 +57,7 @@ enum op {
 	OP_PROBE,
 	OP_RNR,
 	OP_RNR_PROBE,
+	OP_RELEASE,
 	OP_COUNT
 };
 
@@ -403,6 +409,11 @@ static void do_op(struct fuzz *f, struct input *in)
 		uet_pdc_rtt_sample(&f->tx.rtt, take(in, 8));
 		CHECK(rto_in_bounds(&f->tx));
 		break;
+	case OP_RELEASE:
+		/* the bitmaps go only with nothing in flight */
+		uet_pdc_tx_release(&f->tx);
+		CHECK(!f->tx.tx.acked == !uet_pdc_tx_in_flight(&f->tx));
+		break;
 	}
 	check_tx(f, una);
 	check_rx(f);
@@ -443,5 +454,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		return 0;
 	for (ops = 0; in.left && ops < MAX_OPS; ops++)
 		do_op(&f, &in);
+	uet_pdc_fini(&f.tx);
+	uet_pdc_fini(&f.rx);
 	return 0;
 }

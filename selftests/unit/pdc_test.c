@@ -13,6 +13,9 @@
 #include "pdc.h"
 #include "psn.h"
 
+/* The allocation shim's failure injection: off but where a test sets it. */
+int uet_shim_fail_allocs = -1;
+
 /* Start PSNs a few packets short of the wrap, so that every test wraps. */
 #define WRAP_START	0xfffffffcu
 #define US		1000ULL			/* ns */
@@ -389,6 +392,94 @@ TEST(tx_window_wraps)
 	EXPECT_EQ(WRAP_START + 12, psn);
 	EXPECT_EQ(8, uet_pdc_tx_in_flight(&pdc));
 	EXPECT_EQ(13, pdc.cnt[UET_PDC_CNT_TX_NEW]);
+}
+
+/*
+ * The sender's bitmaps exist only while PSNs are in flight: the first
+ * brings them, a quiet PDC gives them back, and the next PSN finds clean
+ * ones, the window's state as it was.
+ */
+TEST(tx_bitmaps_only_in_flight)
+{
+	struct uet_pdc_acked acked;
+	struct uet_pdc_ack ack;
+	struct uet_pdc_cfg cfg;
+	struct uet_pdc pdc;
+	u32 psn;
+
+	small_cfg(&cfg, UET_PDC_RUD, 8);
+	ASSERT_EQ(0, uet_pdc_init(&pdc, &cfg, true, WRAP_START));
+	EXPECT_EQ(NULL, pdc.tx.acked);
+	ASSERT_EQ(0, uet_pdc_tx_alloc(&pdc, 0, &psn));
+	ASSERT_NE(NULL, pdc.tx.acked);
+	ASSERT_EQ(0, uet_pdc_tx_alloc(&pdc, 0, &psn));
+	/* a SACK of the second: held while the first is in flight */
+	ack = ack_of(WRAP_START - 1, WRAP_START + 1, 1);
+	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
+	uet_pdc_tx_release(&pdc);
+	ASSERT_NE(NULL, pdc.tx.acked);
+	EXPECT_TRUE(test_bit((WRAP_START + 1) & 7, pdc.tx.acked));
+	ack = ack_of(WRAP_START + 1, WRAP_START + 2, 0);
+	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
+	EXPECT_EQ(0, uet_pdc_tx_in_flight(&pdc));
+	uet_pdc_tx_release(&pdc);
+	EXPECT_EQ(NULL, pdc.tx.acked);
+	/* and back: the whole window, every bit clear */
+	while (!uet_pdc_tx_alloc(&pdc, 0, &psn))
+		;
+	EXPECT_EQ(WRAP_START + 9, psn);
+	for (psn = 0; psn < 8; psn++)
+		EXPECT_FALSE(test_bit(psn, pdc.tx.acked) ||
+			     test_bit(psn, pdc.tx.lost) ||
+			     test_bit(psn, pdc.tx.rtxd) ||
+			     test_bit(psn, pdc.tx.rnr));
+	uet_pdc_fini(&pdc);
+	EXPECT_EQ(NULL, pdc.tx.acked);
+}
+
+/* No memory for the first PSN's bitmaps: no PSN, nothing changed. */
+TEST(tx_no_memory_for_bitmaps)
+{
+	struct uet_pdc_cfg cfg;
+	struct uet_pdc pdc;
+	u32 psn = 0;
+
+	small_cfg(&cfg, UET_PDC_RUD, 64);
+	ASSERT_EQ(0, uet_pdc_init(&pdc, &cfg, true, 7));
+	uet_shim_fail_allocs = 0;
+	EXPECT_EQ(-ENOMEM, uet_pdc_tx_alloc(&pdc, 0, &psn));
+	uet_shim_fail_allocs = -1;
+	EXPECT_EQ(7, pdc.tx.nxt);
+	EXPECT_EQ(0, pdc.cnt[UET_PDC_CNT_TX_NEW]);
+	EXPECT_FALSE(pdc.tx.timing);
+	EXPECT_EQ(0, uet_pdc_tx_alloc(&pdc, 0, &psn));
+	EXPECT_EQ(7, psn);
+	uet_pdc_fini(&pdc);
+}
+
+/*
+ * Only a target has a receive bitmap, allocated with it; without memory
+ * for it there is no target PDC.  An initiator takes nothing out of order.
+ */
+TEST(rx_bitmap_target_only)
+{
+	struct uet_pdc_cfg cfg;
+	struct uet_pdc pdc;
+
+	small_cfg(&cfg, UET_PDC_RUD, 64);
+	ASSERT_EQ(0, uet_pdc_init(&pdc, &cfg, true, 100));
+	EXPECT_EQ(NULL, pdc.rx.recvd);
+	EXPECT_EQ(UET_PDC_RX_OUT_OF_WINDOW, uet_pdc_rx_check(&pdc, 103));
+	uet_pdc_fini(&pdc);
+	uet_shim_fail_allocs = 0;
+	EXPECT_EQ(-ENOMEM, uet_pdc_init(&pdc, &cfg, false, 100));
+	uet_shim_fail_allocs = -1;
+	EXPECT_EQ(NULL, pdc.rx.recvd);
+	ASSERT_EQ(0, uet_pdc_init(&pdc, &cfg, false, 100));
+	EXPECT_NE(NULL, pdc.rx.recvd);
+	EXPECT_EQ(UET_PDC_RX_DELIVER_OOO, uet_pdc_rx_check(&pdc, 103));
+	uet_pdc_fini(&pdc);
+	EXPECT_EQ(NULL, pdc.rx.recvd);
 }
 
 /* SACKed PSNs are reported once; the cumulative ACK then moves past them. */

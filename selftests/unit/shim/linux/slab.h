@@ -20,6 +20,7 @@ extern int uet_shim_fail_allocs;
 
 static inline void *kmalloc(size_t size, gfp_t gfp)
 {
+	(void)gfp;
 	if (uet_shim_fail_allocs == 0)
 		return NULL;
 	if (uet_shim_fail_allocs > 0)
