@@ -32,6 +32,7 @@
 #include <linux/mm.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 #include <net/ipv6.h>
 #include <rdma/ib_verbs.h>
 
@@ -410,21 +411,32 @@ static int close_and_check(struct uet_ep *a, struct bufs *bf)
 }
 
 /*
- * close_rx_ms: the receiver closes while the sends arrive.  Its buffers
- * are then the caller's again: nothing may land in them after the
+ * close_rx_ms: the receiver closes while the sends arrive, close_rx_ms
+ * after the first is posted (posting waits for room once the sender has
+ * enough queued: the close runs beside it, from a work item).  Its
+ * buffers are then the caller's again: nothing may land in them after the
  * return, though packets of the messages keep arriving (dropped, no
  * endpoint).
  */
 static bool b_closed;
+static struct uet_ep *close_rx_ep;
+static struct bufs *close_rx_bufs;
 
-static int close_rx_and_check(struct uet_ep *b, struct bufs *bf)
+static void close_rx(struct work_struct *work)
+{
+	uet_ep_close(close_rx_ep);
+	b_closed = true;
+	memset(close_rx_bufs->rbuf, SCRIBBLE,
+	       close_rx_bufs->stride * close_rx_bufs->nrecv);
+}
+
+static DECLARE_DELAYED_WORK(close_rx_work, close_rx);
+
+static int close_rx_check(struct bufs *bf)
 {
 	size_t i, n = bf->stride * bf->nrecv;
 
-	msleep(close_rx_ms);
-	uet_ep_close(b);
-	b_closed = true;
-	memset(bf->rbuf, SCRIBBLE, n);
+	flush_delayed_work(&close_rx_work);
 	msleep(CLOSE_SETTLE_MS);
 	for (i = 0; i < n; i++)
 		if (bf->rbuf[i] != SCRIBBLE) {
@@ -477,6 +489,16 @@ static int run(struct uet_ep *a, struct uet_ep *b, const struct in6_addr *daddr,
 	if (err)
 		goto out;
 
+	if (close_rx_ms) {
+		if (the_op != OP_SEND) {
+			err = -EINVAL;
+			goto out;
+		}
+		close_rx_ep = b;
+		close_rx_bufs = bf;
+		schedule_delayed_work(&close_rx_work,
+				      msecs_to_jiffies(close_rx_ms));
+	}
 	t0 = ktime_get_ns();
 	err = post_wrs(a, daddr, pdc_mode, bf, bad_rkey);
 	if (err) {
@@ -488,7 +510,7 @@ static int run(struct uet_ep *a, struct uet_ep *b, const struct in6_addr *daddr,
 		goto out;
 	}
 	if (close_rx_ms) {
-		err = the_op == OP_SEND ? close_rx_and_check(b, bf) : -EINVAL;
+		err = close_rx_check(bf);
 		goto out;
 	}
 	left = wait_for_completion_timeout(&tx.done, left);
@@ -556,6 +578,8 @@ static int run(struct uet_ep *a, struct uet_ep *b, const struct in6_addr *daddr,
 			op, mode, count, size, (u64)count * size, ns / NSEC_PER_USEC,
 			div64_u64((u64)count * size * USEC_PER_SEC, max_t(u64, ns / NSEC_PER_USEC, 1)) / 1000);
 out:
+	/* the receiver's close has run, whatever else failed */
+	flush_delayed_work(&close_rx_work);
 	if (rma)
 		uet_ri_del(tdev, rkey);
 	return err;
