@@ -10,6 +10,8 @@
 #   socket  a TCP stream between the QEMUs: bandwidth only, since every
 #           round trip there is ~22 ms of Nagle and delayed ACKs
 #   dgram   UDP datagrams between the QEMUs: bandwidth and latency
+# Then PDC setup rates, memory per PDC and first-packet latency in one
+# VM (selftests/pdcs_bench.sh), to build/bench/pdcs.json.
 # Not part of make check: it takes about fifteen minutes under TCG (14.5
 # for the three default links, measured).
 #
@@ -151,7 +153,38 @@ json.dump({"links": links, "results": table,
 print()
 print("written:", sys.argv[3])
 PY
+# PDC setup (selftests/pdcs_bench.sh): one VM, uet0 and uet1 in two
+# namespaces.  No rxe column: an RC QP has no zero-RTT setup to set
+# against it.
+log=$out/bench-pdcs.log
+"$top/selftests/vm/run-suite.sh" selftests --timeout 3600 \
+	--append "UET_TESTS=\"pdcs_bench.sh\" kselftest_override_timeout=3000 ${UET_BENCH_APPEND:-}" |
+	tee "$log" || true
+grep -o 'UET-BENCH-PDCS {.*}' "$log" | sed 's/^UET-BENCH-PDCS //' >"$out/pdcs.jsonl" || true
+python3 - "$out/pdcs.jsonl" "$out/pdcs.json" <<'PY' | tee -a "$out/bench.txt"
+import json, sys
+
+rows = [json.loads(l) for l in open(sys.argv[1])]
+print()
+print("PDC setup, one VM (uet0 -> uet1 through veth; sink: a veth that drops all)")
+print("%-8s %8s %16s %16s %14s" % ("test", "PDCs", "setups/s", "bytes/idle PDC",
+                                   "bytes/active"))
+for r in rows:
+    if r["test"] == "latency":
+        continue
+    print("%-8s %8d %16d %16s %14s" % (r["test"], r["pdcs"], r["setups_per_s"],
+          r.get("bytes_per_idle_pdc", "-"), r.get("bytes_per_active_pdc", "-")))
+for r in rows:
+    if r["test"] == "latency":
+        print("first message: new PDC %d us, established PDC %d us (medians of %d)"
+              % (r["new_us"], r["established_us"], r["pdcs"]))
+json.dump(rows, open(sys.argv[2], "w"), indent=1)
+print("written:", sys.argv[2])
+PY
+
 missing=0
+[ -s "$out/pdcs.jsonl" ] ||
+	{ echo "bench: no PDC setup measurement (see $log)" >&2; missing=1; }
 for link in $links; do
 	grep -q "\"link\":\"$link\"" "$out/raw.jsonl" ||
 		{ echo "bench: no measurement on the $link link (see $out/bench-$link.log)" >&2; missing=1; }

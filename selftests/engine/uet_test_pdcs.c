@@ -14,8 +14,18 @@
  * The kernel log gets the time it took (us), the time from the posts of
  * the batches' sends to their last answers (setup_us: the endpoints,
  * opened and closed around them, left out) and the rate of PDC setups
- * that makes, each a zero-RTT first request and its answer.  Never part
- * of uet.ko.
+ * that makes, each a zero-RTT first request and its answer.
+ *
+ * lat=K instead times K PDCs one after the other: a new PDC's first
+ * message (post to both completions) against the next message on the
+ * same, established PDC; the medians go to the log.
+ *
+ * sink=1 has no receiver: one endpoint sends a message to each of @pdcs
+ * addresses from @addr on (IPv4), routed where nothing answers, each a
+ * PDC of its own; the log gets the rate of PDC creation and first
+ * transmission (the posts, which send at once).  The endpoint stays
+ * open, its PDCs active, until the module is removed.  Never part of
+ * uet.ko.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -23,6 +33,7 @@
 #include <linux/inet.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <net/ipv6.h>
 #include <rdma/ib_verbs.h>
 
@@ -58,6 +69,17 @@ MODULE_PARM_DESC(batch, "messages in flight at once, at most 1024");
 static uint timeout_s = 30;
 module_param(timeout_s, uint, 0444);
 MODULE_PARM_DESC(timeout_s, "seconds to wait for one batch");
+static uint lat;
+module_param(lat, uint, 0444);
+MODULE_PARM_DESC(lat, "time this many new PDCs' first message against their second, at most 1024");
+static bool sink;
+module_param(sink, bool, 0444);
+MODULE_PARM_DESC(sink, "no receiver: @pdcs IPv4 addresses from @addr on, nothing answers");
+
+/* sink=1: the endpoint whose PDCs stay active until the module goes */
+static struct ib_device *sink_dev;
+static struct uet_ep *sink_ep;
+static struct pdcs_batch *sink_bt;
 
 /* One batch: its endpoints, buffers and completions. */
 struct pdcs_batch {
@@ -190,6 +212,130 @@ out:
 	return err;
 }
 
+/* Post and wait for one send and its receive; its time in *@ns. */
+static int lat_msg(struct pdcs_batch *bt, struct uet_ep *a, struct uet_ep *b,
+		   const struct in6_addr *daddr, u64 *ns)
+{
+	struct uet_sge ssge = { .mem = &bt->smem, .addr = bt->smem.iova,
+				.len = size };
+	struct uet_sge rsge = { .mem = &bt->rmem, .addr = bt->rmem.iova,
+				.len = size };
+	struct uet_recv rv = { .sge = &rsge, .nsge = 1 };
+	struct uet_wr wr = {
+		.dst = *daddr, .dst_pid = DST_PID, .mode = UET_PDC_RUD,
+		.sge = &ssge, .nsge = 1,
+	};
+	u64 t0;
+	int err;
+
+	atomic_set(&bt->left, 2);
+	reinit_completion(&bt->done);
+	err = uet_ep_post_recv(b, &rv);
+	if (err)
+		return err;
+	t0 = ktime_get_ns();
+	err = uet_ep_post(a, &wr);
+	if (err)
+		return err;
+	if (!wait_for_completion_timeout(&bt->done, timeout_s * HZ))
+		return -ETIMEDOUT;
+	*ns = ktime_get_ns() - t0;
+	return bt->status;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* lat=K: K new PDCs, each one's first message and then its second. */
+static int run_lat(struct pdcs_batch *bt, struct ib_device *sdev,
+		   struct ib_device *tdev, const struct in6_addr *daddr)
+{
+	u64 *t_new, *t_est;
+	struct uet_ep *a, *b;
+	int err = 0;
+	u32 k;
+
+	t_new = kcalloc(lat, sizeof(*t_new), GFP_KERNEL);
+	t_est = kcalloc(lat, sizeof(*t_est), GFP_KERNEL);
+	if (!t_new || !t_est) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (k = 0; k < lat && !err; k++) {
+		a = uet_ep_open(sdev, job + k, SRC_PID, NULL, comp, bt);
+		if (IS_ERR(a)) {
+			err = PTR_ERR(a);
+			break;
+		}
+		b = uet_ep_open(tdev, job + k, DST_PID, NULL, comp, bt);
+		err = PTR_ERR_OR_ZERO(b);
+		if (!err) {
+			err = lat_msg(bt, a, b, daddr, &t_new[k]) ?:
+			      lat_msg(bt, a, b, daddr, &t_est[k]);
+			uet_ep_close(b);
+		}
+		uet_ep_close(a);
+	}
+	if (err) {
+		pr_err("FAIL latency of PDC %u: %d\n", k - 1, err);
+		goto out;
+	}
+	sort(t_new, lat, sizeof(*t_new), cmp_u64, NULL);
+	sort(t_est, lat, sizeof(*t_est), cmp_u64, NULL);
+	pr_info("PASS lat=%u size=%u new_us=%llu established_us=%llu (medians)\n",
+		lat, size, t_new[lat / 2] / NSEC_PER_USEC,
+		t_est[lat / 2] / NSEC_PER_USEC);
+out:
+	kfree(t_est);
+	kfree(t_new);
+	return err;
+}
+
+/*
+ * sink=1: one endpoint, a message to each of @pdcs addresses from
+ * @daddr on; left open with its PDCs (sink_ep) until the module goes.
+ */
+static int run_sink(struct pdcs_batch *bt, struct ib_device *sdev,
+		    const struct in6_addr *daddr)
+{
+	struct uet_sge ssge = { .mem = &bt->smem, .addr = bt->smem.iova,
+				.len = size };
+	u32 base = ntohl(daddr->s6_addr32[3]), k;
+	u64 t0, us;
+	int err = 0;
+
+	sink_ep = uet_ep_open(sdev, job, SRC_PID, NULL, comp, bt);
+	if (IS_ERR(sink_ep)) {
+		err = PTR_ERR(sink_ep);
+		sink_ep = NULL;
+		return err;
+	}
+	t0 = ktime_get_ns();
+	for (k = 0; k < pdcs && !err; k++) {
+		struct uet_wr wr = {
+			.cookie = k, .dst = *daddr, .dst_pid = DST_PID,
+			.mode = UET_PDC_RUD, .sge = &ssge, .nsge = 1,
+		};
+
+		wr.dst.s6_addr32[3] = htonl(base + k);
+		err = uet_ep_post(sink_ep, &wr);
+	}
+	us = max_t(u64, (ktime_get_ns() - t0) / NSEC_PER_USEC, 1);
+	if (err) {
+		pr_err("FAIL post to destination %u: %d\n", k - 1, err);
+		uet_ep_close(sink_ep);
+		sink_ep = NULL;
+		return err;
+	}
+	pr_info("PASS sink pdcs=%u size=%u us=%llu setups_per_s=%llu\n", pdcs,
+		size, us, div64_u64((u64)pdcs * USEC_PER_SEC, us));
+	return 0;
+}
+
 static int parse_addr(struct in6_addr *a)
 {
 	if (in4_pton(addr, -1, (u8 *)&a->s6_addr32[3], -1, NULL)) {
@@ -209,7 +355,10 @@ static int __init test_pdcs_init(void)
 	int err;
 
 	if (parse_addr(&daddr) || !pdcs || !size || size > SIZE_MAX_TEST ||
-	    !batch || batch > BATCH_MAX || job + (u64)pdcs > BIT(UET_JOB_BITS))
+	    !batch || batch > BATCH_MAX || job + (u64)pdcs > BIT(UET_JOB_BITS) ||
+	    lat > BATCH_MAX || job + (u64)lat > BIT(UET_JOB_BITS) ||
+	    (sink && (!ipv6_addr_v4mapped(&daddr) ||
+		      (u64)ntohl(daddr.s6_addr32[3]) + pdcs > U32_MAX)))
 		return -EINVAL;
 	bt = kzalloc(sizeof(*bt), GFP_KERNEL);
 	if (!bt)
@@ -226,9 +375,22 @@ static int __init test_pdcs_init(void)
 				     .length = (u64)batch * size };
 	err = -ENODEV;
 	sdev = ib_device_get_by_name(src, RDMA_DRIVER_RXE);
+	if (sink && sdev) {
+		err = run_sink(bt, sdev, &daddr);
+		if (!err) {
+			sink_dev = sdev;
+			sink_bt = bt;	/* its buffer is sink_ep's until it closes */
+			return 0;
+		}
+		goto out_free;
+	}
 	tdev = ib_device_get_by_name(dst, RDMA_DRIVER_RXE);
 	if (!sdev || !tdev)
 		goto out_free;
+	if (lat) {
+		err = run_lat(bt, sdev, tdev, &daddr);
+		goto out_free;
+	}
 
 	t0 = ktime_get_ns();
 	for (first = 0, err = 0; first < pdcs && !err; first += n) {
@@ -256,6 +418,13 @@ out_free:
 
 static void __exit test_pdcs_exit(void)
 {
+	if (!sink_ep)
+		return;
+	uet_ep_close(sink_ep);
+	ib_device_put(sink_dev);
+	kvfree(sink_bt->rbuf);
+	kvfree(sink_bt->sbuf);
+	kfree(sink_bt);
 }
 
 module_init(test_pdcs_init);
