@@ -426,6 +426,16 @@ int uet_pdc_init(struct uet_pdc *pdc, const struct uet_pdc_cfg *cfg,
 	return 0;
 }
 
+/* The sender's four bitmaps are one allocation, at tx.acked. */
+static void tx_bitmaps_free(struct uet_pdc *pdc)
+{
+	kfree(pdc->tx.acked);
+	pdc->tx.acked = NULL;
+	pdc->tx.lost = NULL;
+	pdc->tx.rtxd = NULL;
+	pdc->tx.rnr = NULL;
+}
+
 /**
  * uet_pdc_fini() - free what the PDC holds
  * @pdc: the PDC, initialised (uet_pdc_init() returned 0)
@@ -434,11 +444,7 @@ void uet_pdc_fini(struct uet_pdc *pdc)
 {
 	kfree(pdc->rx.recvd);
 	pdc->rx.recvd = NULL;
-	kfree(pdc->tx.acked);
-	pdc->tx.acked = NULL;
-	pdc->tx.lost = NULL;
-	pdc->tx.rtxd = NULL;
-	pdc->tx.rnr = NULL;
+	tx_bitmaps_free(pdc);
 }
 
 /* RTT estimator, RFC 6298. */
@@ -564,12 +570,13 @@ static int tx_bitmaps_alloc(struct uet_pdc *pdc)
  * @pdc: the PDC
  *
  * Only with nothing in flight: the next PSN allocated brings new ones,
- * all bits clear, as the old ones are for every PSN not in flight.
+ * all bits clear, as the old ones are for every PSN not in flight.  A
+ * target's receive bitmap stays: it goes with the PDC (uet_pdc_fini()).
  */
 void uet_pdc_tx_release(struct uet_pdc *pdc)
 {
 	if (!uet_pdc_tx_in_flight(pdc))
-		uet_pdc_fini(pdc);
+		tx_bitmaps_free(pdc);
 }
 
 /* Raise @psn to @floor if it lies before it. */

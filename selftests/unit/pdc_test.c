@@ -482,6 +482,27 @@ TEST(rx_bitmap_target_only)
 	EXPECT_EQ(NULL, pdc.rx.recvd);
 }
 
+/*
+ * A quiet target gives back the sender's bitmaps it never had, not its
+ * receive bitmap: requests out of order still find their place after.
+ */
+TEST(tx_release_keeps_rx_bitmap)
+{
+	struct uet_pdc_cfg cfg;
+	struct uet_pdc pdc;
+
+	small_cfg(&cfg, UET_PDC_RUD, 64);
+	ASSERT_EQ(0, uet_pdc_init(&pdc, &cfg, false, 100));
+	EXPECT_EQ(UET_PDC_RX_DELIVER,
+		  uet_pdc_rx_packet(&pdc, 100, UET_PDC_RX_SYN));
+	uet_pdc_tx_release(&pdc);
+	EXPECT_NE(NULL, pdc.rx.recvd);
+	EXPECT_EQ(UET_PDC_RX_DELIVER_OOO, uet_pdc_rx_packet(&pdc, 102, 0));
+	EXPECT_EQ(UET_PDC_RX_DELIVER, uet_pdc_rx_packet(&pdc, 101, 0));
+	EXPECT_EQ(UET_PDC_RX_DUPLICATE, uet_pdc_rx_packet(&pdc, 102, 0));
+	uet_pdc_fini(&pdc);
+}
+
 /* SACKed PSNs are reported once; the cumulative ACK then moves past them. */
 TEST(tx_sack_then_cumulative)
 {
