@@ -88,9 +88,9 @@ static bool pdc_idle(const struct uet_pds_pdc *pdc, unsigned long idle)
  * When the scanner is to look at @pdc again, in jiffies: when it could
  * have been idle long enough to close (an initiator) or to be reclaimed
  * (a target), and a scan period after its last traffic while it holds a
- * PSN table or window bitmaps, which a quiet PDC does without.  Later
- * than the wheel sees (pdc-idle-ms 0: never idle) is at the wheel's
- * horizon.
+ * PSN table, window bitmaps or a route cache, which a quiet PDC does
+ * without.  Later than the wheel sees (pdc-idle-ms 0: never idle) is at
+ * the wheel's horizon.
  */
 static unsigned long pdc_next_look(const struct uet_pds_pdc *pdc,
 				   unsigned long idle)
@@ -101,7 +101,7 @@ static unsigned long pdc_next_look(const struct uet_pds_pdc *pdc,
 	if (idle && !pdc->close_wanted)
 		at = pdc->last_active +
 		     (pdc->core.initiator ? idle : idle * UET_PDS_TGT_IDLE_FACTOR);
-	if (pdc->sched.txq || pdc->core.tx.acked) {
+	if (pdc->sched.txq || pdc->core.tx.acked || pdc->dst_cached) {
 		unsigned long shrink = pdc->last_active +
 				       msecs_to_jiffies(UET_PDS_SCAN_MS);
 
@@ -113,10 +113,10 @@ static unsigned long pdc_next_look(const struct uet_pds_pdc *pdc,
 }
 
 /*
- * Look at @pdc, which came up on the wheel: free its PSN table and window
- * bitmaps if it is quiet, close it if idle, reclaim it if done with; put
- * it back on the wheel for its next deadline unless reclaimed.  Either
- * way it leaves the scanner's list of what came up.
+ * Look at @pdc, which came up on the wheel: free its PSN table, window
+ * bitmaps and route cache if it is quiet, close it if idle, reclaim it if
+ * done with; put it back on the wheel for its next deadline unless
+ * reclaimed.  Either way it leaves the scanner's list of what came up.
  */
 static void pds_look(struct uet_pds *pds, struct uet_pds_pdc *pdc,
 		     unsigned long idle)
@@ -127,6 +127,7 @@ static void pds_look(struct uet_pds *pds, struct uet_pds_pdc *pdc,
 	if (pdc_idle(pdc, msecs_to_jiffies(UET_PDS_SCAN_MS))) {
 		uet_sched_shrink(&pdc->sched);
 		uet_pdc_tx_release(&pdc->core);
+		pdc_dst_release(pdc);
 	}
 	if (idle && !pdc->dead && !pdc->close_wanted) {
 		if (pdc->core.initiator)

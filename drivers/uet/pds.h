@@ -83,14 +83,18 @@ struct uet_pds_src {
  * @reserved: drawn from the reserved pool (struct uet_dev_cfg).
  * @src: a target's entry in the table of sources.
  * @entropy: the UDP source port entropy of this PDC's packets.
- * @dst_cache: the route of this PDC's packets, and their source address.
  * @lock: protects everything below, and the core.
  * @rpdcid: the peer's PDC identifier: a target's from the SYN that
  *	created it, an initiator's from the first valid ACK ...
  * @rpdcid_known: ... once that arrived; a target knows it from the start.
  * @dead: torn down: timers must not rearm, nothing new is queued.
  * @out: packets built, to leave once the lock is let go (pdc_unlock()) ...
- * @xmitting: ... by the one context sending them, if set.
+ * @xmitting: ... by the one context sending them, if set, ...
+ * @dst_cache: ... with the route of this PDC's packets and their source
+ *	address, used outside the lock by that context alone: per CPU, so
+ *	only while the PDC sends, ...
+ * @dst_cached: ... made by its first packet (pdc_unlock()) and freed
+ *	once the PDC is quiet (pdc_dst_release()).
  * @core: the reliability core: state machine and windows.
  * @start_psn: the PDC's first PSN.
  * @sched: initiator: what it has to send, and what each PSN in flight
@@ -117,7 +121,6 @@ struct uet_pds_pdc {
 	struct uet_pds_key key;
 	u16 lpdcid;
 	u16 entropy;
-	struct dst_cache dst_cache;
 	bool reserved;
 	struct uet_pds_src *src;
 
@@ -127,6 +130,8 @@ struct uet_pds_pdc {
 	bool dead;
 	struct sk_buff_head out;
 	bool xmitting;
+	bool dst_cached;
+	struct dst_cache dst_cache;
 	struct uet_pdc core;
 	u32 start_psn;
 	struct uet_sched sched;

@@ -92,7 +92,8 @@ void pdc_put(struct uet_pds_pdc *pdc)
 {
 	if (refcount_dec_and_test(&pdc->ref)) {
 		__skb_queue_purge(&pdc->out);
-		dst_cache_destroy(&pdc->dst_cache);
+		if (pdc->dst_cached)
+			dst_cache_destroy(&pdc->dst_cache);
 		uet_sched_fini(&pdc->sched);
 		uet_pdc_fini(&pdc->core);
 		call_rcu(&pdc->rcu, pdc_free_rcu);
@@ -123,6 +124,16 @@ void pdc_unlock(struct uet_pds_pdc *pdc)
 	struct sk_buff_head q;
 
 	lockdep_assert_held(&pdc->lock);
+	/*
+	 * The route cache comes with the first packet and goes once the PDC
+	 * is quiet (pdc_dst_release()): the scanner looks soon.  Without
+	 * one, each packet looks its route up.
+	 */
+	if (!pdc->xmitting && !skb_queue_empty(&pdc->out) && !pdc->dst_cached &&
+	    !dst_cache_init(&pdc->dst_cache, GFP_ATOMIC | __GFP_NOWARN)) {
+		pdc->dst_cached = true;
+		pdc_wheel_sooner(pdc, jiffies + msecs_to_jiffies(UET_PDS_SCAN_MS));
+	}
 	while (!pdc->xmitting && !skb_queue_empty(&pdc->out)) {
 		__skb_queue_head_init(&q);
 		skb_queue_splice_init(&pdc->out, &q);
@@ -134,6 +145,22 @@ void pdc_unlock(struct uet_pds_pdc *pdc)
 		pdc->xmitting = false;
 	}
 	spin_unlock(&pdc->lock);
+}
+
+/**
+ * pdc_dst_release() - free a quiet PDC's route cache
+ * @pdc: the PDC, locked
+ *
+ * Only the context sending a PDC's packets uses the cache, outside the
+ * lock (pdc_unlock()): with none sending and none queued, nothing does.
+ */
+void pdc_dst_release(struct uet_pds_pdc *pdc)
+{
+	lockdep_assert_held(&pdc->lock);
+	if (!pdc->dst_cached || pdc->xmitting || !skb_queue_empty(&pdc->out))
+		return;
+	dst_cache_destroy(&pdc->dst_cache);
+	pdc->dst_cached = false;
 }
 
 /* pdc_unlock() for a lock taken with spin_lock_bh(). */
@@ -541,8 +568,6 @@ struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 	WARN_ON_ONCE(err == -EINVAL);
 	if (err)
 		goto err_free;
-	/* without a route cache each packet looks its route up */
-	dst_cache_init(&pdc->dst_cache, GFP_ATOMIC);
 	pdc->rsp_rc = UET_SES_RC_OK;
 	hrtimer_init(&pdc->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	pdc->timer.function = expired;
@@ -581,7 +606,6 @@ struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 
 err_free:
 	xa_erase(&udev->pds.pdcs, id);
-	dst_cache_destroy(&pdc->dst_cache);
 	uet_sched_fini(&pdc->sched);
 	uet_pdc_fini(&pdc->core);
 	kmem_cache_free(pdc_cache, pdc);

@@ -40,6 +40,7 @@ static inline void pdc_get(struct uet_pds_pdc *pdc)
 void pdc_put(struct uet_pds_pdc *pdc);
 void pdc_out(struct uet_pds_pdc *pdc, struct sk_buff *skb);
 void pdc_unlock(struct uet_pds_pdc *pdc) __releases(&pdc->lock);
+void pdc_dst_release(struct uet_pds_pdc *pdc);
 void pdc_unlock_bh(struct uet_pds_pdc *pdc) __releases(&pdc->lock);
 struct uet_pds_src *src_get(struct uet_dev *udev, const struct in6_addr *addr);
 void src_put(struct uet_pds *pds, struct uet_pds_src *src);
