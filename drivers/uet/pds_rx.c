@@ -377,10 +377,14 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 		pdc->rsp_rc = rc;
 		uet_pdc_rx_ack_now(&pdc->core);
 	}
+	/*
+	 * Not hrtimer_active(): that is also true while the timer's callback
+	 * runs, which may have built its ACK before this request came.
+	 */
 	if (uet_pdc_rx_ack_due(&pdc->core))
 		pdc_send_ack(pdc, NULL, 0);
 	else if (uet_pdc_rx_ack_pending(&pdc->core) &&
-		 !hrtimer_active(&pdc->timer))
+		 !hrtimer_is_queued(&pdc->timer))
 		hrtimer_start(&pdc->timer, pdc_ack_delay(pdc),
 			      HRTIMER_MODE_REL_SOFT);
 out:
