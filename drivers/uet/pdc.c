@@ -390,10 +390,11 @@ static bool cfg_valid(const struct uet_pdc_cfg *cfg)
  *	it; a target takes it from the first SYN request, as its PSN minus
  *	the request's psn_offset.
  *
- * What it allocates (a target's receive bitmap, and the sender's while
- * PSNs are in flight) uet_pdc_fini() frees.
+ * It allocates nothing: the sender's bitmaps come with the first PSN in
+ * flight, a target's receive bitmap with the first request out of order;
+ * uet_pdc_fini() frees them.
  *
- * Return: 0, -EINVAL if @cfg is not valid, or -ENOMEM (nothing held).
+ * Return: 0, or -EINVAL if @cfg is not valid.
  */
 int uet_pdc_init(struct uet_pdc *pdc, const struct uet_pdc_cfg *cfg,
 		 bool initiator, u32 start_psn)
@@ -417,12 +418,6 @@ int uet_pdc_init(struct uet_pdc *pdc, const struct uet_pdc_cfg *cfg,
 	pdc->rx.last_psn = start_psn - 1;
 	uet_pdc_rtt_init(&pdc->rtt, cfg->rto_initial, cfg->rto_min,
 			 cfg->rto_max);
-	if (!initiator) {
-		pdc->rx.recvd = kcalloc(BITS_TO_LONGS(cfg->window),
-					sizeof(*pdc->rx.recvd), GFP_ATOMIC);
-		if (!pdc->rx.recvd)
-			return -ENOMEM;
-	}
 	return 0;
 }
 
@@ -1213,7 +1208,10 @@ bool uet_pdc_tx_probe(struct uet_pdc *pdc, u32 *psn)
 
 /* Receiver window. */
 
-/* PSNs above cack + 1 that arrived; none past the window, none to an initiator. */
+/*
+ * PSNs above cack + 1 that arrived; none past the window, none to an
+ * initiator, none while nothing arrived out of order.
+ */
 static bool rx_recvd(const struct uet_pdc *pdc, u32 psn)
 {
 	return pdc->rx.recvd &&
@@ -1269,8 +1267,8 @@ static enum uet_pdc_rx_verdict rx_classify(const struct uet_pdc *pdc,
 		return UET_PDC_RX_OUT_OF_WINDOW;
 	if (pdc->cfg.mode == UET_PDC_ROD)
 		return UET_PDC_RX_REJECT_OOO;
-	if (!pdc->rx.recvd)
-		return UET_PDC_RX_OUT_OF_WINDOW;	/* an initiator's */
+	if (pdc->initiator)
+		return UET_PDC_RX_OUT_OF_WINDOW;
 	if (rx_recvd(pdc, psn))
 		return rx_seen(pdc);
 	return UET_PDC_RX_DELIVER_OOO;
@@ -1364,17 +1362,44 @@ enum uet_pdc_rx_verdict uet_pdc_rx_packet(struct uet_pdc *pdc, u32 psn,
  * @pdc: the PDC.
  * @psn: the request's PSN.
  *
- * Nothing changes: a receiver that can still refuse the request (it has
- * no buffer for it yet: the sender waits and sends it again) calls
- * uet_pdc_rx_accept() only for what it takes.
+ * Nothing the window shows changes: a receiver that can still refuse the
+ * request (it has no buffer for it yet: the sender waits and sends it
+ * again) calls uet_pdc_rx_accept() only for what it takes.  The first
+ * request out of order brings the receive bitmap, empty, so that
+ * accepting it cannot fail; without memory for it, the request is out of
+ * the window: dropped, the sender sends it again.
  *
  * Return: the verdict.
  */
-enum uet_pdc_rx_verdict uet_pdc_rx_check(const struct uet_pdc *pdc, u32 psn)
+enum uet_pdc_rx_verdict uet_pdc_rx_check(struct uet_pdc *pdc, u32 psn)
 {
+	enum uet_pdc_rx_verdict v;
+
 	if (pdc->cfg.mode == UET_PDC_UUD)
 		return UET_PDC_RX_DELIVER;
-	return rx_classify(pdc, psn);
+	v = rx_classify(pdc, psn);
+	if (v == UET_PDC_RX_DELIVER_OOO && !pdc->rx.recvd) {
+		pdc->rx.recvd = kcalloc(BITS_TO_LONGS(pdc->cfg.window),
+					sizeof(*pdc->rx.recvd), GFP_ATOMIC);
+		if (!pdc->rx.recvd)
+			return UET_PDC_RX_OUT_OF_WINDOW;
+	}
+	return v;
+}
+
+/**
+ * uet_pdc_rx_release() - a target in order gives its receive bitmap back
+ * @pdc: the PDC
+ *
+ * Only once every hole is filled (no bit set): the next request out of
+ * order brings a new one (uet_pdc_rx_check()).
+ */
+void uet_pdc_rx_release(struct uet_pdc *pdc)
+{
+	if (pdc->rx.recvd && bitmap_empty(pdc->rx.recvd, pdc->cfg.window)) {
+		kfree(pdc->rx.recvd);
+		pdc->rx.recvd = NULL;
+	}
 }
 
 /**

@@ -365,8 +365,10 @@ struct uet_pdc_tx {
  * @unacked: requests delivered since the last ACK built.
  * @ack_due: an ACK should be built now.
  * @recvd: RUD, RUDI: per PSN above @cack + 1, by PSN modulo the window:
- *	arrived.  Cleared as @cack passes it.  A target's only, allocated
- *	with it (uet_pdc_init()): an initiator takes no requests.
+ *	arrived.  Cleared as @cack passes it.  A target's only (an
+ *	initiator takes no requests), from the first request out of order
+ *	(uet_pdc_rx_check()) until it is in order and quiet again
+ *	(uet_pdc_rx_release()).
  */
 struct uet_pdc_rx {
 	u32 cack;
@@ -459,7 +461,8 @@ bool uet_pdc_tx_rnr_probe(struct uet_pdc *pdc, u32 *psn);
 
 enum uet_pdc_rx_verdict uet_pdc_rx_packet(struct uet_pdc *pdc, u32 psn,
 					  u32 flags);
-enum uet_pdc_rx_verdict uet_pdc_rx_check(const struct uet_pdc *pdc, u32 psn);
+enum uet_pdc_rx_verdict uet_pdc_rx_check(struct uet_pdc *pdc, u32 psn);
+void uet_pdc_rx_release(struct uet_pdc *pdc);
 void uet_pdc_rx_accept(struct uet_pdc *pdc, u32 psn, u32 flags,
 		       enum uet_pdc_rx_verdict v);
 void uet_pdc_rx_build_ack(struct uet_pdc *pdc, struct uet_pdc_ack *ack);

@@ -101,7 +101,8 @@ static unsigned long pdc_next_look(const struct uet_pds_pdc *pdc,
 	if (idle && !pdc->close_wanted)
 		at = pdc->last_active +
 		     (pdc->core.initiator ? idle : idle * UET_PDS_TGT_IDLE_FACTOR);
-	if (pdc->sched.txq || pdc->core.tx.acked || pdc->dst_cached) {
+	if (pdc->sched.txq || pdc->core.tx.acked || pdc->core.rx.recvd ||
+	    pdc->dst_cached) {
 		unsigned long shrink = pdc->last_active +
 				       msecs_to_jiffies(UET_PDS_SCAN_MS);
 
@@ -127,6 +128,7 @@ static void pds_look(struct uet_pds *pds, struct uet_pds_pdc *pdc,
 	if (pdc_idle(pdc, msecs_to_jiffies(UET_PDS_SCAN_MS))) {
 		uet_sched_shrink(&pdc->sched);
 		uet_pdc_tx_release(&pdc->core);
+		uet_pdc_rx_release(&pdc->core);
 		pdc_dst_release(pdc);
 	}
 	if (idle && !pdc->dead && !pdc->close_wanted) {

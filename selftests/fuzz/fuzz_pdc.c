@@ -328,7 +328,7 @@ static void check_rx(const struct fuzz *f)
 	if (pdc->cfg.mode == UET_PDC_UUD)
 		return;
 	/* cack never stops short of a PSN that arrived. */
-	CHECK(!tx_bit(pdc, pdc->rx.recvd, cack + 1));
+	CHECK(!pdc->rx.recvd || !tx_bit(pdc, pdc->rx.recvd, cack + 1));
 	CHECK(cack + 1 == f->start || f->delivered[offset(f, cack)]);
 	CHECK(pdc->rx.history <= pdc->cfg.window);
 }
@@ -413,6 +413,10 @@ static void do_op(struct fuzz *f, struct input *in)
 		/* the bitmaps go only with nothing in flight */
 		uet_pdc_tx_release(&f->tx);
 		CHECK(!f->tx.tx.acked == !uet_pdc_tx_in_flight(&f->tx));
+		/* the receive bitmap only with no hole left */
+		uet_pdc_rx_release(&f->rx);
+		CHECK(!f->rx.rx.recvd ||
+		      !bitmap_empty(f->rx.rx.recvd, f->rx.cfg.window));
 		break;
 	}
 	check_tx(f, una);

@@ -458,8 +458,9 @@ TEST(tx_no_memory_for_bitmaps)
 }
 
 /*
- * Only a target has a receive bitmap, allocated with it; without memory
- * for it there is no target PDC.  An initiator takes nothing out of order.
+ * Only a target has a receive bitmap, and only from the first request out
+ * of order: without memory for it that request is out of the window,
+ * dropped, and nothing changes.  An initiator takes nothing out of order.
  */
 TEST(rx_bitmap_target_only)
 {
@@ -468,18 +469,58 @@ TEST(rx_bitmap_target_only)
 
 	small_cfg(&cfg, UET_PDC_RUD, 64);
 	ASSERT_EQ(0, uet_pdc_init(&pdc, &cfg, true, 100));
-	EXPECT_EQ(NULL, pdc.rx.recvd);
 	EXPECT_EQ(UET_PDC_RX_OUT_OF_WINDOW, uet_pdc_rx_check(&pdc, 103));
+	EXPECT_EQ(NULL, pdc.rx.recvd);
 	uet_pdc_fini(&pdc);
+	ASSERT_EQ(0, uet_pdc_init(&pdc, &cfg, false, 100));
+	EXPECT_EQ(NULL, pdc.rx.recvd);
+	/* in order: none */
+	EXPECT_EQ(UET_PDC_RX_DELIVER,
+		  uet_pdc_rx_packet(&pdc, 100, UET_PDC_RX_SYN));
+	EXPECT_EQ(NULL, pdc.rx.recvd);
 	uet_shim_fail_allocs = 0;
-	EXPECT_EQ(-ENOMEM, uet_pdc_init(&pdc, &cfg, false, 100));
+	EXPECT_EQ(UET_PDC_RX_OUT_OF_WINDOW, uet_pdc_rx_packet(&pdc, 103, 0));
 	uet_shim_fail_allocs = -1;
 	EXPECT_EQ(NULL, pdc.rx.recvd);
-	ASSERT_EQ(0, uet_pdc_init(&pdc, &cfg, false, 100));
-	EXPECT_NE(NULL, pdc.rx.recvd);
+	EXPECT_EQ(100, pdc.rx.cack);
 	EXPECT_EQ(UET_PDC_RX_DELIVER_OOO, uet_pdc_rx_check(&pdc, 103));
+	EXPECT_NE(NULL, pdc.rx.recvd);
 	uet_pdc_fini(&pdc);
 	EXPECT_EQ(NULL, pdc.rx.recvd);
+}
+
+/*
+ * A target gives its receive bitmap back only with every hole filled,
+ * and the next request out of order finds a clean one: what arrived
+ * before is known as seen by the window's history, not by stale bits.
+ */
+TEST(rx_bitmap_until_in_order)
+{
+	struct uet_pdc_cfg cfg;
+	struct uet_pdc pdc;
+
+	small_cfg(&cfg, UET_PDC_RUD, 64);
+	ASSERT_EQ(0, uet_pdc_init(&pdc, &cfg, false, 100));
+	EXPECT_EQ(UET_PDC_RX_DELIVER_OOO,
+		  uet_pdc_rx_packet(&pdc, 102, UET_PDC_RX_SYN));
+	EXPECT_EQ(UET_PDC_RX_DELIVER_OOO, uet_pdc_rx_packet(&pdc, 104, 0));
+	uet_pdc_rx_release(&pdc);
+	ASSERT_NE(NULL, pdc.rx.recvd);		/* holes at 100, 101, 103 */
+	EXPECT_EQ(UET_PDC_RX_DELIVER, uet_pdc_rx_packet(&pdc, 100, 0));
+	EXPECT_EQ(UET_PDC_RX_DELIVER, uet_pdc_rx_packet(&pdc, 101, 0));
+	EXPECT_EQ(102, pdc.rx.cack);
+	uet_pdc_rx_release(&pdc);
+	ASSERT_NE(NULL, pdc.rx.recvd);		/* 104 still waits for 103 */
+	EXPECT_EQ(UET_PDC_RX_DELIVER, uet_pdc_rx_packet(&pdc, 103, 0));
+	EXPECT_EQ(104, pdc.rx.cack);
+	uet_pdc_rx_release(&pdc);
+	EXPECT_EQ(NULL, pdc.rx.recvd);
+	EXPECT_EQ(UET_PDC_RX_DUPLICATE, uet_pdc_rx_packet(&pdc, 102, 0));
+	EXPECT_EQ(UET_PDC_RX_DELIVER_OOO, uet_pdc_rx_packet(&pdc, 106, 0));
+	ASSERT_NE(NULL, pdc.rx.recvd);
+	EXPECT_EQ(UET_PDC_RX_DUPLICATE, uet_pdc_rx_packet(&pdc, 106, 0));
+	EXPECT_FALSE(test_bit(107 & 63, pdc.rx.recvd));
+	uet_pdc_fini(&pdc);
 }
 
 /*
@@ -493,13 +534,14 @@ TEST(tx_release_keeps_rx_bitmap)
 
 	small_cfg(&cfg, UET_PDC_RUD, 64);
 	ASSERT_EQ(0, uet_pdc_init(&pdc, &cfg, false, 100));
-	EXPECT_EQ(UET_PDC_RX_DELIVER,
-		  uet_pdc_rx_packet(&pdc, 100, UET_PDC_RX_SYN));
+	EXPECT_EQ(UET_PDC_RX_DELIVER_OOO,
+		  uet_pdc_rx_packet(&pdc, 102, UET_PDC_RX_SYN));
 	uet_pdc_tx_release(&pdc);
 	EXPECT_NE(NULL, pdc.rx.recvd);
-	EXPECT_EQ(UET_PDC_RX_DELIVER_OOO, uet_pdc_rx_packet(&pdc, 102, 0));
-	EXPECT_EQ(UET_PDC_RX_DELIVER, uet_pdc_rx_packet(&pdc, 101, 0));
-	EXPECT_EQ(UET_PDC_RX_DUPLICATE, uet_pdc_rx_packet(&pdc, 102, 0));
+	EXPECT_EQ(UET_PDC_RX_DELIVER_OOO, uet_pdc_rx_packet(&pdc, 101, 0));
+	EXPECT_EQ(UET_PDC_RX_DELIVER, uet_pdc_rx_packet(&pdc, 100, 0));
+	EXPECT_EQ(102, pdc.rx.cack);
+	EXPECT_EQ(UET_PDC_RX_DUPLICATE, uet_pdc_rx_packet(&pdc, 101, 0));
 	uet_pdc_fini(&pdc);
 }
 
