@@ -392,7 +392,8 @@ static bool cfg_valid(const struct uet_pdc_cfg *cfg)
  *
  * It allocates nothing: the sender's bitmaps come with the first PSN in
  * flight, a target's receive bitmap with the first request out of order;
- * uet_pdc_fini() frees them.
+ * uet_pdc_tx_release() and uet_pdc_rx_release() give them back while
+ * the PDC lives, uet_pdc_fini() at its end.
  *
  * Return: 0, or -EINVAL if @cfg is not valid.
  */
@@ -566,7 +567,7 @@ static int tx_bitmaps_alloc(struct uet_pdc *pdc)
  *
  * Only with nothing in flight: the next PSN allocated brings new ones,
  * all bits clear, as the old ones are for every PSN not in flight.  A
- * target's receive bitmap stays: it goes with the PDC (uet_pdc_fini()).
+ * target's receive bitmap stays (uet_pdc_rx_release() is its own).
  */
 void uet_pdc_tx_release(struct uet_pdc *pdc)
 {
@@ -1237,6 +1238,7 @@ static void rx_advance(struct uet_pdc *pdc)
 	rx_step(pdc);
 	while (rx_recvd(pdc, rx->cack + 1)) {
 		__clear_bit(slot(pdc, rx->cack + 1), rx->recvd);
+		rx->holes--;
 		rx_step(pdc);
 	}
 }
@@ -1277,10 +1279,12 @@ static enum uet_pdc_rx_verdict rx_classify(const struct uet_pdc *pdc,
 /* Record @psn, classified @v, as received. */
 static void rx_take(struct uet_pdc *pdc, u32 psn, enum uet_pdc_rx_verdict v)
 {
-	if (v == UET_PDC_RX_DELIVER)
+	if (v == UET_PDC_RX_DELIVER) {
 		rx_advance(pdc);
-	else if (v == UET_PDC_RX_DELIVER_OOO)
+	} else if (v == UET_PDC_RX_DELIVER_OOO) {
 		__set_bit(slot(pdc, psn), pdc->rx.recvd);
+		pdc->rx.holes++;
+	}
 }
 
 static void rx_delivered(struct uet_pdc *pdc)
@@ -1396,7 +1400,7 @@ enum uet_pdc_rx_verdict uet_pdc_rx_check(struct uet_pdc *pdc, u32 psn)
  */
 void uet_pdc_rx_release(struct uet_pdc *pdc)
 {
-	if (pdc->rx.recvd && bitmap_empty(pdc->rx.recvd, pdc->cfg.window)) {
+	if (pdc->rx.recvd && !pdc->rx.holes) {
 		kfree(pdc->rx.recvd);
 		pdc->rx.recvd = NULL;
 	}

@@ -369,12 +369,15 @@ struct uet_pdc_tx {
  *	initiator takes no requests), from the first request out of order
  *	(uet_pdc_rx_check()) until it is in order and quiet again
  *	(uet_pdc_rx_release()).
+ * @holes: bits set in @recvd: requests taken out of order, @cack not yet
+ *	past them.  None: @recvd may go.
  */
 struct uet_pdc_rx {
 	u32 cack;
 	u32 history;
 	u32 last_psn;
 	u32 unacked;
+	u32 holes;
 	bool ack_due;
 	unsigned long *recvd;
 };

@@ -89,8 +89,9 @@ static bool pdc_idle(const struct uet_pds_pdc *pdc, unsigned long idle)
  * have been idle long enough to close (an initiator) or to be reclaimed
  * (a target), and a scan period after its last traffic while it holds a
  * PSN table, window bitmaps or a route cache, which a quiet PDC does
- * without.  Later than the wheel sees (pdc-idle-ms 0: never idle) is at
- * the wheel's horizon.
+ * without (a receive bitmap only with no hole open: one a dead initiator
+ * left open waits for the deadline).  Later than the wheel sees
+ * (pdc-idle-ms 0: never idle) is at the wheel's horizon.
  */
 static unsigned long pdc_next_look(const struct uet_pds_pdc *pdc,
 				   unsigned long idle)
@@ -101,8 +102,8 @@ static unsigned long pdc_next_look(const struct uet_pds_pdc *pdc,
 	if (idle && !pdc->close_wanted)
 		at = pdc->last_active +
 		     (pdc->core.initiator ? idle : idle * UET_PDS_TGT_IDLE_FACTOR);
-	if (pdc->sched.txq || pdc->core.tx.acked || pdc->core.rx.recvd ||
-	    pdc->dst_cached) {
+	if (pdc->sched.txq || pdc->core.tx.acked ||
+	    (pdc->core.rx.recvd && !pdc->core.rx.holes) || pdc->dst_cached) {
 		unsigned long shrink = pdc->last_active +
 				       msecs_to_jiffies(UET_PDS_SCAN_MS);
 

@@ -306,8 +306,7 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	struct uet_pds_pdc *pdc = NULL;
 	struct uet_ses_answer ans = {};
 	enum uet_pdc_rx_verdict v;
-	bool had_bitmap;
-	u32 flags = 0;
+	u32 flags = 0, holes;
 	u8 rc = UET_SES_RC_OK;
 
 	if (!syn) {
@@ -345,11 +344,7 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	}
 	uet_pdc_transition(&pdc->core, syn ? UET_PDC_EV_RECV_SYN :
 					     UET_PDC_EV_RECV);
-	had_bitmap = pdc->core.rx.recvd;
 	v = uet_pdc_rx_check(&pdc->core, h->req.psn);
-	/* a receive bitmap goes once the PDC is quiet: the scanner looks soon */
-	if (!had_bitmap && pdc->core.rx.recvd)
-		pdc_wheel_sooner(pdc, jiffies + msecs_to_jiffies(UET_PDS_SCAN_MS));
 	if (pdc_deliverable(v)) {
 		rx.dup = v == UET_PDC_RX_DUPLICATE;
 		rc = uet_ses_deliver(&rx, &ans);
@@ -361,7 +356,11 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 			goto out;
 		}
 	}
+	holes = pdc->core.rx.holes;
 	uet_pdc_rx_accept(&pdc->core, h->req.psn, flags, v);
+	/* the last hole filled: the bitmap goes once quiet, looked at soon */
+	if (holes && !pdc->core.rx.holes)
+		pdc_wheel_sooner(pdc, jiffies + msecs_to_jiffies(UET_PDS_SCAN_MS));
 	pdc_count_verdict(udev, v);
 	if (!pdc_deliverable(v)) {
 		if (v == UET_PDC_RX_REJECT_OOO)

@@ -329,6 +329,10 @@ static void check_rx(const struct fuzz *f)
 		return;
 	/* cack never stops short of a PSN that arrived. */
 	CHECK(!pdc->rx.recvd || !tx_bit(pdc, pdc->rx.recvd, cack + 1));
+	/* the holes are counted as the bitmap has them */
+	CHECK(pdc->rx.recvd ? !pdc->rx.holes ==
+			      bitmap_empty(pdc->rx.recvd, pdc->cfg.window) :
+			      !pdc->rx.holes);
 	CHECK(cack + 1 == f->start || f->delivered[offset(f, cack)]);
 	CHECK(pdc->rx.history <= pdc->cfg.window);
 }
@@ -415,8 +419,7 @@ static void do_op(struct fuzz *f, struct input *in)
 		CHECK(!f->tx.tx.acked == !uet_pdc_tx_in_flight(&f->tx));
 		/* the receive bitmap only with no hole left */
 		uet_pdc_rx_release(&f->rx);
-		CHECK(!f->rx.rx.recvd ||
-		      !bitmap_empty(f->rx.rx.recvd, f->rx.cfg.window));
+		CHECK(!f->rx.rx.recvd || f->rx.rx.holes);
 		break;
 	}
 	check_tx(f, una);

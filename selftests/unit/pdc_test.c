@@ -504,15 +504,18 @@ TEST(rx_bitmap_until_in_order)
 	EXPECT_EQ(UET_PDC_RX_DELIVER_OOO,
 		  uet_pdc_rx_packet(&pdc, 102, UET_PDC_RX_SYN));
 	EXPECT_EQ(UET_PDC_RX_DELIVER_OOO, uet_pdc_rx_packet(&pdc, 104, 0));
+	EXPECT_EQ(2, pdc.rx.holes);
 	uet_pdc_rx_release(&pdc);
 	ASSERT_NE(NULL, pdc.rx.recvd);		/* holes at 100, 101, 103 */
 	EXPECT_EQ(UET_PDC_RX_DELIVER, uet_pdc_rx_packet(&pdc, 100, 0));
 	EXPECT_EQ(UET_PDC_RX_DELIVER, uet_pdc_rx_packet(&pdc, 101, 0));
 	EXPECT_EQ(102, pdc.rx.cack);
+	EXPECT_EQ(1, pdc.rx.holes);
 	uet_pdc_rx_release(&pdc);
 	ASSERT_NE(NULL, pdc.rx.recvd);		/* 104 still waits for 103 */
 	EXPECT_EQ(UET_PDC_RX_DELIVER, uet_pdc_rx_packet(&pdc, 103, 0));
 	EXPECT_EQ(104, pdc.rx.cack);
+	EXPECT_EQ(0, pdc.rx.holes);
 	uet_pdc_rx_release(&pdc);
 	EXPECT_EQ(NULL, pdc.rx.recvd);
 	EXPECT_EQ(UET_PDC_RX_DUPLICATE, uet_pdc_rx_packet(&pdc, 102, 0));
