@@ -124,17 +124,17 @@ void pdc_unlock(struct uet_pds_pdc *pdc)
 	struct sk_buff_head q;
 
 	lockdep_assert_held(&pdc->lock);
-	/*
-	 * The route cache comes with the first packet and goes once the PDC
-	 * is quiet (pdc_dst_release()): the scanner looks soon.  Without
-	 * one, each packet looks its route up.
-	 */
-	if (!pdc->xmitting && !skb_queue_empty(&pdc->out) && !pdc->dst_cached &&
-	    !dst_cache_init(&pdc->dst_cache, GFP_ATOMIC | __GFP_NOWARN)) {
-		pdc->dst_cached = true;
-		pdc_wheel_sooner(pdc, jiffies + msecs_to_jiffies(UET_PDS_SCAN_MS));
-	}
 	while (!pdc->xmitting && !skb_queue_empty(&pdc->out)) {
+		/*
+		 * The route cache comes with the first packet and goes once
+		 * the PDC is quiet (pdc_dst_release()).  Without one, each
+		 * packet looks its route up.
+		 */
+		if (!pdc->dst_cached &&
+		    !dst_cache_init(&pdc->dst_cache, GFP_ATOMIC | __GFP_NOWARN)) {
+			pdc->dst_cached = true;
+			pdc_look_soon(pdc);
+		}
 		__skb_queue_head_init(&q);
 		skb_queue_splice_init(&pdc->out, &q);
 		pdc->xmitting = true;
@@ -370,6 +370,15 @@ void pdc_wheel_sooner(struct uet_pds_pdc *pdc, unsigned long at)
 	if (pdc->idle.on_wheel && pdc->idle.due > tick)
 		uet_wheel_add(&pds->wheel, &pdc->idle, tick);
 	spin_unlock(&pds->wheel_lock);
+}
+
+/*
+ * @pdc holds what it does without once quiet (a PSN table, bitmaps, a
+ * route cache): the scanner looks a scan period from now.
+ */
+void pdc_look_soon(struct uet_pds_pdc *pdc)
+{
+	pdc_wheel_sooner(pdc, jiffies + msecs_to_jiffies(UET_PDS_SCAN_MS));
 }
 
 /* @pdc is done with: the scanner reclaims it at its next tick. */

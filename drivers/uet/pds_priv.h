@@ -56,6 +56,7 @@ void pdc_unhash(struct uet_pds_pdc *pdc);
 u64 pds_tick_of(unsigned long at);
 void pdc_wheel_add(struct uet_pds_pdc *pdc, unsigned long at);
 void pdc_wheel_sooner(struct uet_pds_pdc *pdc, unsigned long at);
+void pdc_look_soon(struct uet_pds_pdc *pdc);
 void pdc_set_reclaim(struct uet_pds_pdc *pdc);
 int pds_tables_init(struct uet_pds *pds);
 void pds_tables_destroy(struct uet_pds *pds);

@@ -360,7 +360,7 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	uet_pdc_rx_accept(&pdc->core, h->req.psn, flags, v);
 	/* the last hole filled: the bitmap goes once quiet, looked at soon */
 	if (holes && !pdc->core.rx.holes)
-		pdc_wheel_sooner(pdc, jiffies + msecs_to_jiffies(UET_PDS_SCAN_MS));
+		pdc_look_soon(pdc);
 	pdc_count_verdict(udev, v);
 	if (!pdc_deliverable(v)) {
 		if (v == UET_PDC_RX_REJECT_OOO)

@@ -271,8 +271,7 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 		pdc_rto_arm(pdc);
 	/* a new or grown PSN table goes once quiet: the scanner looks soon */
 	if (pdc->sched.mask != table)
-		pdc_wheel_sooner(pdc, jiffies +
-				 msecs_to_jiffies(UET_PDS_SCAN_MS));
+		pdc_look_soon(pdc);
 }
 
 /**
