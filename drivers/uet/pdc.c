@@ -40,6 +40,7 @@
 #include <linux/bitops.h>
 #include <linux/build_bug.h>
 #include <linux/errno.h>
+#include <linux/minmax.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -56,6 +57,8 @@
 static_assert(UET_PDC_WND_MAX <= SYN_PSN_OFFSET_SPAN);
 static_assert((UET_PDC_WND_MAX & (UET_PDC_WND_MAX - 1)) == 0);
 static_assert(UET_PDC_SACK_BITS == 8 * sizeof(u64));
+/* struct uet_pdc_saved's rx_history holds up to a window */
+static_assert(UET_PDC_WND_MAX <= (u16)~0);
 
 #define NS_PER_MS		1000000ULL
 #define NS_PER_S		(1000 * NS_PER_MS)
@@ -127,9 +130,13 @@ static const char * const mode_names[UET_PDC_MODE_COUNT] = {
 };
 
 static const char * const counter_names[UET_PDC_CNT_COUNT] = {
-	[UET_PDC_CNT_TX_NEW] = "tx_new",
 	[UET_PDC_CNT_TX_RETRANSMITS] = "tx_retransmits",
 	[UET_PDC_CNT_TX_TIMEOUTS] = "tx_timeouts",
+	[UET_PDC_CNT_RX_DELIVERED] = "rx_delivered",
+	[UET_PDC_CNT_RX_OUT_OF_ORDER] = "rx_out_of_order",
+	[UET_PDC_CNT_RX_DUPLICATES] = "rx_duplicates",
+	[UET_PDC_CNT_RX_ACKS] = "rx_acks",
+	[UET_PDC_CNT_TX_NEW] = "tx_new",
 	[UET_PDC_CNT_TX_DUP_ACKS] = "tx_dup_acks",
 	[UET_PDC_CNT_TX_BAD_ACKS] = "tx_bad_acks",
 	[UET_PDC_CNT_TX_NACKS] = "tx_nacks",
@@ -137,12 +144,8 @@ static const char * const counter_names[UET_PDC_CNT_COUNT] = {
 	[UET_PDC_CNT_TX_PROBES] = "tx_probes",
 	[UET_PDC_CNT_TX_LOST_RTX] = "tx_lost_rtx",
 	[UET_PDC_CNT_TX_RNR] = "tx_rnr",
-	[UET_PDC_CNT_RX_DELIVERED] = "rx_delivered",
-	[UET_PDC_CNT_RX_OUT_OF_ORDER] = "rx_out_of_order",
-	[UET_PDC_CNT_RX_DUPLICATES] = "rx_duplicates",
 	[UET_PDC_CNT_RX_ROD_REJECTS] = "rx_rod_rejects",
 	[UET_PDC_CNT_RX_OUT_OF_WINDOW] = "rx_out_of_window",
-	[UET_PDC_CNT_RX_ACKS] = "rx_acks",
 };
 
 static const char *name_of(const char * const *names, unsigned int count,
@@ -527,6 +530,83 @@ void uet_pdc_rtt_sample(struct uet_pdc_rtt *rtt, u64 r)
 void uet_pdc_rtt_backoff(struct uet_pdc_rtt *rtt)
 {
 	rtt->rto = rtt->rto > rtt->rto_max / 2 ? rtt->rto_max : 2 * rtt->rto;
+}
+
+/**
+ * uet_pdc_saved_init() - what a new PDC is, saved
+ * @s: filled in
+ * @start_psn: its first PSN
+ *
+ * uet_pdc_restore() of @s is the core uet_pdc_init() makes.
+ */
+void uet_pdc_saved_init(struct uet_pdc_saved *s, u32 start_psn)
+{
+	memset(s, 0, sizeof(*s));
+	s->state = UET_PDC_CLOSED;
+	s->tx_nxt = start_psn;
+	s->rx_cack = start_psn - 1;
+}
+
+/**
+ * uet_pdc_save() - keep what a quiet PDC needs, and let go of the rest
+ * @pdc: the PDC
+ * @s: filled in if @pdc is quiet
+ *
+ * Quiet: nothing in flight, no hole open, no ACK owed.  Its windows then
+ * hold nothing a new core would not (uet_pdc_restore()); its bitmaps are
+ * freed, and the caller may free @pdc.  The RTT estimate stays, backoff
+ * aside; the counters but the first %UET_PDC_CNT_KEPT go.
+ *
+ * Return: true if @pdc was quiet and is saved in @s.
+ */
+bool uet_pdc_save(struct uet_pdc *pdc, struct uet_pdc_saved *s)
+{
+	if (uet_pdc_tx_in_flight(pdc) || pdc->rx.holes || pdc->rx.unacked ||
+	    pdc->rx.ack_due)
+		return false;
+	s->tx_nxt = pdc->tx.nxt;
+	s->rx_cack = pdc->rx.cack;
+	s->rx_history = pdc->rx.history;
+	s->srtt = pdc->rtt.srtt;
+	s->rttvar = pdc->rtt.rttvar;
+	s->seeded = pdc->rtt.seeded;
+	s->state = pdc->state;
+	memcpy(s->cnt, pdc->cnt, sizeof(s->cnt));
+	uet_pdc_fini(pdc);
+	return true;
+}
+
+/**
+ * uet_pdc_restore() - a core again for a PDC saved by uet_pdc_save()
+ * @pdc: the core, filled in
+ * @cfg: its parameters (those of the PDC's device now)
+ * @initiator: the PDC's role
+ * @s: what was saved
+ *
+ * Like uet_pdc_init(), nothing is allocated.
+ *
+ * Return: 0, or -EINVAL if @cfg is not valid.
+ */
+int uet_pdc_restore(struct uet_pdc *pdc, const struct uet_pdc_cfg *cfg,
+		    bool initiator, const struct uet_pdc_saved *s)
+{
+	int err;
+
+	err = uet_pdc_init(pdc, cfg, initiator, s->tx_nxt);
+	if (err)
+		return err;
+	pdc->state = s->state;
+	pdc->rx.cack = s->rx_cack;
+	pdc->rx.last_psn = s->rx_cack;
+	pdc->rx.history = min_t(u32, s->rx_history, cfg->window);
+	if (s->seeded) {
+		pdc->rtt.srtt = min_t(u64, s->srtt, cfg->rto_max);
+		pdc->rtt.rttvar = min_t(u64, s->rttvar, cfg->rto_max);
+		pdc->rtt.seeded = true;
+		pdc->rtt.rto = rto_estimate(&pdc->rtt);
+	}
+	memcpy(pdc->cnt, s->cnt, sizeof(s->cnt));
+	return 0;
 }
 
 /* Sender window. */

@@ -168,9 +168,13 @@ enum uet_pdc_rx_verdict {
 
 /**
  * enum uet_pdc_counter - per-PDC counters, named by uet_pdc_counter_name()
- * @UET_PDC_CNT_TX_NEW: PSNs allocated.
  * @UET_PDC_CNT_TX_RETRANSMITS: PSNs handed out for retransmission.
  * @UET_PDC_CNT_TX_TIMEOUTS: retransmit timer expiries.
+ * @UET_PDC_CNT_RX_DELIVERED: requests delivered, replays included.
+ * @UET_PDC_CNT_RX_OUT_OF_ORDER: of those, delivered ahead of a hole.
+ * @UET_PDC_CNT_RX_DUPLICATES: requests seen before (replays included).
+ * @UET_PDC_CNT_RX_ACKS: ACKs built.
+ * @UET_PDC_CNT_TX_NEW: PSNs allocated.
  * @UET_PDC_CNT_TX_DUP_ACKS: ACKs that acknowledged nothing new.
  * @UET_PDC_CNT_TX_BAD_ACKS: ACKs naming unsent PSNs, ignored.
  * @UET_PDC_CNT_TX_NACKS: NACKs for PSNs in flight.
@@ -178,18 +182,22 @@ enum uet_pdc_rx_verdict {
  * @UET_PDC_CNT_TX_PROBES: tail probes sent (uet_pdc_tx_probe()).
  * @UET_PDC_CNT_TX_LOST_RTX: retransmissions found lost in turn.
  * @UET_PDC_CNT_TX_RNR: PSNs the receiver had no buffer for (uet_pdc_tx_rnr()).
- * @UET_PDC_CNT_RX_DELIVERED: requests delivered, replays included.
- * @UET_PDC_CNT_RX_OUT_OF_ORDER: of those, delivered ahead of a hole.
- * @UET_PDC_CNT_RX_DUPLICATES: requests seen before (replays included).
  * @UET_PDC_CNT_RX_ROD_REJECTS: ROD requests ahead of the expected PSN.
  * @UET_PDC_CNT_RX_OUT_OF_WINDOW: requests outside the window.
- * @UET_PDC_CNT_RX_ACKS: ACKs built.
  * @UET_PDC_CNT_COUNT: number of counters.
+ *
+ * The first %UET_PDC_CNT_KEPT, the ones a PDC's owner shows, outlast the
+ * core's quiet spells (struct uet_pdc_saved); the others count from the
+ * PDC's last wake-up (uet_pdc_restore()).
  */
 enum uet_pdc_counter {
-	UET_PDC_CNT_TX_NEW,
 	UET_PDC_CNT_TX_RETRANSMITS,
 	UET_PDC_CNT_TX_TIMEOUTS,
+	UET_PDC_CNT_RX_DELIVERED,
+	UET_PDC_CNT_RX_OUT_OF_ORDER,
+	UET_PDC_CNT_RX_DUPLICATES,
+	UET_PDC_CNT_RX_ACKS,
+	UET_PDC_CNT_TX_NEW,
 	UET_PDC_CNT_TX_DUP_ACKS,
 	UET_PDC_CNT_TX_BAD_ACKS,
 	UET_PDC_CNT_TX_NACKS,
@@ -197,14 +205,13 @@ enum uet_pdc_counter {
 	UET_PDC_CNT_TX_PROBES,
 	UET_PDC_CNT_TX_LOST_RTX,
 	UET_PDC_CNT_TX_RNR,
-	UET_PDC_CNT_RX_DELIVERED,
-	UET_PDC_CNT_RX_OUT_OF_ORDER,
-	UET_PDC_CNT_RX_DUPLICATES,
 	UET_PDC_CNT_RX_ROD_REJECTS,
 	UET_PDC_CNT_RX_OUT_OF_WINDOW,
-	UET_PDC_CNT_RX_ACKS,
 	UET_PDC_CNT_COUNT
 };
+
+/* The counters a quiet PDC keeps: those before this one. */
+#define UET_PDC_CNT_KEPT	(UET_PDC_CNT_RX_ACKS + 1)
 
 /**
  * struct uet_pdc_cfg - parameters of a PDC, fixed at uet_pdc_init()
@@ -402,6 +409,32 @@ struct uet_pdc {
 	u64 cnt[UET_PDC_CNT_COUNT];
 };
 
+/**
+ * struct uet_pdc_saved - what a quiet PDC keeps of its core
+ * @tx_nxt: the next PSN to send (nothing is in flight).
+ * @rx_cack: the cumulative ACK PSN (no hole is open) ...
+ * @rx_history: ... and the PSNs up to it that count as seen.
+ * @srtt: the RTT estimator's state, ns, ...
+ * @rttvar: ...
+ * @seeded: ... if it holds a measurement.
+ * @state: enum uet_pdc_state.
+ * @cnt: the first %UET_PDC_CNT_KEPT counters.
+ *
+ * A quiet PDC holds no window (uet_pdc_save()): its owner may free the
+ * core and keep this, a fraction of its size, until the next packet
+ * either way brings a core back (uet_pdc_restore()).
+ */
+struct uet_pdc_saved {
+	u32 tx_nxt;
+	u32 rx_cack;
+	u64 srtt;
+	u64 rttvar;
+	u16 rx_history;
+	u8 state;
+	bool seeded;
+	u64 cnt[UET_PDC_CNT_KEPT];
+};
+
 /* PSNs in flight: allocated and not acknowledged cumulatively. */
 static inline u32 uet_pdc_tx_in_flight(const struct uet_pdc *pdc)
 {
@@ -443,6 +476,10 @@ void uet_pdc_cfg_default(struct uet_pdc_cfg *cfg, enum uet_pdc_mode mode);
 int uet_pdc_init(struct uet_pdc *pdc, const struct uet_pdc_cfg *cfg,
 		 bool initiator, u32 start_psn);
 void uet_pdc_fini(struct uet_pdc *pdc);
+void uet_pdc_saved_init(struct uet_pdc_saved *s, u32 start_psn);
+bool uet_pdc_save(struct uet_pdc *pdc, struct uet_pdc_saved *s);
+int uet_pdc_restore(struct uet_pdc *pdc, const struct uet_pdc_cfg *cfg,
+		    bool initiator, const struct uet_pdc_saved *s);
 enum uet_pdc_state uet_pdc_transition(struct uet_pdc *pdc,
 				      enum uet_pdc_event ev);
 const char *uet_pdc_state_name(enum uet_pdc_state state);

@@ -19,7 +19,9 @@
  *    in order, and calls duplicate only what it delivered;
  *  - the states stay in range, and those of one side only stay there;
  *  - the sender's bitmaps go only with nothing in flight, and nothing
- *    leaks (uet_pdc_fini()).
+ *    leaks (uet_pdc_fini());
+ *  - a side is saved only when quiet, and restored goes on where it was
+ *    (uet_pdc_save(), uet_pdc_restore()).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -344,6 +346,28 @@ static void check_states(const struct fuzz *f)
 	CHECK(f->rx.state != UET_PDC_SYN_SENT && f->rx.state != UET_PDC_CLOSING);
 }
 
+/* A quiet side saved and restored goes on where it was, holding nothing. */
+static void do_save(struct uet_pdc *pdc)
+{
+	const struct uet_pdc_cfg cfg = pdc->cfg;
+	const struct uet_pdc was = *pdc;
+	struct uet_pdc_saved saved;
+
+	if (!uet_pdc_save(pdc, &saved)) {
+		CHECK(uet_pdc_tx_in_flight(pdc) || pdc->rx.holes ||
+		      uet_pdc_rx_ack_pending(pdc) || uet_pdc_rx_ack_due(pdc));
+		return;
+	}
+	CHECK(!pdc->tx.acked && !pdc->rx.recvd);
+	CHECK(!uet_pdc_restore(pdc, &cfg, was.initiator, &saved));
+	CHECK(pdc->state == was.state && pdc->tx.una == was.tx.nxt &&
+	      pdc->tx.nxt == was.tx.nxt && pdc->rx.cack == was.rx.cack &&
+	      pdc->rx.history == was.rx.history);
+	CHECK(pdc->rtt.seeded == was.rtt.seeded &&
+	      pdc->rtt.srtt == was.rtt.srtt && rto_in_bounds(pdc));
+	CHECK(!memcmp(pdc->cnt, was.cnt, sizeof(saved.cnt)));
+}
+
 static void do_op(struct fuzz *f, struct input *in)
 {
 	struct uet_pdc_ack ack;
@@ -420,6 +444,7 @@ static void do_op(struct fuzz *f, struct input *in)
 		/* the receive bitmap only with no hole left */
 		uet_pdc_rx_release(&f->rx);
 		CHECK(!f->rx.rx.recvd || f->rx.rx.holes);
+		do_save(take(in, 1) & 1 ? &f->tx : &f->rx);
 		break;
 	}
 	check_tx(f, una);

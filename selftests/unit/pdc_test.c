@@ -548,6 +548,108 @@ TEST(tx_release_keeps_rx_bitmap)
 	uet_pdc_fini(&pdc);
 }
 
+/* A new PDC's saved state restores to the core uet_pdc_init() makes. */
+TEST(saved_init_is_init)
+{
+	struct uet_pdc fresh, restored;
+	struct uet_pdc_saved saved;
+	struct uet_pdc_cfg cfg;
+
+	small_cfg(&cfg, UET_PDC_RUD, 64);
+	ASSERT_EQ(0, uet_pdc_init(&fresh, &cfg, true, WRAP_START));
+	uet_pdc_saved_init(&saved, WRAP_START);
+	ASSERT_EQ(0, uet_pdc_restore(&restored, &cfg, true, &saved));
+	EXPECT_EQ(0, memcmp(&fresh, &restored, sizeof(fresh)));
+	cfg.window = 3;
+	EXPECT_EQ(-EINVAL, uet_pdc_restore(&restored, &cfg, true, &saved));
+}
+
+/*
+ * A sender saves only with nothing in flight; restored, it goes on from
+ * the next PSN with its RTT estimate and the counters it keeps.
+ */
+TEST(sender_saved_when_quiet)
+{
+	struct uet_pdc_saved saved;
+	struct uet_pdc_acked acked;
+	struct uet_pdc_ack ack;
+	struct uet_pdc_cfg cfg;
+	struct uet_pdc pdc;
+	u64 srtt, rto;
+	u32 psn;
+
+	sender(_metadata, &pdc, UET_PDC_RUD, 16, 3);
+	EXPECT_FALSE(uet_pdc_save(&pdc, &saved));
+	EXPECT_NE(NULL, pdc.tx.acked);
+	ack = ack_of(WRAP_START, WRAP_START + 1, 0);
+	EXPECT_EQ(1, acks(&pdc, &ack, 200 * US, &acked));
+	uet_pdc_tx_timeout(&pdc);
+	EXPECT_TRUE(uet_pdc_tx_next_rtx(&pdc, &psn));
+	ack = ack_of(WRAP_START + 2, WRAP_START + 3, 0);
+	EXPECT_EQ(2, acks(&pdc, &ack, 300 * US, &acked));
+	EXPECT_EQ(1, pdc.cnt[UET_PDC_CNT_TX_RETRANSMITS]);
+	EXPECT_EQ(1, pdc.cnt[UET_PDC_CNT_TX_TIMEOUTS]);
+	srtt = pdc.rtt.srtt;
+	rto = pdc.rtt.rto;
+	EXPECT_TRUE(pdc.rtt.seeded);
+	EXPECT_TRUE(uet_pdc_save(&pdc, &saved));
+	EXPECT_EQ(NULL, pdc.tx.acked);
+
+	small_cfg(&cfg, UET_PDC_RUD, 16);
+	ASSERT_EQ(0, uet_pdc_restore(&pdc, &cfg, true, &saved));
+	EXPECT_EQ(UET_PDC_ESTABLISHED, pdc.state);
+	EXPECT_EQ(WRAP_START + 3, pdc.tx.una);
+	EXPECT_EQ(srtt, pdc.rtt.srtt);
+	EXPECT_EQ(rto, pdc.rtt.rto);
+	EXPECT_EQ(1, pdc.cnt[UET_PDC_CNT_TX_RETRANSMITS]);
+	EXPECT_EQ(1, pdc.cnt[UET_PDC_CNT_TX_TIMEOUTS]);
+	EXPECT_EQ(0, pdc.cnt[UET_PDC_CNT_TX_NEW]);
+	ASSERT_EQ(0, uet_pdc_tx_alloc(&pdc, 0, &psn));
+	EXPECT_EQ(WRAP_START + 3, psn);
+	ack = ack_of(WRAP_START + 3, WRAP_START + 4, 0);
+	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
+	uet_pdc_fini(&pdc);
+}
+
+/*
+ * A target saves only in order and with no ACK owed; restored, what it
+ * took before is still a duplicate and the next PSN is delivered.
+ */
+TEST(target_saved_when_quiet)
+{
+	struct uet_pdc_saved saved;
+	struct uet_pdc_ack ack;
+	struct uet_pdc_cfg cfg;
+	struct uet_pdc pdc;
+
+	receiver(_metadata, &pdc, UET_PDC_RUD, 64);
+	EXPECT_EQ(UET_PDC_RX_DELIVER_OOO,
+		  uet_pdc_rx_packet(&pdc, WRAP_START + 1, 0));
+	uet_pdc_rx_build_ack(&pdc, &ack);
+	EXPECT_FALSE(uet_pdc_save(&pdc, &saved));	/* a hole */
+	EXPECT_EQ(UET_PDC_RX_DELIVER, uet_pdc_rx_packet(&pdc, WRAP_START, 0));
+	EXPECT_FALSE(uet_pdc_save(&pdc, &saved));	/* an ACK owed */
+	uet_pdc_rx_build_ack(&pdc, &ack);
+	EXPECT_TRUE(uet_pdc_save(&pdc, &saved));
+	EXPECT_EQ(NULL, pdc.rx.recvd);
+
+	small_cfg(&cfg, UET_PDC_RUD, 64);
+	ASSERT_EQ(0, uet_pdc_restore(&pdc, &cfg, false, &saved));
+	EXPECT_EQ(UET_PDC_ESTABLISHED, pdc.state);
+	EXPECT_EQ(WRAP_START + 1, pdc.rx.cack);
+	EXPECT_EQ(2, pdc.cnt[UET_PDC_CNT_RX_DELIVERED]);
+	EXPECT_EQ(1, pdc.cnt[UET_PDC_CNT_RX_OUT_OF_ORDER]);
+	EXPECT_EQ(2, pdc.cnt[UET_PDC_CNT_RX_ACKS]);
+	EXPECT_EQ(UET_PDC_RX_DUPLICATE, uet_pdc_rx_packet(&pdc, WRAP_START, 0));
+	EXPECT_EQ(UET_PDC_RX_OUT_OF_WINDOW,
+		  uet_pdc_rx_packet(&pdc, WRAP_START - 1, 0));
+	EXPECT_EQ(UET_PDC_RX_DELIVER,
+		  uet_pdc_rx_packet(&pdc, WRAP_START + 2, 0));
+	uet_pdc_rx_build_ack(&pdc, &ack);
+	EXPECT_EQ(WRAP_START + 2, ack.cack_psn);
+	uet_pdc_fini(&pdc);
+}
+
 /* SACKed PSNs are reported once; the cumulative ACK then moves past them. */
 TEST(tx_sack_then_cumulative)
 {
