@@ -50,6 +50,7 @@ static const struct rdma_stat_desc uet_counter_descs[] = {
 	[UET_CNT_RNR_RETRIES].name = "rnr_retries",
 	[UET_CNT_RNR_NACKS_SENT].name = "rnr_nacks_sent",
 	[UET_CNT_TX_WAITS].name = "tx_waits",
+	[UET_CNT_DROP_NO_MEMORY].name = "drop_no_memory",
 	[UET_CNT_PDCS_ACTIVE].name = "pdcs_active",
 };
 

@@ -46,6 +46,7 @@ enum uet_counter {
 	UET_CNT_RNR_RETRIES,
 	UET_CNT_RNR_NACKS_SENT,
 	UET_CNT_TX_WAITS,
+	UET_CNT_DROP_NO_MEMORY,
 	UET_CNT_PDCS_ACTIVE,	/* a gauge: created minus closed, never counted */
 	UET_NUM_COUNTERS
 };

@@ -48,14 +48,18 @@
 static void pdc_teardown(struct uet_pds_pdc *pdc, int err)
 {
 	struct uet_pds *pds = &pdc->udev->pds;
+	struct uet_pds_live *live;
 
 	spin_lock_bh(&pds->wheel_lock);
 	uet_wheel_del(&pdc->idle);
 	spin_unlock_bh(&pds->wheel_lock);
 	spin_lock_bh(&pdc->lock);
 	pdc->dead = true;
+	/* dead, it gets no live state, and keeps what it has */
+	live = pdc->live;
 	pdc_unlock_bh(pdc);
-	hrtimer_cancel(&pdc->timer);
+	if (live)
+		hrtimer_cancel(&live->timer);
 	spin_lock_bh(&pdc->lock);
 	pdc_fail_all(pdc, err);
 	pdc_unlock_bh(pdc);
@@ -87,11 +91,11 @@ static bool pdc_idle(const struct uet_pds_pdc *pdc, unsigned long idle)
 /*
  * When the scanner is to look at @pdc again, in jiffies: when it could
  * have been idle long enough to close (an initiator) or to be reclaimed
- * (a target), and a scan period after its last traffic while it holds a
- * PSN table, window bitmaps or a route cache, which a quiet PDC does
- * without (a receive bitmap only with no hole open: one a dead initiator
- * left open waits for the deadline).  Later than the wheel sees
- * (pdc-idle-ms 0: never idle) is at the wheel's horizon.
+ * (a target), and a scan period after its last traffic while it has live
+ * state, which a quiet PDC does without (pdc_sleep(); but for a target
+ * with a hole open, a dead initiator's, which waits for the deadline).
+ * Later than the wheel sees (pdc-idle-ms 0: never idle) is at the
+ * wheel's horizon.
  */
 static unsigned long pdc_next_look(const struct uet_pds_pdc *pdc,
 				   unsigned long idle)
@@ -101,24 +105,23 @@ static unsigned long pdc_next_look(const struct uet_pds_pdc *pdc,
 	lockdep_assert_held(&pdc->lock);
 	if (idle && !pdc->close_wanted)
 		at = pdc->last_active +
-		     (pdc->core.initiator ? idle : idle * UET_PDS_TGT_IDLE_FACTOR);
-	if (pdc->sched.txq || pdc->core.tx.acked ||
-	    (pdc->core.rx.recvd && !pdc->core.rx.holes) || pdc->dst_cached) {
-		unsigned long shrink = pdc->last_active +
-				       msecs_to_jiffies(UET_PDS_SCAN_MS);
+		     (pdc->initiator ? idle : idle * UET_PDS_TGT_IDLE_FACTOR);
+	if (pdc->live && !pdc->live->core.rx.holes) {
+		unsigned long sleep = pdc->last_active +
+				      msecs_to_jiffies(UET_PDS_SCAN_MS);
 
-		if (time_before(shrink, at))
-			at = shrink;
+		if (time_before(sleep, at))
+			at = sleep;
 	}
 	/* pdc_idle() wants a jiffy past the deadline */
 	return at + 1;
 }
 
 /*
- * Look at @pdc, which came up on the wheel: free its PSN table, window
- * bitmaps and route cache if it is quiet, close it if idle, reclaim it if
- * done with; put it back on the wheel for its next deadline unless
- * reclaimed.  Either way it leaves the scanner's list of what came up.
+ * Look at @pdc, which came up on the wheel: let go of its live state if
+ * it is quiet, close it if idle, reclaim it if done with; put it back on
+ * the wheel for its next deadline unless reclaimed.  Either way it leaves
+ * the scanner's list of what came up.
  */
 static void pds_look(struct uet_pds *pds, struct uet_pds_pdc *pdc,
 		     unsigned long idle)
@@ -126,14 +129,10 @@ static void pds_look(struct uet_pds *pds, struct uet_pds_pdc *pdc,
 	bool close = false, reclaim;
 
 	spin_lock_bh(&pdc->lock);
-	if (pdc_idle(pdc, msecs_to_jiffies(UET_PDS_SCAN_MS))) {
-		uet_sched_shrink(&pdc->sched);
-		uet_pdc_tx_release(&pdc->core);
-		uet_pdc_rx_release(&pdc->core);
-		pdc_dst_release(pdc);
-	}
+	if (pdc_idle(pdc, msecs_to_jiffies(UET_PDS_SCAN_MS)))
+		pdc_sleep(pdc);
 	if (idle && !pdc->dead && !pdc->close_wanted) {
-		if (pdc->core.initiator)
+		if (pdc->initiator)
 			close = pdc_idle(pdc, idle);
 		else if (pdc_idle(pdc, idle * UET_PDS_TGT_IDLE_FACTOR))
 			pdc->reclaim = true;
@@ -213,7 +212,7 @@ int uet_pds_close(struct uet_dev *udev, u16 lpdcid)
 	rcu_read_unlock();
 	if (!pdc)
 		return -ENOENT;
-	if (pdc->core.initiator) {
+	if (pdc->initiator) {
 		pdc_start_close(pdc);
 	} else {
 		spin_lock_bh(&pdc->lock);
@@ -295,17 +294,20 @@ void uet_pds_fini(struct uet_dev *udev)
 int uet_pds_show(struct seq_file *m, struct uet_dev *udev)
 {
 	struct uet_pds_pdc *pdc;
+	struct uet_pdc tmp;
 	unsigned long id;
 
 	seq_puts(m, "lpdcid rpdcid role state mode raddr una nxt cack rto_us retransmits timeouts delivered ooo dups acks psn_table\n");
 	rcu_read_lock();
 	xa_for_each(&udev->pds.pdcs, id, pdc) {
-		const struct uet_pdc *c = &pdc->core;
+		const struct uet_pdc *c;
 
 		spin_lock_bh(&pdc->lock);
+		c = pdc_core(pdc, &tmp);
 		seq_printf(m, "%u %u %s %s %s %pI6c %u %u %u %llu %llu %llu %llu %llu %llu %llu %u\n",
 			   pdc->lpdcid, pdc->rpdcid,
-			   c->initiator ? "ini" : "tgt", uet_pdc_state_name(c->state),
+			   pdc->initiator ? "ini" : "tgt",
+			   uet_pdc_state_name(c->state),
 			   uet_pdc_mode_name(c->cfg.mode), &pdc->key.raddr,
 			   c->tx.una, c->tx.nxt, c->rx.cack,
 			   div_u64(uet_pdc_rto(c), NSEC_PER_USEC),
@@ -315,7 +317,8 @@ int uet_pds_show(struct seq_file *m, struct uet_dev *udev)
 			   c->cnt[UET_PDC_CNT_RX_OUT_OF_ORDER],
 			   c->cnt[UET_PDC_CNT_RX_DUPLICATES],
 			   c->cnt[UET_PDC_CNT_RX_ACKS],
-			   pdc->sched.txq ? pdc->sched.mask + 1 : 0);
+			   pdc->live && pdc->live->sched.txq ?
+			   pdc->live->sched.mask + 1 : 0);
 		pdc_unlock_bh(pdc);
 	}
 	rcu_read_unlock();
@@ -324,9 +327,9 @@ int uet_pds_show(struct seq_file *m, struct uet_dev *udev)
 
 static void pdc_snapshot(struct uet_pds_pdc *pdc, struct uet_pdc_info *info)
 {
-	const struct uet_pdc *c = &pdc->core;
+	struct uet_pdc tmp;
+	const struct uet_pdc *c = pdc_core(pdc, &tmp);
 
-	lockdep_assert_held(&pdc->lock);
 	info->peer = pdc->key.raddr;
 	info->job = pdc->key.job;
 	info->lpdcid = pdc->lpdcid;
@@ -334,7 +337,7 @@ static void pdc_snapshot(struct uet_pds_pdc *pdc, struct uet_pdc_info *info)
 	info->state = c->state;
 	info->mode = c->cfg.mode;
 	info->tc = pdc->key.tc;
-	info->initiator = c->initiator;
+	info->initiator = pdc->initiator;
 	info->tx_una = c->tx.una;
 	info->tx_nxt = c->tx.nxt;
 	info->rx_cack = c->rx.cack;

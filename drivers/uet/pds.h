@@ -72,22 +72,13 @@ struct uet_pds_src {
 };
 
 /**
- * struct uet_pds_pdc - one PDC of a device
- * @udev: the device.
- * @ref: references: the tables' one, and one per user outside a lock.
- * @rcu: frees the PDC after the readers that found it in a table.
- * @node: in the device's initiator table (by @key) or target table (by
- *	@key.raddr and @rpdcid), until taken out (pdc_unhash()).
- * @key: the initiator's lookup key; a target fills in @key.raddr only.
- * @lpdcid: our PDC identifier, what the peer's packets carry as DPDCID.
- * @reserved: drawn from the reserved pool (struct uet_dev_cfg).
- * @src: a target's entry in the table of sources.
- * @entropy: the UDP source port entropy of this PDC's packets.
- * @lock: protects everything below, and the core.
- * @rpdcid: the peer's PDC identifier: a target's from the SYN that
- *	created it, an initiator's from the first valid ACK ...
- * @rpdcid_known: ... once that arrived; a target knows it from the start.
- * @dead: torn down: timers must not rearm, nothing new is queued.
+ * struct uet_pds_live - what a PDC holds only while traffic flows
+ * @pdc: its PDC.
+ * @core: the reliability core: state machine and windows.
+ * @sched: initiator: what it has to send, and what each PSN in flight
+ *	carries; a target's has no table.
+ * @timer: an initiator's tail probe or retransmission timeout; a
+ *	target's delayed ACK.
  * @out: packets built, to leave once the lock is let go (pdc_unlock()) ...
  * @xmitting: ... by the one context sending them, if set, ...
  * @dst_cache: ... with the route of this PDC's packets and their source
@@ -95,55 +86,89 @@ struct uet_pds_src {
  *	only while the PDC sends, ...
  * @dst_cached: ... made by its first packet (pdc_unlock()) and freed
  *	once the PDC is quiet (pdc_dst_release()).
- * @core: the reliability core: state machine and windows.
- * @start_psn: the PDC's first PSN.
- * @sched: initiator: what it has to send, and what each PSN in flight
- *	carries; a target's has no table.
- * @timer: an initiator's tail probe or retransmission timeout; a
- *	target's delayed ACK.
  * @rsp_msg_id: target: the SES response of the next ACK: message ID ...
  * @rsp_rc: ... and return code.
  * @nacked_cack: target, ROD: the CACK PSN of the last NACK sent, ...
  * @nacked_valid: ... if one was.
- * @last_active: jiffies of the last request or ACK, sent or received.
+ *
+ * Under the PDC's lock.  A PDC gets one with its first packet either way
+ * (pdc_wake()); the scanner frees it once the PDC is quiet, keeping what
+ * the core needs in the PDC (pdc_sleep()).
+ */
+struct uet_pds_live {
+	struct uet_pds_pdc *pdc;
+	struct uet_pdc core;
+	struct uet_sched sched;
+	struct hrtimer timer;
+	struct sk_buff_head out;
+	bool xmitting;
+	bool dst_cached;
+	bool nacked_valid;
+	u8 rsp_rc;
+	u16 rsp_msg_id;
+	u32 nacked_cack;
+	struct dst_cache dst_cache;
+};
+
+/**
+ * struct uet_pds_pdc - one PDC of a device
+ * @udev: the device.
+ * @ref: references: the tables' one, and one per user outside a lock.
+ * @lpdcid: our PDC identifier, what the peer's packets carry as DPDCID.
+ * @entropy: the UDP source port entropy of this PDC's packets.
+ * @node: in the device's initiator table (by @key) or target table (by
+ *	@key.raddr and @rpdcid), until taken out (pdc_unhash()).
+ * @key: the initiator's lookup key; a target fills in @key.raddr and
+ *	@key.mode only.
+ * @src: a target's entry in the table of sources.
+ * @initiator: made by a local send, or else by a peer's SYN.
+ * @reserved: drawn from the reserved pool (struct uet_dev_cfg).
+ * @lock: protects everything below, and @live.
+ * @rpdcid_known: initiator: @rpdcid was learned (a target's is known
+ *	from the start) ...
+ * @rpdcid: ... the peer's PDC identifier: a target's from the SYN that
+ *	created it, an initiator's from the first valid ACK.
+ * @dead: torn down: timers must not rearm, nothing new is queued, no
+ *	@live comes.
  * @close_wanted: initiator: close once drained (idle, or asked to).
  * @reclaim: closed, cleanly or in error: the scanner reclaims it.
+ * @start_psn: the PDC's first PSN.
+ * @last_active: jiffies of the last request or ACK, sent or received.
+ * @live: while traffic flows, the core, timer and queues; else %NULL,
+ *	and ...
+ * @saved: ... what the core keeps while it is quiet.
  * @tx_wait: initiator: in the device's @tx_waiting while the qdisc holds
- *	too much to send more (struct uet_pds's @tx_lock).
+ *	too much to send more (struct uet_pds's @tx_lock) ...
+ * @rcu: ... and, once the PDC is unreferenced (never waiting then), what
+ *	frees it after the readers that found it in a table.
  * @idle: on the device's wheel, due when the scanner is to look at the
  *	PDC next (struct uet_pds's @wheel_lock).
  */
 struct uet_pds_pdc {
 	struct uet_dev *udev;
 	refcount_t ref;
-	struct rcu_head rcu;
-	struct rhash_head node;
-	struct uet_pds_key key;
 	u16 lpdcid;
 	u16 entropy;
-	bool reserved;
+	struct rhash_head node;
+	struct uet_pds_key key;
 	struct uet_pds_src *src;
+	bool initiator;
+	bool reserved;
 
 	spinlock_t lock;	/* see above */
-	u16 rpdcid;
 	bool rpdcid_known;
+	u16 rpdcid;
 	bool dead;
-	struct sk_buff_head out;
-	bool xmitting;
-	bool dst_cached;
-	struct dst_cache dst_cache;
-	struct uet_pdc core;
-	u32 start_psn;
-	struct uet_sched sched;
-	struct hrtimer timer;
-	u16 rsp_msg_id;
-	u8 rsp_rc;
-	u32 nacked_cack;
-	bool nacked_valid;
-	unsigned long last_active;
 	bool close_wanted;
 	bool reclaim;
-	struct list_head tx_wait;
+	u32 start_psn;
+	unsigned long last_active;
+	struct uet_pds_live *live;
+	struct uet_pdc_saved saved;
+	union {
+		struct list_head tx_wait;
+		struct rcu_head rcu;
+	};
 	struct uet_wheel_entry idle;
 };
 

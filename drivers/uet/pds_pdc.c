@@ -19,8 +19,11 @@
  *
  * Lifetime: a PDC is referenced by the tables (one reference, dropped at
  * teardown) and by whoever found it under RCU (pdc_get_by_id()).  Its
- * timer holds no reference: teardown marks it dead and cancels it before
- * the tables' reference goes.
+ * live state comes and goes under its lock (pdc_wake(), pdc_sleep()),
+ * and goes with the PDC's last reference.  The live state's timer holds
+ * no reference: it goes only with the timer stopped, and teardown marks
+ * the PDC dead (no live state comes or goes after) and stops the timer
+ * before the tables' reference goes.
  */
 #include <linux/hash.h>
 #include <linux/ipv6.h>
@@ -56,21 +59,30 @@
 #define UET_PDS_ROD_WINDOW	64
 
 /*
- * PDCs come from a cache of their own, sized to struct uet_pds_pdc rather
- * than to the next kmalloc size, and are freed after RCU readers by
- * callbacks, which the module's exit waits for (rcu_barrier()).
+ * PDCs and their live state come from caches of their own, sized to the
+ * structures rather than to the next kmalloc size.  PDCs are freed after
+ * RCU readers by callbacks, which the module's exit waits for
+ * (rcu_barrier()).
  */
 static struct kmem_cache *pdc_cache;
+static struct kmem_cache *live_cache;
 
 /**
- * uet_pds_cache_init() - the cache PDCs come from, at module load
+ * uet_pds_cache_init() - the caches PDCs come from, at module load
  *
  * Return: 0, or -ENOMEM.
  */
 int __init uet_pds_cache_init(void)
 {
 	pdc_cache = KMEM_CACHE(uet_pds_pdc, 0);
-	return pdc_cache ? 0 : -ENOMEM;
+	if (!pdc_cache)
+		return -ENOMEM;
+	live_cache = KMEM_CACHE(uet_pds_live, 0);
+	if (!live_cache) {
+		kmem_cache_destroy(pdc_cache);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /**
@@ -80,6 +92,7 @@ int __init uet_pds_cache_init(void)
  */
 void uet_pds_cache_exit(void)
 {
+	kmem_cache_destroy(live_cache);
 	kmem_cache_destroy(pdc_cache);
 }
 
@@ -88,14 +101,23 @@ static void pdc_free_rcu(struct rcu_head *head)
 	kmem_cache_free(pdc_cache, container_of(head, struct uet_pds_pdc, rcu));
 }
 
+/* Free @live, its timer stopped, nothing being sent. */
+static void live_free(struct uet_pds_live *live)
+{
+	__skb_queue_purge(&live->out);
+	if (live->dst_cached)
+		dst_cache_destroy(&live->dst_cache);
+	uet_sched_fini(&live->sched);
+	uet_pdc_fini(&live->core);
+	kmem_cache_free(live_cache, live);
+}
+
 void pdc_put(struct uet_pds_pdc *pdc)
 {
 	if (refcount_dec_and_test(&pdc->ref)) {
-		__skb_queue_purge(&pdc->out);
-		if (pdc->dst_cached)
-			dst_cache_destroy(&pdc->dst_cache);
-		uet_sched_fini(&pdc->sched);
-		uet_pdc_fini(&pdc->core);
+		/* its timer was stopped at teardown (pdc_teardown()) */
+		if (pdc->live)
+			live_free(pdc->live);
 		call_rcu(&pdc->rcu, pdc_free_rcu);
 	}
 }
@@ -104,7 +126,7 @@ void pdc_put(struct uet_pds_pdc *pdc)
 void pdc_out(struct uet_pds_pdc *pdc, struct sk_buff *skb)
 {
 	lockdep_assert_held(&pdc->lock);
-	__skb_queue_tail(&pdc->out, skb);
+	__skb_queue_tail(&pdc->live->out, skb);
 }
 
 /**
@@ -121,46 +143,44 @@ void pdc_out(struct uet_pds_pdc *pdc, struct sk_buff *skb)
 void pdc_unlock(struct uet_pds_pdc *pdc)
 	__releases(&pdc->lock)
 {
+	struct uet_pds_live *live = pdc->live;
 	struct sk_buff_head q;
 
 	lockdep_assert_held(&pdc->lock);
-	while (!pdc->xmitting && !skb_queue_empty(&pdc->out)) {
+	/* sending, @live stays: pdc_sleep() waits for !@xmitting */
+	while (live && !live->xmitting && !skb_queue_empty(&live->out)) {
 		/*
 		 * The route cache comes with the first packet and goes once
 		 * the PDC is quiet (pdc_dst_release()).  Without one, each
 		 * packet looks its route up.
 		 */
-		if (!pdc->dst_cached &&
-		    !dst_cache_init(&pdc->dst_cache, GFP_ATOMIC | __GFP_NOWARN)) {
-			pdc->dst_cached = true;
-			pdc_look_soon(pdc);
-		}
+		if (!live->dst_cached &&
+		    !dst_cache_init(&live->dst_cache,
+				    GFP_ATOMIC | __GFP_NOWARN))
+			live->dst_cached = true;
 		__skb_queue_head_init(&q);
-		skb_queue_splice_init(&pdc->out, &q);
-		pdc->xmitting = true;
+		skb_queue_splice_init(&live->out, &q);
+		live->xmitting = true;
 		spin_unlock(&pdc->lock);
 		uet_xmit_queue(pdc->udev, &q, &pdc->key.raddr, pdc->entropy,
-			       &pdc->dst_cache);
+			       &live->dst_cache);
 		spin_lock(&pdc->lock);
-		pdc->xmitting = false;
+		live->xmitting = false;
 	}
 	spin_unlock(&pdc->lock);
 }
 
-/**
- * pdc_dst_release() - free a quiet PDC's route cache
- * @pdc: the PDC, locked
- *
- * Only the context sending a PDC's packets uses the cache, outside the
- * lock (pdc_unlock()): with none sending and none queued, nothing does.
+/*
+ * Free a quiet PDC's route cache.  Only the context sending a PDC's
+ * packets uses it, outside the lock (pdc_unlock()): with none sending and
+ * none queued, nothing does.
  */
-void pdc_dst_release(struct uet_pds_pdc *pdc)
+static void pdc_dst_release(struct uet_pds_live *live)
 {
-	lockdep_assert_held(&pdc->lock);
-	if (!pdc->dst_cached || pdc->xmitting || !skb_queue_empty(&pdc->out))
+	if (!live->dst_cached || live->xmitting || !skb_queue_empty(&live->out))
 		return;
-	dst_cache_destroy(&pdc->dst_cache);
-	pdc->dst_cached = false;
+	dst_cache_destroy(&live->dst_cache);
+	live->dst_cached = false;
 }
 
 /* pdc_unlock() for a lock taken with spin_lock_bh(). */
@@ -485,26 +505,148 @@ void pdc_unhash(struct uet_pds_pdc *pdc)
 	struct uet_pds *pds = &pdc->udev->pds;
 
 	/* -ENOENT when taken out before, or never hashed: nothing to do */
-	if (pdc->core.initiator)
+	if (pdc->initiator)
 		rhashtable_remove_fast(&pds->ini, &pdc->node, ini_params);
 	else
 		rhashtable_remove_fast(&pds->tgt, &pdc->node, tgt_params);
 }
 
+/* The parameters of a core of @mode on @udev, from its settings now. */
+static void pdc_cfg(struct uet_dev *udev, enum uet_pdc_mode mode,
+		    struct uet_pdc_cfg *cfg)
+{
+	uet_pdc_cfg_default(cfg, mode);
+	if (mode == UET_PDC_ROD)
+		cfg->window = UET_PDS_ROD_WINDOW;
+	cfg->rto_min = (u64)READ_ONCE(udev->cfg.rto_min_us) * NSEC_PER_USEC;
+	cfg->rto_max = (u64)READ_ONCE(udev->cfg.rto_max_us) * NSEC_PER_USEC;
+	cfg->rto_initial = (u64)READ_ONCE(udev->cfg.rto_initial_us) *
+			   NSEC_PER_USEC;
+	/* the peer holds ACKs back as long as this device would */
+	cfg->ack_delay = (u64)READ_ONCE(udev->cfg.ack_delay_us) * NSEC_PER_USEC;
+	/*
+	 * The control plane writes the three one after the other: read
+	 * meanwhile, an old one and a new one can be out of order.
+	 */
+	cfg->rto_max = max(cfg->rto_max, cfg->rto_min);
+	cfg->rto_initial = clamp(cfg->rto_initial, cfg->rto_min, cfg->rto_max);
+}
+
+/**
+ * pdc_wake() - the live state of a PDC, made if it has none
+ * @pdc: the PDC, locked
+ * @expired: what its timer does: an initiator's tail probe and
+ *	retransmission timeout, a target's delayed ACK
+ *
+ * A new core is made of what the PDC saved (uet_pdc_restore()), with the
+ * device's settings of now: what changed while the PDC was quiet applies
+ * from its next packet on.
+ *
+ * Return: the live state; %NULL if @pdc is dead or memory is short (the
+ * caller counts its drop).
+ */
+struct uet_pds_live *pdc_wake(struct uet_pds_pdc *pdc,
+			      enum hrtimer_restart (*expired)(struct hrtimer *))
+{
+	struct uet_pds_live *live = pdc->live;
+	struct uet_pdc_cfg cfg;
+
+	lockdep_assert_held(&pdc->lock);
+	if (live || pdc->dead)
+		return live;
+	live = kmem_cache_zalloc(live_cache, GFP_ATOMIC | __GFP_NOWARN);
+	if (!live)
+		return NULL;
+	pdc_cfg(pdc->udev, pdc->key.mode, &cfg);
+	/* the device's settings were checked when set */
+	if (WARN_ON_ONCE(uet_pdc_restore(&live->core, &cfg, pdc->initiator,
+					 &pdc->saved))) {
+		kmem_cache_free(live_cache, live);
+		return NULL;
+	}
+	live->pdc = pdc;
+	uet_sched_init(&live->sched, pdc->initiator ? cfg.window : 0);
+	hrtimer_init(&live->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	live->timer.function = expired;
+	__skb_queue_head_init(&live->out);
+	live->rsp_rc = UET_SES_RC_OK;
+	pdc->live = live;
+	/* it goes once quiet: the scanner looks soon */
+	pdc_look_soon(pdc);
+	return live;
+}
+
+/**
+ * pdc_core() - the core of a PDC as it stands
+ * @pdc: the PDC, locked
+ * @tmp: room for a core
+ *
+ * Return: its live core, or one made in @tmp of what it saved (with
+ * nothing allocated, nothing to free).
+ */
+const struct uet_pdc *pdc_core(const struct uet_pds_pdc *pdc,
+			       struct uet_pdc *tmp)
+{
+	struct uet_pdc_cfg cfg;
+
+	lockdep_assert_held(&pdc->lock);
+	if (pdc->live)
+		return &pdc->live->core;
+	pdc_cfg(pdc->udev, pdc->key.mode, &cfg);
+	if (WARN_ON_ONCE(uet_pdc_restore(tmp, &cfg, pdc->initiator,
+					 &pdc->saved)))
+		memset(tmp, 0, sizeof(*tmp));
+	return tmp;
+}
+
+/*
+ * Whether @live may go: nothing being sent or to send, and its timer
+ * neither pending (cancelled here: a quiet PDC owes nothing) nor running.
+ */
+static bool live_idle(struct uet_pds_live *live)
+{
+	return !live->xmitting && skb_queue_empty(&live->out) &&
+	       hrtimer_try_to_cancel(&live->timer) >= 0;
+}
+
+/**
+ * pdc_sleep() - let a quiet PDC go of what it holds while traffic flows
+ * @pdc: the PDC, locked, found quiet by the scanner (pdc_quiet())
+ *
+ * All of its live state goes if its core can be saved; a target's with a
+ * hole open (its initiator gone) keeps its core and gives back the rest
+ * it can: the route cache, a PSN table, the sender's bitmaps.
+ */
+void pdc_sleep(struct uet_pds_pdc *pdc)
+{
+	struct uet_pds_live *live = pdc->live;
+
+	lockdep_assert_held(&pdc->lock);
+	if (!live || pdc->dead || !live_idle(live))
+		return;
+	if (!uet_pdc_save(&live->core, &pdc->saved)) {
+		uet_sched_shrink(&live->sched);
+		uet_pdc_tx_release(&live->core);
+		pdc_dst_release(live);
+		return;
+	}
+	pdc->live = NULL;
+	live_free(live);
+}
+
 /**
  * pdc_alloc() - a new PDC, in the table of local PDCIDs
  * @udev: the device
- * @key: an initiator's key; a target's peer address
+ * @key: an initiator's key; a target's peer address and mode
  * @initiator: made by a local send, or else by a peer's SYN
  * @start_psn: the PDC's first PSN
  * @rpdcid: a target's peer PDC
- * @expired: what the PDC's timer does: an initiator's tail probe and
- *	retransmission timeout, a target's delayed ACK
  *
  * Receivers find a PDC in the table by the ID a packet names, under RCU
  * and without its lock: it goes in only once whole, and then in the table
  * of its role, by its key or peer.  One that could not go in that table
  * (memory short) is marked for the scanner to reclaim, like one closed.
+ * It has no live state yet: its first packet brings it (pdc_wake()).
  *
  * Context: under the device's struct uet_pds.lock.
  * Return: the PDC, referenced for the caller besides the tables' own
@@ -512,11 +654,9 @@ void pdc_unhash(struct uet_pds_pdc *pdc)
  */
 struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 			      const struct uet_pds_key *key, bool initiator,
-			      u32 start_psn, u16 rpdcid,
-			      enum hrtimer_restart (*expired)(struct hrtimer *))
+			      u32 start_psn, u16 rpdcid)
 {
 	struct uet_pds_pdc *pdc;
-	struct uet_pdc_cfg cfg;
 	bool reserved;
 	void *old;
 	int err;
@@ -546,43 +686,23 @@ struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 	pdc->udev = udev;
 	refcount_set(&pdc->ref, 1);
 	pdc->key = *key;
+	pdc->initiator = initiator;
 	pdc->lpdcid = id;
 	pdc->rpdcid = rpdcid;
 	pdc->rpdcid_known = !initiator;
 	pdc->entropy = get_random_u16();
 	pdc->last_active = jiffies;
 	spin_lock_init(&pdc->lock);
-	__skb_queue_head_init(&pdc->out);
 	INIT_LIST_HEAD(&pdc->tx_wait);
 	uet_wheel_entry_init(&pdc->idle);
 	pdc->start_psn = start_psn;
-	uet_pdc_cfg_default(&cfg, key->mode);
-	if (key->mode == UET_PDC_ROD)
-		cfg.window = UET_PDS_ROD_WINDOW;
-	cfg.rto_min = (u64)READ_ONCE(udev->cfg.rto_min_us) * NSEC_PER_USEC;
-	cfg.rto_max = (u64)READ_ONCE(udev->cfg.rto_max_us) * NSEC_PER_USEC;
-	cfg.rto_initial = (u64)READ_ONCE(udev->cfg.rto_initial_us) *
-			  NSEC_PER_USEC;
-	/* the peer holds ACKs back as long as this device would */
-	cfg.ack_delay = (u64)READ_ONCE(udev->cfg.ack_delay_us) * NSEC_PER_USEC;
-	/*
-	 * The control plane writes the three one after the other: read
-	 * meanwhile, an old one and a new one can be out of order.
-	 */
-	cfg.rto_max = max(cfg.rto_max, cfg.rto_min);
-	cfg.rto_initial = clamp(cfg.rto_initial, cfg.rto_min, cfg.rto_max);
-	uet_sched_init(&pdc->sched, initiator ? cfg.window : 0);
-	err = uet_pdc_init(&pdc->core, &cfg, initiator, start_psn);
-	/* the device's settings were checked when set */
-	WARN_ON_ONCE(err == -EINVAL);
-	if (err)
-		goto err_free;
-	pdc->rsp_rc = UET_SES_RC_OK;
-	hrtimer_init(&pdc->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	pdc->timer.function = expired;
+	uet_pdc_saved_init(&pdc->saved, start_psn);
 	old = xa_store(&udev->pds.pdcs, id, pdc, GFP_ATOMIC);
-	if (xa_is_err(old))
-		goto err_free;
+	if (xa_is_err(old)) {
+		xa_erase(&udev->pds.pdcs, id);
+		kmem_cache_free(pdc_cache, pdc);
+		return NULL;
+	}
 	if (reserved)
 		udev->pds.reserved++;
 	else
@@ -612,13 +732,6 @@ struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 		return NULL;
 	pdc_get(pdc);
 	return pdc;
-
-err_free:
-	xa_erase(&udev->pds.pdcs, id);
-	uet_sched_fini(&pdc->sched);
-	uet_pdc_fini(&pdc->core);
-	kmem_cache_free(pdc_cache, pdc);
-	return NULL;
 }
 
 /**
@@ -651,7 +764,7 @@ struct uet_pds_pdc *pdc_get_by_id(struct uet_dev *udev, u16 lpdcid,
 	 * table (pdc_alloc()) and never change.
 	 */
 	pdc = xa_load(&udev->pds.pdcs, lpdcid);
-	if (pdc && pdc->core.initiator != initiator)
+	if (pdc && pdc->initiator != initiator)
 		pdc = NULL;
 	if (pdc && (!ipv6_addr_equal(&pdc->key.raddr, saddr) ||
 		    (!initiator && pdc->rpdcid != spdcid))) {
@@ -676,11 +789,15 @@ bool pdc_peer_is(const struct uet_pds_pdc *pdc, u16 spdcid)
 	return !pdc->rpdcid_known || pdc->rpdcid == spdcid;
 }
 
-/* Established, and nothing owed either way. */
+/* Established, and nothing owed either way (nothing, without live state). */
 bool pdc_quiet(const struct uet_pds_pdc *pdc)
 {
-	return pdc->core.state == UET_PDC_ESTABLISHED &&
-	       !uet_sched_queued(&pdc->sched) &&
-	       !uet_pdc_tx_in_flight(&pdc->core) &&
-	       !uet_pdc_rx_ack_pending(&pdc->core);
+	const struct uet_pds_live *live = pdc->live;
+
+	if (!live)
+		return pdc->saved.state == UET_PDC_ESTABLISHED;
+	return live->core.state == UET_PDC_ESTABLISHED &&
+	       !uet_sched_queued(&live->sched) &&
+	       !uet_pdc_tx_in_flight(&live->core) &&
+	       !uet_pdc_rx_ack_pending(&live->core);
 }

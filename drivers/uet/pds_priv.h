@@ -40,7 +40,6 @@ static inline void pdc_get(struct uet_pds_pdc *pdc)
 void pdc_put(struct uet_pds_pdc *pdc);
 void pdc_out(struct uet_pds_pdc *pdc, struct sk_buff *skb);
 void pdc_unlock(struct uet_pds_pdc *pdc) __releases(&pdc->lock);
-void pdc_dst_release(struct uet_pds_pdc *pdc);
 void pdc_unlock_bh(struct uet_pds_pdc *pdc) __releases(&pdc->lock);
 struct uet_pds_src *src_get(struct uet_dev *udev, const struct in6_addr *addr);
 void src_put(struct uet_pds *pds, struct uet_pds_src *src);
@@ -62,8 +61,12 @@ int pds_tables_init(struct uet_pds *pds);
 void pds_tables_destroy(struct uet_pds *pds);
 struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 			      const struct uet_pds_key *key, bool initiator,
-			      u32 start_psn, u16 rpdcid,
+			      u32 start_psn, u16 rpdcid);
+struct uet_pds_live *pdc_wake(struct uet_pds_pdc *pdc,
 			      enum hrtimer_restart (*expired)(struct hrtimer *));
+void pdc_sleep(struct uet_pds_pdc *pdc);
+const struct uet_pdc *pdc_core(const struct uet_pds_pdc *pdc,
+			       struct uet_pdc *tmp);
 struct uet_pds_pdc *pdc_get_by_id(struct uet_dev *udev, u16 lpdcid,
 				  bool initiator, u16 spdcid,
 				  const struct in6_addr *saddr);

@@ -43,11 +43,12 @@ static void pdc_send_ack(struct uet_pds_pdc *pdc, struct sk_buff *data, u32 psn)
 		.next_hdr = data ? UET_SES_NH_RSP_DATA : UET_SES_NH_RSP,
 	};
 	struct uet_pdc_ack ack;
+	struct uet_pds_live *live = pdc->live;
 	struct sk_buff *skb = data;
 	int plen, slen = 0;
 
 	lockdep_assert_held(&pdc->lock);
-	uet_pdc_rx_build_ack(&pdc->core, &ack);
+	uet_pdc_rx_build_ack(&live->core, &ack);
 	if (data)
 		ack.ack_psn = psn;
 	h.ack.cack_psn = ack.cack_psn;
@@ -60,10 +61,10 @@ static void pdc_send_ack(struct uet_pds_pdc *pdc, struct sk_buff *data, u32 psn)
 
 	if (!skb) {
 		rsp.rsp.opcode = UET_SES_RSP_DEFAULT;
-		rsp.rsp.rc = pdc->rsp_rc;
-		rsp.rsp.message_id = pdc->rsp_msg_id;
+		rsp.rsp.rc = live->rsp_rc;
+		rsp.rsp.message_id = live->rsp_msg_id;
 		rsp.rsp.job_id = pdc->key.job;
-		pdc->rsp_rc = UET_SES_RC_OK;
+		live->rsp_rc = UET_SES_RC_OK;
 		skb = alloc_skb(UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN +
 				sizeof(struct uet_ses_rsp), GFP_ATOMIC);
 		if (!skb)
@@ -78,7 +79,7 @@ static void pdc_send_ack(struct uet_pds_pdc *pdc, struct sk_buff *data, u32 psn)
 		kfree_skb(skb);
 		return;
 	}
-	hrtimer_try_to_cancel(&pdc->timer);
+	hrtimer_try_to_cancel(&live->timer);
 	pdc_out(pdc, skb);
 }
 
@@ -90,13 +91,25 @@ static ktime_t pdc_ack_delay(const struct uet_pds_pdc *pdc)
 
 static enum hrtimer_restart pdc_ack_expired(struct hrtimer *t)
 {
-	struct uet_pds_pdc *pdc = container_of(t, struct uet_pds_pdc, timer);
+	/* it is gone only once its timer is stopped (pdc_sleep()) */
+	struct uet_pds_live *live = container_of(t, struct uet_pds_live, timer);
+	struct uet_pds_pdc *pdc = live->pdc;
 
 	spin_lock(&pdc->lock);
-	if (!pdc->dead && uet_pdc_rx_ack_pending(&pdc->core))
+	if (!pdc->dead && uet_pdc_rx_ack_pending(&live->core))
 		pdc_send_ack(pdc, NULL, 0);
 	pdc_unlock(pdc);
 	return HRTIMER_NORESTART;
+}
+
+/* A target's live state (pdc_wake()); %NULL if none can be had. */
+static struct uet_pds_live *tgt_wake(struct uet_pds_pdc *pdc)
+{
+	struct uet_pds_live *live = pdc_wake(pdc, pdc_ack_expired);
+
+	if (!live && !pdc->dead)
+		uet_count(pdc->udev, UET_CNT_DROP_NO_MEMORY, 1);
+	return live;
 }
 
 /*
@@ -129,7 +142,7 @@ static struct uet_pds_pdc *pdc_get_syn_target(struct uet_dev *udev,
 	/* counted ahead: src_put() undoes it if no PDC comes */
 	src->pdcs++;
 	pdc = pdc_alloc(udev, &key, false, req->psn - req->dst.psn_offset,
-			req->spdcid, pdc_ack_expired);
+			req->spdcid);
 	if (pdc)
 		pdc->src = src;
 	else
@@ -152,19 +165,21 @@ static void pdc_send_nack(struct uet_pds_pdc *pdc, u32 psn, u8 code)
 		.next_hdr = UET_SES_NH_NONE,
 	};
 	struct sk_buff *skb;
+	struct uet_pds_live *live = pdc->live;
 
 	lockdep_assert_held(&pdc->lock);
 	if (code == UET_PDS_NACK_ROD_OOO) {
-		if (pdc->nacked_valid && pdc->nacked_cack == pdc->core.rx.cack)
+		if (live->nacked_valid &&
+		    live->nacked_cack == live->core.rx.cack)
 			return;
-		pdc->nacked_valid = true;
-		pdc->nacked_cack = pdc->core.rx.cack;
+		live->nacked_valid = true;
+		live->nacked_cack = live->core.rx.cack;
 	}
 	h.nack.code = code;
 	h.nack.psn = psn;
 	h.nack.spdcid = pdc->lpdcid;
 	h.nack.dpdcid = pdc->rpdcid;
-	h.nack.payload = pdc->core.rx.cack + 1;
+	h.nack.payload = live->core.rx.cack + 1;
 
 	skb = pds_hdr_skb(&h, sizeof(struct uet_pds_nack));
 	if (!skb)
@@ -270,7 +285,7 @@ static struct uet_pds_pdc *syn_target(struct uet_dev *udev,
 	stale = pdc->dead || pdc_quiet(pdc);
 	if (stale) {
 		pdc_set_reclaim(pdc);
-	} else {
+	} else if (tgt_wake(pdc)) {
 		uet_count(udev, UET_CNT_DROP_OUT_OF_WINDOW, 1);
 		pdc_send_nack(pdc, h->req.psn, UET_PDS_NACK_INVALID_SYN);
 	}
@@ -305,6 +320,7 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	};
 	struct uet_pds_pdc *pdc = NULL;
 	struct uet_ses_answer ans = {};
+	struct uet_pds_live *live;
 	enum uet_pdc_rx_verdict v;
 	u32 flags = 0, holes;
 	u8 rc = UET_SES_RC_OK;
@@ -334,17 +350,18 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 		flags |= UET_PDC_RX_SYN;
 
 	spin_lock(&pdc->lock);
-	if (pdc->dead)
-		goto out;
+	live = tgt_wake(pdc);
+	if (!live)
+		goto out;	/* dead, or a counted drop */
 	if (trimmed) {
 		/* nothing to deliver: the sender resends it at once */
 		uet_count(udev, UET_CNT_TRIMMED, 1);
 		pdc_send_nack(pdc, h->req.psn, UET_PDS_NACK_TRIMMED);
 		goto out;
 	}
-	uet_pdc_transition(&pdc->core, syn ? UET_PDC_EV_RECV_SYN :
+	uet_pdc_transition(&live->core, syn ? UET_PDC_EV_RECV_SYN :
 					     UET_PDC_EV_RECV);
-	v = uet_pdc_rx_check(&pdc->core, h->req.psn);
+	v = uet_pdc_rx_check(&live->core, h->req.psn);
 	if (pdc_deliverable(v)) {
 		rx.dup = v == UET_PDC_RX_DUPLICATE;
 		rc = uet_ses_deliver(&rx, &ans);
@@ -356,10 +373,10 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 			goto out;
 		}
 	}
-	holes = pdc->core.rx.holes;
-	uet_pdc_rx_accept(&pdc->core, h->req.psn, flags, v);
+	holes = live->core.rx.holes;
+	uet_pdc_rx_accept(&live->core, h->req.psn, flags, v);
 	/* the last hole filled: the bitmap goes once quiet, looked at soon */
-	if (holes && !pdc->core.rx.holes)
+	if (holes && !live->core.rx.holes)
 		pdc_look_soon(pdc);
 	pdc_count_verdict(udev, v);
 	if (!pdc_deliverable(v)) {
@@ -375,21 +392,21 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 		goto out;
 	}
 	if (v != UET_PDC_RX_DUPLICATE)
-		pdc->rsp_msg_id = ans.msg_id;
+		live->rsp_msg_id = ans.msg_id;
 	if (rc != UET_SES_RC_OK) {
 		/* a refusal goes back at once, in this ACK */
-		pdc->rsp_rc = rc;
-		uet_pdc_rx_ack_now(&pdc->core);
+		live->rsp_rc = rc;
+		uet_pdc_rx_ack_now(&live->core);
 	}
 	/*
 	 * Not hrtimer_active(): that is also true while the timer's callback
 	 * runs, which may have built its ACK before this request came.
 	 */
-	if (uet_pdc_rx_ack_due(&pdc->core))
+	if (uet_pdc_rx_ack_due(&live->core))
 		pdc_send_ack(pdc, NULL, 0);
-	else if (uet_pdc_rx_ack_pending(&pdc->core) &&
-		 !hrtimer_is_queued(&pdc->timer))
-		hrtimer_start(&pdc->timer, pdc_ack_delay(pdc),
+	else if (uet_pdc_rx_ack_pending(&live->core) &&
+		 !hrtimer_is_queued(&live->timer))
+		hrtimer_start(&live->timer, pdc_ack_delay(pdc),
 			      HRTIMER_MODE_REL_SOFT);
 out:
 	pdc_unlock(pdc);
@@ -441,6 +458,8 @@ void pdc_send_ctl(struct uet_pds_pdc *pdc, u8 type)
 	};
 	struct sk_buff *skb;
 
+	if (!tgt_wake(pdc))
+		return;
 	skb = pds_hdr_skb(&h, sizeof(struct uet_pds_ctl));
 	if (!skb)
 		return;
@@ -456,6 +475,7 @@ static void rcv_ctl(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 {
 	const struct uet_pds_ctl_info *ctl = &h->ctl;
 	enum uet_pdc_rx_verdict v;
+	struct uet_pds_live *live;
 	struct uet_pds_pdc *pdc;
 	bool peer;
 
@@ -484,13 +504,14 @@ static void rcv_ctl(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 	}
 
 	spin_lock(&pdc->lock);
-	if (pdc->dead)
-		goto out;
-	v = uet_pdc_rx_packet(&pdc->core, ctl->psn, UET_PDC_RX_AR);
+	live = tgt_wake(pdc);
+	if (!live)
+		goto out;	/* dead, or a counted drop */
+	v = uet_pdc_rx_packet(&live->core, ctl->psn, UET_PDC_RX_AR);
 	pdc_count_verdict(udev, v);
 	if (v == UET_PDC_RX_DELIVER || v == UET_PDC_RX_DELIVER_OOO ||
 	    v == UET_PDC_RX_DUPLICATE) {
-		if (uet_pdc_transition(&pdc->core, UET_PDC_EV_CLOSE_CMD) ==
+		if (uet_pdc_transition(&live->core, UET_PDC_EV_CLOSE_CMD) ==
 		    UET_PDC_CLOSED)
 			pdc_set_reclaim(pdc);
 		pdc_send_ack(pdc, NULL, 0);

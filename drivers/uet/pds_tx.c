@@ -51,6 +51,18 @@ static_assert(UET_PDC_WND_MAX - 1 <= UET_PDS_SYN_PSN_OFFSET_MAX);
  */
 #define UET_PDS_TX_BURST	32
 
+static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t);
+
+/* An initiator's live state (pdc_wake()); %NULL if none can be had. */
+static struct uet_pds_live *ini_wake(struct uet_pds_pdc *pdc)
+{
+	struct uet_pds_live *live = pdc_wake(pdc, pdc_rto_expired);
+
+	if (!live && !pdc->dead)
+		uet_count(pdc->udev, UET_CNT_DROP_NO_MEMORY, 1);
+	return live;
+}
+
 static u8 req_type(const struct uet_pds_pdc *pdc)
 {
 	return pdc->key.mode == UET_PDC_ROD ? UET_PDS_TYPE_ROD_REQ :
@@ -63,9 +75,10 @@ static u8 req_type(const struct uet_pds_pdc *pdc)
  */
 static void pdc_tx_finish(struct uet_pds_pdc *pdc, u32 psn, int err)
 {
+	struct uet_sched *sched = &pdc->live->sched;
 	struct uet_pds_tx done;
 
-	switch (uet_sched_finish(&pdc->sched, psn, &err, &done, GFP_ATOMIC)) {
+	switch (uet_sched_finish(sched, psn, &err, &done, GFP_ATOMIC)) {
 	case UET_SCHED_DONE:
 		uet_ses_tx_done(done.msg, 1, err);
 		break;
@@ -83,8 +96,8 @@ static void pdc_tx_finish(struct uet_pds_pdc *pdc, u32 psn, int err)
  */
 static bool pdc_may_send(struct uet_pds_pdc *pdc)
 {
-	return !uet_pdc_tx_window_full(&pdc->core) &&
-	       uet_pdc_tx_in_flight(&pdc->core) < UET_PDS_INFLIGHT_MAX;
+	return !uet_pdc_tx_window_full(&pdc->live->core) &&
+	       uet_pdc_tx_in_flight(&pdc->live->core) < UET_PDS_INFLIGHT_MAX;
 }
 
 /* The request of @tx, SES header and payload; %NULL if it cannot be had. */
@@ -108,7 +121,7 @@ static struct sk_buff *pdc_req_skb(const struct uet_pds_tx *tx)
  */
 static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 {
-	const struct uet_pds_tx *tx = uet_sched_tx(&pdc->sched, psn);
+	const struct uet_pds_tx *tx = uet_sched_tx(&pdc->live->sched, psn);
 	struct uet_pds_hdr_info h = {
 		.type = req_type(pdc),
 		.next_hdr = UET_SES_NH_REQ_STD,
@@ -119,7 +132,7 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 
 	lockdep_assert_held(&pdc->lock);
 	h.req.psn = psn;
-	h.req.clear_psn_offset = (s16)(pdc->core.tx.una - psn);
+	h.req.clear_psn_offset = (s16)(pdc->live->core.tx.una - psn);
 	h.req.spdcid = pdc->lpdcid;
 	/* SYN until the first valid ACK brings the target's PDCID */
 	if (!pdc->rpdcid_known) {
@@ -167,7 +180,7 @@ static void pdc_drop_cancelled(struct uet_pds_pdc *pdc)
 	u32 n;
 
 	lockdep_assert_held(&pdc->lock);
-	while (uet_sched_drop(&pdc->sched, &m, &n))
+	while (uet_sched_drop(&pdc->live->sched, &m, &n))
 		uet_ses_tx_done(m, n, -ECANCELED);
 }
 
@@ -178,7 +191,7 @@ static void pdc_fail_queued(struct uet_pds_pdc *pdc, int err)
 	u32 n;
 
 	lockdep_assert_held(&pdc->lock);
-	while (uet_sched_take(&pdc->sched, &m, &n))
+	while (uet_sched_take(&pdc->live->sched, &m, &n))
 		uet_ses_tx_done(m, n, err);
 }
 
@@ -188,11 +201,12 @@ static void pdc_fail_queued(struct uet_pds_pdc *pdc, int err)
  */
 static void pdc_rto_arm(struct uet_pds_pdc *pdc)
 {
+	struct uet_pds_live *live = pdc->live;
 	bool probe;
 
 	if (!pdc->dead)
-		hrtimer_start(&pdc->timer,
-			      ns_to_ktime(uet_pdc_tx_timer(&pdc->core, &probe)),
+		hrtimer_start(&live->timer,
+			      ns_to_ktime(uet_pdc_tx_timer(&live->core, &probe)),
 			      HRTIMER_MODE_REL_SOFT);
 }
 
@@ -227,50 +241,51 @@ static void pdc_tx_wait(struct uet_pds_pdc *pdc)
  */
 static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 {
-	bool was_idle = !uet_pdc_tx_in_flight(&pdc->core);
-	u32 table = pdc->sched.mask;
+	struct uet_pds_live *live = pdc->live;
+	bool was_idle = !uet_pdc_tx_in_flight(&live->core);
+	u32 table = live->sched.mask;
 	unsigned int sent = 0;
 	int err;
 	u32 psn;
 
 	lockdep_assert_held(&pdc->lock);
-	if (uet_sched_queued(&pdc->sched))
+	if (uet_sched_queued(&live->sched))
 		pdc->last_active = jiffies;
 	if (uet_socket_tx_full(pdc->udev)) {
 		pdc_tx_wait(pdc);
 		return;
 	}
-	while (sent < budget && uet_pdc_tx_next_rtx(&pdc->core, &psn)) {
+	while (sent < budget && uet_pdc_tx_next_rtx(&live->core, &psn)) {
 		pdc_xmit_req(pdc, psn, true);
 		sent++;
 	}
 
 	pdc_drop_cancelled(pdc);
 	while (sent < budget && pdc_may_send(pdc) &&
-	       uet_sched_queued(&pdc->sched)) {
-		err = uet_sched_room(&pdc->sched, pdc->core.tx.una,
-				     pdc->core.tx.nxt, GFP_ATOMIC) ? 0 : -ENOMEM;
+	       uet_sched_queued(&live->sched)) {
+		err = uet_sched_room(&live->sched, live->core.tx.una,
+				     live->core.tx.nxt, GFP_ATOMIC) ? 0 : -ENOMEM;
 		if (!err && (pdc->reclaim ||
-			     uet_pdc_transition(&pdc->core, UET_PDC_EV_SEND) ==
+			     uet_pdc_transition(&live->core, UET_PDC_EV_SEND) ==
 			     UET_PDC_CLOSED))
 			err = -ECONNRESET;
-		err = err ?: uet_pdc_tx_alloc(&pdc->core, ktime_get_ns(), &psn);
+		err = err ?: uet_pdc_tx_alloc(&live->core, ktime_get_ns(), &psn);
 		/* short of memory, an ACK to come tries again; else none will */
-		if (err == -ENOMEM && uet_pdc_tx_in_flight(&pdc->core))
+		if (err == -ENOMEM && uet_pdc_tx_in_flight(&live->core))
 			break;
 		if (err) {
 			pdc_fail_queued(pdc, err == -ENOMEM ? err : -ECONNRESET);
 			break;
 		}
-		uet_sched_cut(&pdc->sched, psn);
+		uet_sched_cut(&live->sched, psn);
 		pdc_xmit_req(pdc, psn, false);
 		sent++;
 		pdc_drop_cancelled(pdc);
 	}
-	if (was_idle && uet_pdc_tx_in_flight(&pdc->core))
+	if (was_idle && uet_pdc_tx_in_flight(&live->core))
 		pdc_rto_arm(pdc);
 	/* a new or grown PSN table goes once quiet: the scanner looks soon */
-	if (pdc->sched.mask != table)
+	if (live->sched.mask != table)
 		pdc_look_soon(pdc);
 }
 
@@ -310,7 +325,8 @@ void pds_tx_work(struct work_struct *work)
 		if (!pdc)
 			return;
 		spin_lock_bh(&pdc->lock);
-		if (!pdc->dead) {
+		/* one that went quiet meanwhile has nothing to send */
+		if (!pdc->dead && pdc->live) {
 			pdc_push(pdc, UET_PDS_TX_BURST);
 			pdc_close_progress(pdc);
 		}
@@ -340,11 +356,15 @@ void pds_tx_unwait_all(struct uet_pds *pds)
 /* The PDC closed in error: fail everything queued or in flight. */
 void pdc_fail_all(struct uet_pds_pdc *pdc, int err)
 {
+	struct uet_sched *sched;
 	u32 psn;
 
 	lockdep_assert_held(&pdc->lock);
 	pdc_set_reclaim(pdc);
-	for (psn = 0; pdc->sched.txq && psn <= pdc->sched.mask; psn++)
+	if (!pdc->live)
+		return;		/* quiet: nothing queued or in flight */
+	sched = &pdc->live->sched;
+	for (psn = 0; sched->txq && psn <= sched->mask; psn++)
 		pdc_tx_finish(pdc, psn, err);
 	pdc_fail_queued(pdc, err);
 }
@@ -356,7 +376,7 @@ void pdc_fail_all(struct uet_pds_pdc *pdc, int err)
  */
 static void pdc_rnr_retry(struct uet_pds_pdc *pdc, u32 psn)
 {
-	struct uet_pds_tx *tx = uet_sched_tx(&pdc->sched, psn);
+	struct uet_pds_tx *tx = uet_sched_tx(&pdc->live->sched, psn);
 
 	if (!(tx->flags & (UET_PDS_TX_CLOSE | UET_PDS_TX_GIVE_UP)) &&
 	    !uet_ses_tx_rnr(tx->msg))
@@ -374,18 +394,20 @@ static void pdc_rnr_retry(struct uet_pds_pdc *pdc, u32 psn)
  */
 static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t)
 {
-	struct uet_pds_pdc *pdc = container_of(t, struct uet_pds_pdc, timer);
+	/* it is gone only once its timer is stopped (pdc_sleep()) */
+	struct uet_pds_live *live = container_of(t, struct uet_pds_live, timer);
+	struct uet_pds_pdc *pdc = live->pdc;
 	u32 psn;
 
 	spin_lock(&pdc->lock);
-	if (pdc->dead || !uet_pdc_tx_in_flight(&pdc->core))
+	if (pdc->dead || !uet_pdc_tx_in_flight(&live->core))
 		goto out;
-	if (uet_pdc_tx_rnr_probe(&pdc->core, &psn)) {
+	if (uet_pdc_tx_rnr_probe(&live->core, &psn)) {
 		pdc_rnr_retry(pdc, psn);
 		pdc_rto_arm(pdc);
 		goto out;
 	}
-	if (uet_pdc_tx_probe(&pdc->core, &psn)) {
+	if (uet_pdc_tx_probe(&live->core, &psn)) {
 		uet_count(pdc->udev, UET_CNT_TAIL_PROBES, 1);
 		pdc_xmit_req(pdc, psn, true);
 		pdc_push(pdc, UET_PDS_TX_BURST);
@@ -393,8 +415,8 @@ static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t)
 		goto out;
 	}
 	uet_count(pdc->udev, UET_CNT_TIMEOUTS, 1);
-	uet_pdc_tx_timeout(&pdc->core);
-	if (uet_pdc_transition(&pdc->core, UET_PDC_EV_TIMEOUT) == UET_PDC_CLOSED) {
+	uet_pdc_tx_timeout(&live->core);
+	if (uet_pdc_transition(&live->core, UET_PDC_EV_TIMEOUT) == UET_PDC_CLOSED) {
 		pdc_fail_all(pdc, -ETIMEDOUT);
 		goto out;
 	}
@@ -412,29 +434,33 @@ out:
  */
 void pdc_close_progress(struct uet_pds_pdc *pdc)
 {
+	struct uet_pds_live *live;
 	u32 psn;
 
 	lockdep_assert_held(&pdc->lock);
 	if (!pdc->close_wanted || pdc->dead || pdc->reclaim)
 		return;
-	if (pdc->core.state == UET_PDC_CLOSING) {
-		if (!uet_pdc_tx_in_flight(&pdc->core) &&
-		    uet_pdc_transition(&pdc->core, UET_PDC_EV_CLOSE_ACK) ==
+	live = ini_wake(pdc);
+	if (!live)
+		return;
+	if (live->core.state == UET_PDC_CLOSING) {
+		if (!uet_pdc_tx_in_flight(&live->core) &&
+		    uet_pdc_transition(&live->core, UET_PDC_EV_CLOSE_ACK) ==
 		    UET_PDC_CLOSED)
 			pdc_set_reclaim(pdc);
 		return;
 	}
-	if (uet_sched_queued(&pdc->sched) || uet_pdc_tx_in_flight(&pdc->core) ||
-	    uet_pdc_transition(&pdc->core, UET_PDC_EV_CLOSE) != UET_PDC_CLOSING)
+	if (uet_sched_queued(&live->sched) || uet_pdc_tx_in_flight(&live->core) ||
+	    uet_pdc_transition(&live->core, UET_PDC_EV_CLOSE) != UET_PDC_CLOSING)
 		return;
-	if (!uet_sched_room(&pdc->sched, pdc->core.tx.una, pdc->core.tx.nxt,
+	if (!uet_sched_room(&live->sched, live->core.tx.una, live->core.tx.nxt,
 			    GFP_ATOMIC) ||
-	    uet_pdc_tx_alloc(&pdc->core, ktime_get_ns(), &psn)) {
+	    uet_pdc_tx_alloc(&live->core, ktime_get_ns(), &psn)) {
 		/* no clean close: the target reclaims its side when idle */
 		pdc_set_reclaim(pdc);
 		return;
 	}
-	uet_sched_close(&pdc->sched, psn);
+	uet_sched_close(&live->sched, psn);
 	pdc_xmit_req(pdc, psn, false);
 	pdc_rto_arm(pdc);
 }
@@ -462,7 +488,7 @@ static struct uet_pds_pdc *pdc_get_initiator(struct uet_dev *udev,
 	spin_lock_bh(&pds->lock);
 	/* another sender may have made it meanwhile */
 	pdc = pdc_find_initiator(pds, key) ?:
-	      pdc_alloc(udev, key, true, get_random_u32(), 0, pdc_rto_expired);
+	      pdc_alloc(udev, key, true, get_random_u32(), 0);
 	spin_unlock_bh(&pds->lock);
 	return pdc;
 }
@@ -541,10 +567,12 @@ int uet_pds_send_msg(struct uet_dev *udev, const struct uet_pds_key *key,
 	spin_lock_bh(&pdc->lock);
 	if (pdc->dead) {
 		uet_ses_tx_done(msg, msg->seg.count, -ENETDOWN);
+	} else if (!ini_wake(pdc)) {
+		uet_ses_tx_done(msg, msg->seg.count, -ENOMEM);
 	} else {
 		msg->pdc = pdc;
-		uet_sched_queue(&pdc->sched, msg);
-		if (!uet_pdc_tx_in_flight(&pdc->core))
+		uet_sched_queue(&pdc->live->sched, msg);
+		if (!uet_pdc_tx_in_flight(&pdc->live->core))
 			pdc_push(pdc, UET_PDS_TX_BURST);
 	}
 	pdc_unlock_bh(pdc);
@@ -576,7 +604,9 @@ bool uet_pds_cancel(struct uet_dev *udev, struct uet_pds_msg *msg)
 	}
 	spin_lock_bh(&pdc->lock);
 	WRITE_ONCE(msg->cancelled, true);
-	pdc_drop_cancelled(pdc);
+	/* quiet, the PDC holds nothing of it any more */
+	if (pdc->live)
+		pdc_drop_cancelled(pdc);
 	/* a PDC to close may have waited for just those */
 	pdc_close_progress(pdc);
 	pdc_unlock_bh(pdc);
@@ -610,9 +640,9 @@ static void pdc_ack_answer(struct uet_pds_pdc *pdc, struct sk_buff *skb,
 
 	lockdep_assert_held(&pdc->lock);
 	if (!uet_psn_in_window(ack_psn, acked->cum_from,
-			       pdc->core.tx.nxt - acked->cum_from))
+			       pdc->live->core.tx.nxt - acked->cum_from))
 		return;
-	tx = uet_sched_tx(&pdc->sched, ack_psn);
+	tx = uet_sched_tx(&pdc->live->sched, ack_psn);
 	if (!(tx->flags & UET_PDS_TX_USED) || tx->flags & UET_PDS_TX_CLOSE)
 		return;
 	msg = tx->msg;
@@ -688,9 +718,9 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 	}
 
 	spin_lock(&pdc->lock);
-	if (!pdc_live_peer(pdc, ai->spdcid))
+	if (!pdc_live_peer(pdc, ai->spdcid) || !ini_wake(pdc))
 		goto unlock;
-	if (uet_pdc_tx_ack(&pdc->core, &ack, ktime_get_ns(), &acked)) {
+	if (uet_pdc_tx_ack(&pdc->live->core, &ack, ktime_get_ns(), &acked)) {
 		/* names unsent PSNs: the core counted it for the PDC */
 		uet_count(udev, UET_CNT_DROP_OUT_OF_WINDOW, 1);
 		goto unlock;
@@ -704,11 +734,11 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 	if (slen)
 		pdc_ack_answer(pdc, skb, hlen + slen, &ses, ack.ack_psn, &acked);
 	pdc_tx_acked(pdc, &acked);
-	uet_pdc_transition(&pdc->core, UET_PDC_EV_ACK);
+	uet_pdc_transition(&pdc->live->core, UET_PDC_EV_ACK);
 	pdc_push(pdc, UET_PDS_TX_BURST);
 	pdc_close_progress(pdc);
-	if (!uet_pdc_tx_in_flight(&pdc->core))
-		hrtimer_try_to_cancel(&pdc->timer);
+	if (!uet_pdc_tx_in_flight(&pdc->live->core))
+		hrtimer_try_to_cancel(&pdc->live->timer);
 	else if (acked.newly)
 		pdc_rto_arm(pdc);
 	pdc->last_active = jiffies;
@@ -729,13 +759,15 @@ put:
  */
 static bool pdc_lost(struct uet_pds_pdc *pdc, u32 psn)
 {
+	struct uet_pds_live *live = pdc->live;
+
 	lockdep_assert_held(&pdc->lock);
 	if (!pdc->rpdcid_known ||
-	    !uet_psn_in_window(psn, pdc->core.tx.una,
-			       uet_pdc_tx_in_flight(&pdc->core)))
+	    !uet_psn_in_window(psn, live->core.tx.una,
+			       uet_pdc_tx_in_flight(&live->core)))
 		return false;
-	uet_pdc_transition(&pdc->core, UET_PDC_EV_ABORT);
-	hrtimer_try_to_cancel(&pdc->timer);
+	uet_pdc_transition(&live->core, UET_PDC_EV_ABORT);
+	hrtimer_try_to_cancel(&live->timer);
 	pdc_fail_all(pdc, -ECONNRESET);
 	return true;
 }
@@ -756,18 +788,18 @@ void pds_rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 	if (!pdc)
 		return;
 	spin_lock(&pdc->lock);
-	if (!pdc_live_peer(pdc, n->spdcid))
+	if (!pdc_live_peer(pdc, n->spdcid) || !ini_wake(pdc))
 		goto unlock;
 	uet_count(udev, UET_CNT_NACKS_RECEIVED, 1);
 	if (n->code == UET_PDS_NACK_INV_DPDCID) {
 		lost = pdc_lost(pdc, n->psn);
 	} else if ((n->code == UET_PDS_NACK_ROD_OOO ||
 		    n->code == UET_PDS_NACK_TRIMMED) &&
-		   !uet_pdc_tx_nack(&pdc->core, n->psn)) {
-		uet_pdc_transition(&pdc->core, UET_PDC_EV_NACK);
+		   !uet_pdc_tx_nack(&pdc->live->core, n->psn)) {
+		uet_pdc_transition(&pdc->live->core, UET_PDC_EV_NACK);
 		pdc_push(pdc, UET_PDS_TX_BURST);
 	} else if (n->code == UET_PDS_NACK_NO_PKT_BUFFER &&
-		   !uet_pdc_tx_rnr(&pdc->core, n->psn, &again)) {
+		   !uet_pdc_tx_rnr(&pdc->live->core, n->psn, &again)) {
 		/* no receive buffer for it yet: it waits (pdc_rnr_retry()) */
 		pdc_rto_arm(pdc);
 	}
