@@ -395,8 +395,8 @@ static bool cfg_valid(const struct uet_pdc_cfg *cfg)
  *
  * It allocates nothing: the sender's bitmaps come with the first PSN in
  * flight, a target's receive bitmap with the first request out of order;
- * uet_pdc_tx_release() and uet_pdc_rx_release() give them back while
- * the PDC lives, uet_pdc_fini() at its end.
+ * uet_pdc_save() gives them back once the PDC is quiet, uet_pdc_fini()
+ * at its end.
  *
  * Return: 0, or -EINVAL if @cfg is not valid.
  */
@@ -639,20 +639,6 @@ static int tx_bitmaps_alloc(struct uet_pdc *pdc)
 	pdc->tx.rtxd = b + 2 * n;
 	pdc->tx.rnr = b + 3 * n;
 	return 0;
-}
-
-/**
- * uet_pdc_tx_release() - a quiet sender gives its window's bitmaps back
- * @pdc: the PDC
- *
- * Only with nothing in flight: the next PSN allocated brings new ones,
- * all bits clear, as the old ones are for every PSN not in flight.  A
- * target's receive bitmap stays (uet_pdc_rx_release() is its own).
- */
-void uet_pdc_tx_release(struct uet_pdc *pdc)
-{
-	if (!uet_pdc_tx_in_flight(pdc))
-		tx_bitmaps_free(pdc);
 }
 
 /* Raise @psn to @floor if it lies before it. */
@@ -1469,21 +1455,6 @@ enum uet_pdc_rx_verdict uet_pdc_rx_check(struct uet_pdc *pdc, u32 psn)
 			return UET_PDC_RX_OUT_OF_WINDOW;
 	}
 	return v;
-}
-
-/**
- * uet_pdc_rx_release() - a target in order gives its receive bitmap back
- * @pdc: the PDC
- *
- * Only once every hole is filled (no bit set): the next request out of
- * order brings a new one (uet_pdc_rx_check()).
- */
-void uet_pdc_rx_release(struct uet_pdc *pdc)
-{
-	if (pdc->rx.recvd && !pdc->rx.holes) {
-		kfree(pdc->rx.recvd);
-		pdc->rx.recvd = NULL;
-	}
 }
 
 /**

@@ -335,7 +335,7 @@ struct uet_pdc_acked {
  * bitmaps, of a window's bits each, are one allocation that exists only
  * while PSNs are in flight: the first PSN allocated brings it
  * (uet_pdc_tx_alloc()), and the PDC gives it back once quiet
- * (uet_pdc_tx_release()).  UUD moves @una along with @nxt and uses
+ * (uet_pdc_save()).  UUD moves @una along with @nxt and uses
  * nothing else.
  */
 struct uet_pdc_tx {
@@ -375,7 +375,7 @@ struct uet_pdc_tx {
  *	arrived.  Cleared as @cack passes it.  A target's only (an
  *	initiator takes no requests), from the first request out of order
  *	(uet_pdc_rx_check()) until it is in order and quiet again
- *	(uet_pdc_rx_release()).
+ *	(uet_pdc_save()).
  * @holes: bits set in @recvd: requests taken out of order, @cack not yet
  *	past them.  None: @recvd may go.
  */
@@ -488,7 +488,6 @@ const char *uet_pdc_mode_name(enum uet_pdc_mode mode);
 const char *uet_pdc_counter_name(enum uet_pdc_counter cnt);
 
 int uet_pdc_tx_alloc(struct uet_pdc *pdc, u64 now, u32 *psn);
-void uet_pdc_tx_release(struct uet_pdc *pdc);
 int uet_pdc_tx_ack(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
 		   u64 now, struct uet_pdc_acked *acked);
 int uet_pdc_tx_nack(struct uet_pdc *pdc, u32 psn);
@@ -502,7 +501,6 @@ bool uet_pdc_tx_rnr_probe(struct uet_pdc *pdc, u32 *psn);
 enum uet_pdc_rx_verdict uet_pdc_rx_packet(struct uet_pdc *pdc, u32 psn,
 					  u32 flags);
 enum uet_pdc_rx_verdict uet_pdc_rx_check(struct uet_pdc *pdc, u32 psn);
-void uet_pdc_rx_release(struct uet_pdc *pdc);
 void uet_pdc_rx_accept(struct uet_pdc *pdc, u32 psn, u32 flags,
 		       enum uet_pdc_rx_verdict v);
 void uet_pdc_rx_build_ack(struct uet_pdc *pdc, struct uet_pdc_ack *ack);

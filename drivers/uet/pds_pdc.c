@@ -613,9 +613,8 @@ static bool live_idle(struct uet_pds_live *live)
  * pdc_sleep() - let a quiet PDC go of what it holds while traffic flows
  * @pdc: the PDC, locked, found quiet by the scanner (pdc_quiet())
  *
- * All of its live state goes if its core can be saved; a target's with a
- * hole open (its initiator gone) keeps its core and gives back the rest
- * it can: the route cache, a PSN table, the sender's bitmaps.
+ * All of its live state goes if its core can be saved; a target with a
+ * hole open (its initiator gone) keeps it, but for its route cache.
  */
 void pdc_sleep(struct uet_pds_pdc *pdc)
 {
@@ -625,8 +624,6 @@ void pdc_sleep(struct uet_pds_pdc *pdc)
 	if (!live || pdc->dead || !live_idle(live))
 		return;
 	if (!uet_pdc_save(&live->core, &pdc->saved)) {
-		uet_sched_shrink(&live->sched);
-		uet_pdc_tx_release(&live->core);
 		pdc_dst_release(live);
 		return;
 	}

@@ -4,8 +4,8 @@
  * into requests as PSNs become free, and read requests sent again.
  *
  * The table of what each PSN in flight carries grows with what is in
- * flight and shrinks back when the PDC goes quiet, so that an idle PDC
- * holds a small one (%UET_SCHED_TABLE_MIN entries).
+ * flight, and goes with the scheduler, which a PDC holds only while
+ * traffic flows: a quiet PDC holds none.
  *
  * Reissues: a read request acknowledged without its data (the ACK that
  * carried the data was lost, and a later one covered the PSN) is sent
@@ -39,7 +39,8 @@ struct uet_sched_reissue {
  *
  * The table comes with the first PSN in flight (uet_sched_room()), at
  * %UET_SCHED_TABLE_MIN entries (or @window, if smaller), grows with what
- * is in flight and goes once the PDC is quiet (uet_sched_shrink()).
+ * is in flight and goes with the scheduler (uet_sched_fini()), which a
+ * PDC keeps only while traffic flows.
  */
 void uet_sched_init(struct uet_sched *s, u32 window)
 {
@@ -95,20 +96,6 @@ bool uet_sched_room(struct uet_sched *s, u32 una, u32 nxt, gfp_t gfp)
 		return true;
 	return s->mask + 1 < s->window &&
 	       sched_resize(s, (s->mask + 1) * 2, una, nxt, gfp);
-}
-
-/**
- * uet_sched_shrink() - no table while nothing is in flight
- * @s: the scheduler, nothing in flight
- *
- * For a PDC gone quiet: the table comes back with the traffic that needs
- * it.
- */
-void uet_sched_shrink(struct uet_sched *s)
-{
-	kfree(s->txq);
-	s->txq = NULL;
-	s->mask = 0;
 }
 
 /**

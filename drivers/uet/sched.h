@@ -83,8 +83,7 @@ struct uet_pds_tx {
  *	they go before anything of @sendq.
  * @txq: the request of each PSN in flight, by PSN modulo the table's
  *	size; flags 0 once done with.  Sized to what is in flight, up to
- *	the window (uet_sched_room()); %NULL while nothing is
- *	(uet_sched_shrink()).
+ *	the window (uet_sched_room()); %NULL until something is.
  * @mask: the table's size, a power of two, less one; 0 without one.
  * @window: the PDC's tracking window: the table's largest size.
  */
@@ -119,7 +118,6 @@ enum uet_sched_fate {
 
 void uet_sched_init(struct uet_sched *s, u32 window);
 bool uet_sched_room(struct uet_sched *s, u32 una, u32 nxt, gfp_t gfp);
-void uet_sched_shrink(struct uet_sched *s);
 void uet_sched_fini(struct uet_sched *s);
 void uet_sched_queue(struct uet_sched *s, struct uet_pds_msg *msg);
 

@@ -59,7 +59,7 @@ enum op {
 	OP_PROBE,
 	OP_RNR,
 	OP_RNR_PROBE,
-	OP_RELEASE,
+	OP_SAVE,
 	OP_COUNT
 };
 
@@ -437,13 +437,7 @@ static void do_op(struct fuzz *f, struct input *in)
 		uet_pdc_rtt_sample(&f->tx.rtt, take(in, 8));
 		CHECK(rto_in_bounds(&f->tx));
 		break;
-	case OP_RELEASE:
-		/* the bitmaps go only with nothing in flight */
-		uet_pdc_tx_release(&f->tx);
-		CHECK(!f->tx.tx.acked == !uet_pdc_tx_in_flight(&f->tx));
-		/* the receive bitmap only with no hole left */
-		uet_pdc_rx_release(&f->rx);
-		CHECK(!f->rx.rx.recvd || f->rx.rx.holes);
+	case OP_SAVE:
 		do_save(take(in, 1) & 1 ? &f->tx : &f->rx);
 		break;
 	}

@@ -401,6 +401,7 @@ TEST(tx_window_wraps)
  */
 TEST(tx_bitmaps_only_in_flight)
 {
+	struct uet_pdc_saved saved;
 	struct uet_pdc_acked acked;
 	struct uet_pdc_ack ack;
 	struct uet_pdc_cfg cfg;
@@ -416,14 +417,15 @@ TEST(tx_bitmaps_only_in_flight)
 	/* a SACK of the second: held while the first is in flight */
 	ack = ack_of(WRAP_START - 1, WRAP_START + 1, 1);
 	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
-	uet_pdc_tx_release(&pdc);
+	EXPECT_FALSE(uet_pdc_save(&pdc, &saved));
 	ASSERT_NE(NULL, pdc.tx.acked);
 	EXPECT_TRUE(test_bit((WRAP_START + 1) & 7, pdc.tx.acked));
 	ack = ack_of(WRAP_START + 1, WRAP_START + 2, 0);
 	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
 	EXPECT_EQ(0, uet_pdc_tx_in_flight(&pdc));
-	uet_pdc_tx_release(&pdc);
+	EXPECT_TRUE(uet_pdc_save(&pdc, &saved));
 	EXPECT_EQ(NULL, pdc.tx.acked);
+	ASSERT_EQ(0, uet_pdc_restore(&pdc, &cfg, true, &saved));
 	/* and back: the whole window, every bit clear */
 	while (!uet_pdc_tx_alloc(&pdc, 0, &psn))
 		;
@@ -496,7 +498,9 @@ TEST(rx_bitmap_target_only)
  */
 TEST(rx_bitmap_until_in_order)
 {
+	struct uet_pdc_saved saved;
 	struct uet_pdc_cfg cfg;
+	struct uet_pdc_ack ack;
 	struct uet_pdc pdc;
 
 	small_cfg(&cfg, UET_PDC_RUD, 64);
@@ -505,46 +509,28 @@ TEST(rx_bitmap_until_in_order)
 		  uet_pdc_rx_packet(&pdc, 102, UET_PDC_RX_SYN));
 	EXPECT_EQ(UET_PDC_RX_DELIVER_OOO, uet_pdc_rx_packet(&pdc, 104, 0));
 	EXPECT_EQ(2, pdc.rx.holes);
-	uet_pdc_rx_release(&pdc);
+	uet_pdc_rx_build_ack(&pdc, &ack);
+	EXPECT_FALSE(uet_pdc_save(&pdc, &saved));
 	ASSERT_NE(NULL, pdc.rx.recvd);		/* holes at 100, 101, 103 */
 	EXPECT_EQ(UET_PDC_RX_DELIVER, uet_pdc_rx_packet(&pdc, 100, 0));
 	EXPECT_EQ(UET_PDC_RX_DELIVER, uet_pdc_rx_packet(&pdc, 101, 0));
 	EXPECT_EQ(102, pdc.rx.cack);
 	EXPECT_EQ(1, pdc.rx.holes);
-	uet_pdc_rx_release(&pdc);
+	uet_pdc_rx_build_ack(&pdc, &ack);
+	EXPECT_FALSE(uet_pdc_save(&pdc, &saved));
 	ASSERT_NE(NULL, pdc.rx.recvd);		/* 104 still waits for 103 */
 	EXPECT_EQ(UET_PDC_RX_DELIVER, uet_pdc_rx_packet(&pdc, 103, 0));
 	EXPECT_EQ(104, pdc.rx.cack);
 	EXPECT_EQ(0, pdc.rx.holes);
-	uet_pdc_rx_release(&pdc);
+	uet_pdc_rx_build_ack(&pdc, &ack);
+	EXPECT_TRUE(uet_pdc_save(&pdc, &saved));
 	EXPECT_EQ(NULL, pdc.rx.recvd);
+	ASSERT_EQ(0, uet_pdc_restore(&pdc, &cfg, false, &saved));
 	EXPECT_EQ(UET_PDC_RX_DUPLICATE, uet_pdc_rx_packet(&pdc, 102, 0));
 	EXPECT_EQ(UET_PDC_RX_DELIVER_OOO, uet_pdc_rx_packet(&pdc, 106, 0));
 	ASSERT_NE(NULL, pdc.rx.recvd);
 	EXPECT_EQ(UET_PDC_RX_DUPLICATE, uet_pdc_rx_packet(&pdc, 106, 0));
 	EXPECT_FALSE(test_bit(107 & 63, pdc.rx.recvd));
-	uet_pdc_fini(&pdc);
-}
-
-/*
- * A quiet target gives back the sender's bitmaps it never had, not its
- * receive bitmap: requests out of order still find their place after.
- */
-TEST(tx_release_keeps_rx_bitmap)
-{
-	struct uet_pdc_cfg cfg;
-	struct uet_pdc pdc;
-
-	small_cfg(&cfg, UET_PDC_RUD, 64);
-	ASSERT_EQ(0, uet_pdc_init(&pdc, &cfg, false, 100));
-	EXPECT_EQ(UET_PDC_RX_DELIVER_OOO,
-		  uet_pdc_rx_packet(&pdc, 102, UET_PDC_RX_SYN));
-	uet_pdc_tx_release(&pdc);
-	EXPECT_NE(NULL, pdc.rx.recvd);
-	EXPECT_EQ(UET_PDC_RX_DELIVER_OOO, uet_pdc_rx_packet(&pdc, 101, 0));
-	EXPECT_EQ(UET_PDC_RX_DELIVER, uet_pdc_rx_packet(&pdc, 100, 0));
-	EXPECT_EQ(102, pdc.rx.cack);
-	EXPECT_EQ(UET_PDC_RX_DUPLICATE, uet_pdc_rx_packet(&pdc, 101, 0));
 	uet_pdc_fini(&pdc);
 }
 

