@@ -599,6 +599,30 @@ idle_close() {
 	xfer count=4 size=65536
 }
 
+# An initiator whose target is gone (its device deleted: nothing
+# answers) sends its CLOSE 4 times in all and gives it up: about 750 ms
+# at the 50 ms RTO floor, where 15 timeouts of backoff would take
+# minutes.  Every PDC of uet0 closes so, each after exactly 4 timeouts.
+close_unanswered() {
+	local c t n rc=0
+	A uetctl dev set uet0 pdc-idle-ms 0 || return 1
+	xfer count=1 size=100 && [ -n "$(ini_pdc)" ] &&
+	B rdma link del uet1 || rc=1
+	c=$(counter uet0 pdcs_closed) t=$(counter uet0 timeouts)
+	A uetctl dev set uet0 pdc-idle-ms 500 || rc=1
+	n=$SECONDS
+	while [ "$(counter uet0 pdcs_active)" -gt 0 ] && [ $((SECONDS - n)) -lt 10 ]; do
+		sleep 0.2
+	done
+	c=$(( $(counter uet0 pdcs_closed) - c )) t=$(( $(counter uet0 timeouts) - t ))
+	echo "# $c PDCs closed in $((SECONDS - n)) s, $t timeouts"
+	[ "$(counter uet0 pdcs_active)" -eq 0 ] && [ "$c" -ge 1 ] &&
+	[ "$t" -eq $((4 * c)) ] || rc=1
+	B rdma link add uet1 type uet netdev veth0 || rc=1
+	A uetctl dev set uet0 pdc-idle-ms 10000 || rc=1
+	return $rc
+}
+
 # PDC pools: with the general pool full and no reserved pool, a send
 # that needs a new PDC fails at once (-ENOBUFS) and is counted; the
 # reserved pool then serves initiators.  (The RUD PDC of the test before
@@ -658,7 +682,7 @@ counters_sane() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 33
+ktap_set_plan 34
 ktap_test_result "setup" setup
 ktap_test_result "1 B to 16 MiB, lossless, no retransmit" sizes_lossless
 # sampled while the transfer runs: on the debug kernel one run in three
@@ -703,6 +727,7 @@ ktap_test_result "1024 target PDCs per source address" source_limit
 ktap_test_result "64 initiator flows per endpoint, the rest counted" flow_limit
 ktap_test_result "a stale target PDC gives way to its initiator's new one" stale_target_pdc
 ktap_test_result "idle PDCs closed and reclaimed" idle_close
+ktap_test_result "an unanswered CLOSE given up after 3 retries" close_unanswered
 ktap_test_result "PDC pools: exhaustion refused and counted, reserved pool" pools
 ktap_test_result "job counters, PIDonFEP range" job_counters
 ktap_test_result "two PDCs through a slow qdisc: no drop, they take turns" backpressure

@@ -94,6 +94,15 @@ static_assert(UET_PDC_WND_MAX <= (u16)~0);
 #define DEFAULT_MAX_RETRIES	15
 
 /*
+ * A CLOSE unanswered after this many timeouts in a row is given up, the
+ * PDC closed in error (ours): the target reclaims its side once idle
+ * anyway, and one that is gone answers strangers at a bounded rate
+ * (UET_PDS_ANSWER_BURST a second), which 15 timeouts of exponential
+ * backoff, minutes at the default RTO bounds, would only wait for.
+ */
+#define CLOSE_MAX_RETRIES	3
+
+/*
  * PSNs refused for want of a receive buffer wait 1 ms before one goes
  * again: about InfiniBand's RNR NAK timer of 1.28 ms (code 14 of IB spec
  * 9.7.5.2.8), the value applications commonly choose.
@@ -305,7 +314,9 @@ static enum uet_pdc_state closing_next(const struct uet_pdc *pdc,
 	case UET_PDC_EV_ABORT:
 		return UET_PDC_CLOSED;
 	case UET_PDC_EV_TIMEOUT:
-		return retries_exhausted(pdc) ? UET_PDC_CLOSED : UET_PDC_CLOSING;
+		return retries_exhausted(pdc) ||
+		       pdc->tx.retries > CLOSE_MAX_RETRIES ? UET_PDC_CLOSED :
+							     UET_PDC_CLOSING;
 	default:
 		return UET_PDC_CLOSING;
 	}

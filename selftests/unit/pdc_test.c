@@ -250,6 +250,32 @@ TEST(close_drained)
 		  uet_pdc_transition(&ini, UET_PDC_EV_CLOSE_ACK));
 }
 
+/*
+ * An unanswered CLOSE goes again 3 times, then the PDC closes in error,
+ * whatever the retries allowed before: its target is gone or reclaims
+ * its side when idle.
+ */
+TEST(close_unanswered_given_up)
+{
+	struct uet_pdc ini;
+	u32 psn;
+	int i;
+
+	sender(_metadata, &ini, UET_PDC_RUD, 16, 0);
+	EXPECT_EQ(UET_PDC_CLOSING, uet_pdc_transition(&ini, UET_PDC_EV_CLOSE));
+	ASSERT_EQ(0, uet_pdc_tx_alloc(&ini, 0, &psn));
+	for (i = 0; i < 3; i++) {
+		uet_pdc_tx_timeout(&ini);
+		EXPECT_EQ(UET_PDC_CLOSING,
+			  uet_pdc_transition(&ini, UET_PDC_EV_TIMEOUT));
+		EXPECT_TRUE(uet_pdc_tx_next_rtx(&ini, &psn));
+	}
+	uet_pdc_tx_timeout(&ini);
+	EXPECT_EQ(UET_PDC_CLOSED, uet_pdc_transition(&ini, UET_PDC_EV_TIMEOUT));
+	EXPECT_EQ(4, ini.cnt[UET_PDC_CNT_TX_TIMEOUTS]);
+	uet_pdc_fini(&ini);
+}
+
 /* A close waits for every PSN in flight to be acknowledged. */
 TEST(close_waits_for_flight)
 {
