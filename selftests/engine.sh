@@ -57,6 +57,39 @@ rod() {
 	xfer count=16 size=65536 mode=rod
 }
 
+# ECN: requests leave ECT(0).  A queue on uet0's side that marks a third
+# of them CE instead of dropping them (netem's ecn) loses none: uet1
+# counts each marked request it takes (ecn_marked) and says so at once in
+# an ACK (the M flag), which uet0 counts (ecn_echoes); nothing goes
+# again.  Over IPv4 and IPv6.  Only uet0 -> uet1 is impaired, packet by
+# packet, its neighbours pinned (netem drops what is not ECN-capable).
+ecn_echo() {
+	local m e r mac a rc=0
+	m=$(counter uet1 ecn_marked) e=$(counter uet0 ecn_echoes)
+	r=$(counter uet0 retransmits)
+	mac=$(B cat /sys/class/net/veth0/address)
+	for a in "$UET_NET4.2" "$UET_NET6::2"; do
+		A ip neigh replace "$a" lladdr "$mac" dev veth0 nud permanent ||
+			rc=1
+	done
+	A ip link set dev veth0 gso_max_segs 1 &&
+	A tc qdisc replace dev veth0 root netem loss 30% ecn || rc=1
+	if [ $rc = 0 ]; then
+		xfer count=4 size=65536 &&
+		xfer count=4 size=65536 addr="$UET_NET6::2" || rc=1
+	fi
+	A tc qdisc del dev veth0 root 2>/dev/null
+	A ip link set dev veth0 gso_max_segs 65535
+	for a in "$UET_NET4.2" "$UET_NET6::2"; do
+		A ip neigh del "$a" dev veth0
+	done
+	m=$(($(counter uet1 ecn_marked) - m)) e=$(($(counter uet0 ecn_echoes) - e))
+	r=$(($(counter uet0 retransmits) - r))
+	echo "# marked $m, echoes $e, retransmits $r"
+	[ $rc = 0 ] && [ "$m" -gt 0 ] && [ "$e" -gt 0 ] && [ "$e" -le "$m" ] &&
+	[ "$r" -eq 0 ]
+}
+
 # UUD: one packet per message, best effort; through loss, reordering and
 # corruption what arrives is whole and never twice, and a message longer
 # than a packet (1416 bytes: MTU 1500 less IPv4, UDP, PDS and SES headers)
@@ -682,7 +715,7 @@ counters_sane() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 34
+ktap_set_plan 35
 ktap_test_result "setup" setup
 ktap_test_result "1 B to 16 MiB, lossless, no retransmit" sizes_lossless
 # sampled while the transfer runs: on the debug kernel one run in three
@@ -697,6 +730,7 @@ ktap_test_result "packets leave in GSO batches, arrive one by one" batches
 ktap_test_result "empty and odd-sized messages" odd_sizes
 ktap_test_result "over IPv6" ipv6
 ktap_test_result "ROD" rod
+ktap_test_result "ECN: requests ECT(0), CE echoed at once, nothing lost" ecn_echo
 ktap_test_result "UUD" uud
 ktap_test_result "1% loss" loss1
 ktap_test_result "5% loss" loss5

@@ -51,6 +51,8 @@ static const struct rdma_stat_desc uet_counter_descs[] = {
 	[UET_CNT_RNR_NACKS_SENT].name = "rnr_nacks_sent",
 	[UET_CNT_TX_WAITS].name = "tx_waits",
 	[UET_CNT_DROP_NO_MEMORY].name = "drop_no_memory",
+	[UET_CNT_ECN_MARKED].name = "ecn_marked",
+	[UET_CNT_ECN_ECHOES].name = "ecn_echoes",
 	[UET_CNT_PDCS_ACTIVE].name = "pdcs_active",
 };
 

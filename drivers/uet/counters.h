@@ -47,6 +47,8 @@ enum uet_counter {
 	UET_CNT_RNR_NACKS_SENT,
 	UET_CNT_TX_WAITS,
 	UET_CNT_DROP_NO_MEMORY,
+	UET_CNT_ECN_MARKED,
+	UET_CNT_ECN_ECHOES,
 	UET_CNT_PDCS_ACTIVE,	/* a gauge: created minus closed, never counted */
 	UET_NUM_COUNTERS
 };

@@ -155,6 +155,7 @@ static const char * const counter_names[UET_PDC_CNT_COUNT] = {
 	[UET_PDC_CNT_TX_RNR] = "tx_rnr",
 	[UET_PDC_CNT_RX_ROD_REJECTS] = "rx_rod_rejects",
 	[UET_PDC_CNT_RX_OUT_OF_WINDOW] = "rx_out_of_window",
+	[UET_PDC_CNT_RX_CE] = "rx_ce",
 };
 
 static const char *name_of(const char * const *names, unsigned int count,
@@ -1375,8 +1376,8 @@ static void rx_delivered(struct uet_pdc *pdc)
  * deliveries, at once for a request out of sequence (one that opens a
  * hole, or fills one: the SACK shows the news; those that follow a hole in
  * sequence wait their turn), seen before (its ACK was lost), asking for
- * one (AR), or with SYN (the initiator leaves SYN_SENT one round trip
- * after it started).
+ * one (AR), with SYN (the initiator leaves SYN_SENT one round trip
+ * after it started), or ECN-marked (the ACK carries the mark, M).
  */
 static void rx_account(struct uet_pdc *pdc, u32 psn, u32 flags,
 		       enum uet_pdc_rx_verdict v)
@@ -1409,6 +1410,12 @@ static void rx_account(struct uet_pdc *pdc, u32 psn, u32 flags,
 		break;
 	}
 	rx->last_psn = psn;
+	/* the sender learns of a mark in the next round trip, not later */
+	if (flags & UET_PDC_RX_CE) {
+		pdc->cnt[UET_PDC_CNT_RX_CE]++;
+		rx->marked = true;
+		rx->ack_due = true;
+	}
 	if (flags & (UET_PDC_RX_AR | UET_PDC_RX_SYN) ||
 	    rx->unacked >= pdc->cfg.ack_every)
 		rx->ack_due = true;
@@ -1519,7 +1526,9 @@ void uet_pdc_rx_build_ack(struct uet_pdc *pdc, struct uet_pdc_ack *ack)
 	ack->ack_psn = rx->last_psn;
 	ack->sack_base = base;
 	ack->sack_bitmap = sack_bitmap(pdc, base);
+	ack->marked = rx->marked;
 	rx->unacked = 0;
 	rx->ack_due = false;
+	rx->marked = false;
 	pdc->cnt[UET_PDC_CNT_RX_ACKS]++;
 }

@@ -165,6 +165,7 @@ enum uet_pdc_rx_verdict {
 /* Flags of a received request, as uet_pdc_rx_packet() takes them. */
 #define UET_PDC_RX_AR		BIT(0)	/* the sender asks for an ACK */
 #define UET_PDC_RX_SYN		BIT(1)	/* the sender has had no ACK yet */
+#define UET_PDC_RX_CE		BIT(2)	/* it arrived ECN-marked (CE) */
 
 /**
  * enum uet_pdc_counter - per-PDC counters, named by uet_pdc_counter_name()
@@ -184,6 +185,7 @@ enum uet_pdc_rx_verdict {
  * @UET_PDC_CNT_TX_RNR: PSNs the receiver had no buffer for (uet_pdc_tx_rnr()).
  * @UET_PDC_CNT_RX_ROD_REJECTS: ROD requests ahead of the expected PSN.
  * @UET_PDC_CNT_RX_OUT_OF_WINDOW: requests outside the window.
+ * @UET_PDC_CNT_RX_CE: requests taken that arrived ECN-marked (CE).
  * @UET_PDC_CNT_COUNT: number of counters.
  *
  * The first %UET_PDC_CNT_KEPT, the ones a PDC's owner shows, outlast the
@@ -207,6 +209,7 @@ enum uet_pdc_counter {
 	UET_PDC_CNT_TX_RNR,
 	UET_PDC_CNT_RX_ROD_REJECTS,
 	UET_PDC_CNT_RX_OUT_OF_WINDOW,
+	UET_PDC_CNT_RX_CE,
 	UET_PDC_CNT_COUNT
 };
 
@@ -270,12 +273,14 @@ struct uet_pdc_rtt {
  * @sack_base: PSN of bit 0 of @sack_bitmap.
  * @sack_bitmap: bit i set: PSN @sack_base + i arrived.  Zero in an ACK
  *	without SACK.
+ * @marked: a request it acknowledges arrived ECN-marked (the M flag).
  */
 struct uet_pdc_ack {
 	u32 cack_psn;
 	u32 ack_psn;
 	u32 sack_base;
 	u64 sack_bitmap;
+	bool marked;
 };
 
 /**
@@ -371,6 +376,8 @@ struct uet_pdc_tx {
  * @last_psn: the PSN last accepted (delivered or duplicate).
  * @unacked: requests delivered since the last ACK built.
  * @ack_due: an ACK should be built now.
+ * @marked: a request taken since the last ACK built arrived ECN-marked:
+ *	the next ACK says so (and is due at once).
  * @recvd: RUD, RUDI: per PSN above @cack + 1, by PSN modulo the window:
  *	arrived.  Cleared as @cack passes it.  A target's only (an
  *	initiator takes no requests), from the first request out of order
@@ -386,6 +393,7 @@ struct uet_pdc_rx {
 	u32 unacked;
 	u32 holes;
 	bool ack_due;
+	bool marked;
 	unsigned long *recvd;
 };
 

@@ -241,7 +241,7 @@ void uet_pds_fini(struct uet_dev *udev);
 int uet_pds_send(struct uet_dev *udev, const struct uet_pds_key *key,
 		 struct sk_buff *skb);
 void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
-		 const struct in6_addr *saddr);
+		 const struct in6_addr *saddr, bool ce);
 int uet_pds_show(struct seq_file *m, struct uet_dev *udev);
 void uet_pds_tx_resume(struct uet_dev *udev);
 int uet_pds_close(struct uet_dev *udev, u16 lpdcid);

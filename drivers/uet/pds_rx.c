@@ -58,6 +58,8 @@ static void pdc_send_ack(struct uet_pds_pdc *pdc, struct sk_buff *data, u32 psn)
 	h.ack.cc_type = UET_PDS_CC_NSCC;
 	h.ack.sack_psn_offset = ack.sack_base - ack.cack_psn;
 	h.ack.sack_bitmap = ack.sack_bitmap;
+	if (ack.marked)
+		h.flags |= UET_PDS_F_M;
 
 	if (!skb) {
 		rsp.rsp.opcode = UET_SES_RSP_DEFAULT;
@@ -306,7 +308,7 @@ static struct uet_pds_pdc *syn_target(struct uet_dev *udev,
  */
 static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 			const struct uet_pds_hdr_info *h,
-			const struct in6_addr *saddr)
+			const struct in6_addr *saddr, bool ce)
 {
 	bool syn = h->flags & UET_PDS_F_SYN, trimmed;
 	struct uet_ses_hdr_info ses;
@@ -348,6 +350,8 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 		flags |= UET_PDC_RX_AR;
 	if (syn)
 		flags |= UET_PDC_RX_SYN;
+	if (ce)
+		flags |= UET_PDC_RX_CE;
 
 	spin_lock(&pdc->lock);
 	live = tgt_wake(pdc);
@@ -379,6 +383,8 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	if (holes && !live->core.rx.holes)
 		pdc_look_soon(pdc);
 	pdc_count_verdict(udev, v);
+	if (ce && pdc_deliverable(v))
+		uet_count(udev, UET_CNT_ECN_MARKED, 1);
 	if (!pdc_deliverable(v)) {
 		if (v == UET_PDC_RX_REJECT_OOO)
 			pdc_send_nack(pdc, h->req.psn, UET_PDS_NACK_ROD_OOO);
@@ -526,9 +532,10 @@ out:
  * @udev: the device it arrived on
  * @skb: the packet from its PDS header on; the caller frees it
  * @saddr: its source address, IPv4 as IPv4-mapped IPv6
+ * @ce: it arrived ECN-marked, Congestion Experienced
  */
 void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
-		 const struct in6_addr *saddr)
+		 const struct in6_addr *saddr, bool ce)
 {
 	u8 buf[UET_PDS_MAX_HDR_LEN];
 	struct uet_pds_hdr_info h;
@@ -548,7 +555,7 @@ void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
 	case UET_PDS_TYPE_RUD_REQ:
 	case UET_PDS_TYPE_ROD_REQ:
 		skb_pull(skb, hlen);
-		rcv_request(udev, skb, &h, saddr);
+		rcv_request(udev, skb, &h, saddr, ce);
 		break;
 	case UET_PDS_TYPE_ACK:
 	case UET_PDS_TYPE_ACK_CC:

@@ -24,6 +24,7 @@
 #include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/udp.h>
+#include <net/inet_ecn.h>
 #include <net/ipv6.h>
 #include <uapi/linux/uet.h>
 
@@ -170,6 +171,9 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 	}
 	if (retx)
 		uet_count(pdc->udev, UET_CNT_RETRANSMITS, 1);
+	/* requests are ECN-capable; a CLOSE, a control packet, is not */
+	if (!(tx->flags & UET_PDS_TX_CLOSE))
+		uet_skb_cb(skb)->ecn = INET_ECN_ECT_0;
 	pdc_out(pdc, skb);
 }
 
@@ -731,6 +735,8 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 		pdc->rpdcid = ai->spdcid;
 		pdc->rpdcid_known = true;
 	}
+	if (h->flags & UET_PDS_F_M)
+		uet_count(udev, UET_CNT_ECN_ECHOES, 1);
 	if (slen)
 		pdc_ack_answer(pdc, skb, hlen + slen, &ses, ack.ack_psn, &acked);
 	pdc_tx_acked(pdc, &acked);

@@ -38,6 +38,7 @@
 #include <net/addrconf.h>
 #include <net/ip6_route.h>
 #include <net/dst_cache.h>
+#include <net/inet_ecn.h>
 #include <net/ipv6_stubs.h>
 #include <net/netns/generic.h>
 #include <net/route.h>
@@ -155,6 +156,7 @@ static bool uet_unicast(const struct sk_buff *skb)
 static void uet_rcv(struct uet_dev *udev, struct sk_buff *skb)
 {
 	struct in6_addr saddr;
+	bool ce;
 
 	__skb_pull(skb, sizeof(struct udphdr));
 	uet_count(udev, UET_CNT_RX_PACKETS, 1);
@@ -163,11 +165,14 @@ static void uet_rcv(struct uet_dev *udev, struct sk_buff *skb)
 		uet_count(udev, UET_CNT_DROP_NOT_UNICAST, 1);
 		return;
 	}
-	if (ip_hdr(skb)->version == 4)
+	if (ip_hdr(skb)->version == 4) {
 		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, &saddr);
-	else
+		ce = INET_ECN_is_ce(ipv4_get_dsfield(ip_hdr(skb)));
+	} else {
 		saddr = ipv6_hdr(skb)->saddr;
-	uet_pds_rcv(udev, skb, &saddr);
+		ce = INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
+	}
+	uet_pds_rcv(udev, skb, &saddr, ce);
 }
 
 /*
@@ -212,7 +217,7 @@ static int uet_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 
 static void uet_xmit4(struct uet_dev *udev, struct sock *sk,
 		      struct sk_buff *skb, __be32 daddr, __be16 sport,
-		      struct dst_cache *cache)
+		      u8 tos, struct dst_cache *cache)
 {
 	struct flowi4 fl4 = {
 		.flowi4_oif = udev->ndev->ifindex,
@@ -234,7 +239,7 @@ static void uet_xmit4(struct uet_dev *udev, struct sock *sk,
 		if (cache)
 			dst_cache_set_ip4(cache, &rt->dst, fl4.saddr);
 	}
-	udp_tunnel_xmit_skb(rt, sk, skb, fl4.saddr, daddr, 0,
+	udp_tunnel_xmit_skb(rt, sk, skb, fl4.saddr, daddr, tos,
 			    ip4_dst_hoplimit(&rt->dst), htons(IP_DF), sport,
 			    htons(UET_UDP_PORT), false, false);
 }
@@ -273,7 +278,7 @@ static void uet_saddr6(struct uet_dev *udev, struct net *net,
 
 static void uet_xmit6(struct uet_dev *udev, struct sock *sk,
 		      struct sk_buff *skb, const struct in6_addr *daddr,
-		      __be16 sport, struct dst_cache *cache)
+		      __be16 sport, u8 tclass, struct dst_cache *cache)
 {
 	struct flowi6 fl6 = {
 		.flowi6_oif = udev->ndev->ifindex,
@@ -304,7 +309,7 @@ static void uet_xmit6(struct uet_dev *udev, struct sock *sk,
 	 * counted in the device's own counters and by the netdev it leaves.
 	 */
 	udp_tunnel6_xmit_skb(dst, sk, skb, NULL, &fl6.saddr, &fl6.daddr,
-			     0, ip6_dst_hoplimit(dst), 0, sport,
+			     tclass, ip6_dst_hoplimit(dst), 0, sport,
 			     htons(UET_UDP_PORT), false);
 }
 
@@ -320,6 +325,7 @@ static void uet_send(struct uet_dev *udev, struct sk_buff *skb,
 {
 	__be16 sport = htons(UET_SPORT_BASE | (entropy & UET_SPORT_MASK));
 	bool v4 = ipv6_addr_v4mapped(daddr);
+	u8 ecn = uet_skb_cb(skb)->ecn;
 	struct socket *sock = NULL, *txsk;
 	struct uet_net *un;
 	struct net *net;
@@ -341,9 +347,9 @@ static void uet_send(struct uet_dev *udev, struct sk_buff *skb,
 		kfree_skb(skb);
 	else if (v4)
 		uet_xmit4(udev, sock->sk, skb, daddr->s6_addr32[3], sport,
-			  cache);
+			  ecn, cache);
 	else
-		uet_xmit6(udev, sock->sk, skb, daddr, sport, cache);
+		uet_xmit6(udev, sock->sk, skb, daddr, sport, ecn, cache);
 	rcu_read_unlock_bh();
 }
 
@@ -385,7 +391,8 @@ static bool uet_gso_seg_ok(const struct sk_buff *skb)
 
 /*
  * Take from @q the longest run of packets that can leave as one GSO skb:
- * of the first one's length, the last one possibly shorter.  They become
+ * of the first one's length, the last one possibly shorter, all of its
+ * ECN field.  They become
  * one skb with UDP L4 segmentation: the first packet in its head, the
  * others on its frag_list, each segment one of the packets, as GRO builds
  * them.  The stack cuts it into the same packets again, late: in the
@@ -409,6 +416,7 @@ static struct sk_buff *uet_gso_batch(const struct net_device *ndev,
 	tail = &skb_shinfo(head)->frag_list;
 	while (n < max_segs && (skb = skb_peek(q)) &&
 	       skb->len <= mss && uet_gso_seg_ok(skb) &&
+	       uet_skb_cb(skb)->ecn == uet_skb_cb(head)->ecn &&
 	       head->len + skb->len <= max_bytes) {
 		__skb_unlink(skb, q);
 		*tail = skb;

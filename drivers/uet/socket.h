@@ -12,6 +12,23 @@
 struct dst_cache;
 struct uet_dev;
 
+/**
+ * struct uet_skb_cb - what the PDS says of a packet it hands to uet_xmit()
+ *	or uet_xmit_queue(), in the skb's control block (the sender's until
+ *	the IP layer takes the packet)
+ * @ecn: the ECN field it leaves with: INET_ECN_NOT_ECT (0, as an skb is
+ *	allocated) or INET_ECN_ECT_0.
+ */
+struct uet_skb_cb {
+	u8 ecn;
+};
+
+static inline struct uet_skb_cb *uet_skb_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct uet_skb_cb) > sizeof(skb->cb));
+	return (struct uet_skb_cb *)skb->cb;
+}
+
 int uet_socket_init(void);
 void uet_socket_exit(void);
 int uet_socket_attach(struct uet_dev *udev);

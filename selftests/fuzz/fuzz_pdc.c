@@ -337,6 +337,8 @@ static void check_rx(const struct fuzz *f)
 			      !pdc->rx.holes);
 	CHECK(cack + 1 == f->start || f->delivered[offset(f, cack)]);
 	CHECK(pdc->rx.history <= pdc->cfg.window);
+	/* a mark goes back in the next ACK, which is due at once */
+	CHECK(!pdc->rx.marked || pdc->rx.ack_due);
 }
 
 /* States of the initiator's side only, or of the target's. */

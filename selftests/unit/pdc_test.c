@@ -662,6 +662,36 @@ TEST(target_saved_when_quiet)
 	uet_pdc_fini(&pdc);
 }
 
+/*
+ * A request taken ECN-marked makes an ACK due at once, which says so; the
+ * next does not.  A marked request outside the window counts for nothing.
+ */
+TEST(rx_ce_echoed)
+{
+	struct uet_pdc_ack ack;
+	struct uet_pdc pdc;
+
+	receiver(_metadata, &pdc, UET_PDC_RUD, 64);
+	uet_pdc_rx_build_ack(&pdc, &ack);
+	EXPECT_EQ(UET_PDC_RX_DELIVER, uet_pdc_rx_packet(&pdc, WRAP_START, 0));
+	EXPECT_FALSE(uet_pdc_rx_ack_due(&pdc));
+	EXPECT_EQ(UET_PDC_RX_DELIVER,
+		  uet_pdc_rx_packet(&pdc, WRAP_START + 1, UET_PDC_RX_CE));
+	EXPECT_TRUE(uet_pdc_rx_ack_due(&pdc));
+	uet_pdc_rx_build_ack(&pdc, &ack);
+	EXPECT_TRUE(ack.marked);
+	EXPECT_EQ(WRAP_START + 1, ack.ack_psn);
+	EXPECT_EQ(UET_PDC_RX_DELIVER,
+		  uet_pdc_rx_packet(&pdc, WRAP_START + 2, UET_PDC_RX_AR));
+	uet_pdc_rx_build_ack(&pdc, &ack);
+	EXPECT_FALSE(ack.marked);
+	EXPECT_EQ(UET_PDC_RX_OUT_OF_WINDOW,
+		  uet_pdc_rx_packet(&pdc, WRAP_START + 1000, UET_PDC_RX_CE));
+	EXPECT_FALSE(uet_pdc_rx_ack_due(&pdc));
+	EXPECT_EQ(1, pdc.cnt[UET_PDC_CNT_RX_CE]);
+	uet_pdc_fini(&pdc);
+}
+
 /* SACKed PSNs are reported once; the cumulative ACK then moves past them. */
 TEST(tx_sack_then_cumulative)
 {
