@@ -81,11 +81,12 @@ struct uet_pds_src {
  *	target's delayed ACK.
  * @out: packets built, to leave once the lock is let go (pdc_unlock()) ...
  * @xmitting: ... by the one context sending them, if set, ...
+ * @sent: ... which has sent a batch of them before; ...
  * @dst_cache: ... with the route of this PDC's packets and their source
  *	address, used outside the lock by that context alone: per CPU, so
  *	only while the PDC sends, ...
- * @dst_cached: ... made by its first packet (pdc_unlock()) and freed
- *	once the PDC is quiet (pdc_dst_release()).
+ * @dst_cached: ... made by its second batch (pdc_unlock()) and freed
+ *	with the live state, or once the PDC is quiet (pdc_dst_release()).
  * @rsp_msg_id: target: the SES response of the next ACK: message ID ...
  * @rsp_rc: ... and return code.
  * @nacked_cack: target, ROD: the CACK PSN of the last NACK sent, ...
@@ -102,6 +103,7 @@ struct uet_pds_live {
 	struct hrtimer timer;
 	struct sk_buff_head out;
 	bool xmitting;
+	bool sent;
 	bool dst_cached;
 	bool nacked_valid;
 	u8 rsp_rc;

@@ -150,20 +150,22 @@ void pdc_unlock(struct uet_pds_pdc *pdc)
 	/* sending, @live stays: pdc_sleep() waits for !@xmitting */
 	while (live && !live->xmitting && !skb_queue_empty(&live->out)) {
 		/*
-		 * The route cache comes with the first packet and goes once
-		 * the PDC is quiet (pdc_dst_release()).  Without one, each
-		 * packet looks its route up.
+		 * The route cache (per CPU memory) comes with the second
+		 * batch the live state sends, not the first: a PDC that sends
+		 * one message and goes quiet does without.  Without one, each
+		 * batch looks its route up.
 		 */
-		if (!live->dst_cached &&
+		if (live->sent && !live->dst_cached &&
 		    !dst_cache_init(&live->dst_cache,
 				    GFP_ATOMIC | __GFP_NOWARN))
 			live->dst_cached = true;
 		__skb_queue_head_init(&q);
 		skb_queue_splice_init(&live->out, &q);
 		live->xmitting = true;
+		live->sent = true;
 		spin_unlock(&pdc->lock);
 		uet_xmit_queue(pdc->udev, &q, &pdc->key.raddr, pdc->entropy,
-			       &live->dst_cache);
+			       live->dst_cached ? &live->dst_cache : NULL);
 		spin_lock(&pdc->lock);
 		live->xmitting = false;
 	}
