@@ -60,9 +60,11 @@ rod() {
 # ECN: requests leave ECT(0).  A queue on uet0's side that marks a third
 # of them CE instead of dropping them (netem's ecn) loses none: uet1
 # counts each marked request it takes (ecn_marked) and says so at once in
-# an ACK (the M flag), which uet0 counts (ecn_echoes); nothing goes
-# again.  Over IPv4 and IPv6.  Only uet0 -> uet1 is impaired, packet by
-# packet, its neighbours pinned (netem drops what is not ECN-capable).
+# an ACK or RUDI response (the M flag), which uet0 counts (ecn_echoes);
+# nothing goes again.  RUD over IPv4 and IPv6, RUDI, and UUD (which
+# answers nothing: marks counted only).  Only uet0 -> uet1 is impaired,
+# packet by packet, its neighbours pinned (netem drops what is not
+# ECN-capable).
 ecn_echo() {
 	local m e r mac a rc=0
 	m=$(counter uet1 ecn_marked) e=$(counter uet0 ecn_echoes)
@@ -76,7 +78,9 @@ ecn_echo() {
 	A tc qdisc replace dev veth0 root netem loss 30% ecn || rc=1
 	if [ $rc = 0 ]; then
 		xfer count=4 size=65536 &&
-		xfer count=4 size=65536 addr="$UET_NET6::2" || rc=1
+		xfer count=4 size=65536 addr="$UET_NET6::2" &&
+		xfer count=16 size=4096 op=write mode=rudi &&
+		xfer count=64 size=1000 mode=uud || rc=1
 	fi
 	A tc qdisc del dev veth0 root 2>/dev/null
 	A ip link set dev veth0 gso_max_segs 65535

@@ -257,7 +257,8 @@ struct uet_pds_hdr_info;
 void uet_rudi_send_msg(struct uet_dev *udev, const struct in6_addr *dst,
 		       struct uet_pds_msg *msg);
 void uet_rudi_rcv(struct uet_dev *udev, struct sk_buff *skb,
-		  const struct uet_pds_hdr_info *h, const struct in6_addr *saddr);
+		  const struct uet_pds_hdr_info *h, const struct in6_addr *saddr,
+		  bool ce);
 void uet_rudi_cancel(struct uet_dev *udev, struct uet_pds_msg *msg);
 int uet_rudi_show(struct seq_file *m, struct uet_dev *udev);
 void uet_rudi_init(struct uet_dev *udev);

@@ -419,15 +419,20 @@ out:
 	pdc_put(pdc);
 }
 
-/* A UUD request: delivered as it is, or a counted drop; nothing answers. */
+/*
+ * A UUD request: delivered as it is, or a counted drop; nothing answers,
+ * so a mark (@ce) is only counted.
+ */
 static void rcv_uud(struct uet_dev *udev, struct sk_buff *skb,
 		    const struct uet_pds_hdr_info *h,
-		    const struct in6_addr *saddr)
+		    const struct in6_addr *saddr, bool ce)
 {
 	struct uet_ses_answer ans = {};
 
 	uet_ses_deliver_datagram(udev, UET_PDC_UUD, saddr, skb, h->next_hdr,
 				 &ans);
+	if (ce)
+		uet_count(udev, UET_CNT_ECN_MARKED, 1);
 }
 
 /*
@@ -569,12 +574,12 @@ void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
 		break;
 	case UET_PDS_TYPE_UUD_REQ:
 		skb_pull(skb, hlen);
-		rcv_uud(udev, skb, &h, saddr);
+		rcv_uud(udev, skb, &h, saddr, ce);
 		break;
 	case UET_PDS_TYPE_RUDI_REQ:
 	case UET_PDS_TYPE_RUDI_RESP:
 		skb_pull(skb, hlen);
-		uet_rudi_rcv(udev, skb, &h, saddr);
+		uet_rudi_rcv(udev, skb, &h, saddr, ce);
 		break;
 	default:
 		/* Delivery modes and control packets still to come. */

@@ -514,6 +514,7 @@ static void pds_send_uud(struct uet_dev *udev, const struct uet_pds_key *key,
 		kfree_skb(skb);
 		return;
 	}
+	uet_skb_cb(skb)->ecn = INET_ECN_ECT_0;
 	uet_xmit(udev, skb, &key->raddr, get_random_u16(), NULL);
 }
 

@@ -29,6 +29,7 @@
 #include <linux/hrtimer.h>
 #include <linux/random.h>
 #include <linux/slab.h>
+#include <net/inet_ecn.h>
 #include <net/ipv6.h>
 
 #include "counters.h"
@@ -114,6 +115,7 @@ static void rudi_xmit(struct uet_rudi_req *r)
 		kfree_skb(skb);
 		return;
 	}
+	uet_skb_cb(skb)->ecn = INET_ECN_ECT_0;
 	uet_xmit(r->udev, skb, &r->msg->dst, r->entropy, NULL);
 }
 
@@ -265,13 +267,17 @@ void uet_rudi_send_msg(struct uet_dev *udev, const struct in6_addr *dst,
 	spin_unlock_bh(&t->lock);
 }
 
-/* Target: answer request @pkt_id with @skb, an SES response. */
+/*
+ * Target: answer request @pkt_id with @skb, an SES response, which says
+ * whether the request arrived ECN-marked (@ce, the M flag).
+ */
 static void rudi_respond(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
-			 u32 pkt_id, const struct in6_addr *peer)
+			 u32 pkt_id, const struct in6_addr *peer, bool ce)
 {
 	struct uet_pds_hdr_info h = {
 		.type = UET_PDS_TYPE_RUDI_RESP,
 		.next_hdr = next_hdr,
+		.flags = ce ? UET_PDS_F_M : 0,
 		.rudi_pkt_id = pkt_id,
 	};
 
@@ -285,7 +291,7 @@ static void rudi_respond(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 
 static void rcv_rudi_req(struct uet_dev *udev, struct sk_buff *skb,
 			 const struct uet_pds_hdr_info *h,
-			 const struct in6_addr *saddr)
+			 const struct in6_addr *saddr, bool ce)
 {
 	struct uet_ses_answer ans = {};
 	struct sk_buff *rsp;
@@ -293,14 +299,17 @@ static void rcv_rudi_req(struct uet_dev *udev, struct sk_buff *skb,
 
 	rc = uet_ses_deliver_datagram(udev, UET_PDC_RUDI, saddr, skb,
 				      h->next_hdr, &ans);
+	if (ce)
+		uet_count(udev, UET_CNT_ECN_MARKED, 1);
 	if (ans.data) {
 		rudi_respond(udev, ans.data, UET_SES_NH_RSP_DATA, h->rudi_pkt_id,
-			     saddr);
+			     saddr, ce);
 		return;
 	}
 	rsp = uet_ses_response(udev, rc, ans.msg_id, ans.job);
 	if (rsp)
-		rudi_respond(udev, rsp, UET_SES_NH_RSP, h->rudi_pkt_id, saddr);
+		rudi_respond(udev, rsp, UET_SES_NH_RSP, h->rudi_pkt_id, saddr,
+			     ce);
 }
 
 static void rcv_rudi_resp(struct uet_dev *udev, struct sk_buff *skb,
@@ -325,6 +334,8 @@ static void rcv_rudi_resp(struct uet_dev *udev, struct sk_buff *skb,
 	}
 	spin_lock(&t->lock);
 	r = rudi_take(t, h->rudi_pkt_id, saddr);
+	if (r && h->flags & UET_PDS_F_M)
+		uet_count(udev, UET_CNT_ECN_ECHOES, 1);
 	if (r) {
 		/* Karn: a request sent more than once gives no sample */
 		if (r->tries == 1)
@@ -352,12 +363,14 @@ static void rcv_rudi_resp(struct uet_dev *udev, struct sk_buff *skb,
  * @skb: the packet after its PDS header; the caller frees it
  * @h: the PDS header
  * @saddr: its source address
+ * @ce: it arrived ECN-marked, Congestion Experienced
  */
 void uet_rudi_rcv(struct uet_dev *udev, struct sk_buff *skb,
-		  const struct uet_pds_hdr_info *h, const struct in6_addr *saddr)
+		  const struct uet_pds_hdr_info *h, const struct in6_addr *saddr,
+		  bool ce)
 {
 	if (h->type == UET_PDS_TYPE_RUDI_REQ)
-		rcv_rudi_req(udev, skb, h, saddr);
+		rcv_rudi_req(udev, skb, h, saddr, ce);
 	else
 		rcv_rudi_resp(udev, skb, h, saddr);
 }
