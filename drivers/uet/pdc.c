@@ -579,8 +579,8 @@ bool uet_pdc_save(struct uet_pdc *pdc, struct uet_pdc_saved *s)
 	s->tx_nxt = pdc->tx.nxt;
 	s->rx_cack = pdc->rx.cack;
 	s->rx_history = pdc->rx.history;
-	s->srtt = pdc->rtt.srtt;
-	s->rttvar = pdc->rtt.rttvar;
+	s->srtt = min_t(u64, pdc->rtt.srtt, (u32)~0U);
+	s->rttvar = min_t(u64, pdc->rtt.rttvar, (u32)~0U);
 	s->seeded = pdc->rtt.seeded;
 	s->state = pdc->state;
 	memcpy(s->cnt, pdc->cnt, sizeof(s->cnt));

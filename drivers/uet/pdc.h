@@ -422,7 +422,8 @@ struct uet_pdc {
  * @tx_nxt: the next PSN to send (nothing is in flight).
  * @rx_cack: the cumulative ACK PSN (no hole is open) ...
  * @rx_history: ... and the PSNs up to it that count as seen.
- * @srtt: the RTT estimator's state, ns, ...
+ * @srtt: the RTT estimator's state, ns (saturating at %U32_MAX, 4.3 s,
+ *	beyond any RTO that matters), ...
  * @rttvar: ...
  * @seeded: ... if it holds a measurement.
  * @state: enum uet_pdc_state.
@@ -435,8 +436,8 @@ struct uet_pdc {
 struct uet_pdc_saved {
 	u32 tx_nxt;
 	u32 rx_cack;
-	u64 srtt;
-	u64 rttvar;
+	u32 srtt;
+	u32 rttvar;
 	u16 rx_history;
 	u8 state;
 	bool seeded;

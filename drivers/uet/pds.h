@@ -125,7 +125,7 @@ struct uet_pds_live {
  * @src: a target's entry in the table of sources.
  * @initiator: made by a local send, or else by a peer's SYN.
  * @reserved: drawn from the reserved pool (struct uet_dev_cfg).
- * @lock: protects everything below, and @live.
+ * @lock: protects @rpdcid, everything below it, and @live.
  * @rpdcid_known: initiator: @rpdcid was learned (a target's is known
  *	from the start) ...
  * @rpdcid: ... the peer's PDC identifier: a target's from the SYN that
@@ -156,10 +156,10 @@ struct uet_pds_pdc {
 	struct uet_pds_src *src;
 	bool initiator;
 	bool reserved;
+	u16 rpdcid;
 
 	spinlock_t lock;	/* see above */
 	bool rpdcid_known;
-	u16 rpdcid;
 	bool dead;
 	bool close_wanted;
 	bool reclaim;
