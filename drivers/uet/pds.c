@@ -82,6 +82,15 @@ static void pdc_reclaim(struct uet_pds *pds, struct uet_pds_pdc *pdc)
 	pdc_teardown(pdc, -ECONNRESET);
 }
 
+/*
+ * Made, but without a core ever since (no memory for it when its first
+ * packet came): nothing to close, nothing owed.
+ */
+static bool pdc_stillborn(const struct uet_pds_pdc *pdc)
+{
+	return !pdc->live && pdc->saved.state == UET_PDC_CLOSED;
+}
+
 /* No traffic for @idle jiffies, and nothing owed either way. */
 static bool pdc_idle(const struct uet_pds_pdc *pdc, unsigned long idle)
 {
@@ -93,7 +102,8 @@ static bool pdc_idle(const struct uet_pds_pdc *pdc, unsigned long idle)
  * have been idle long enough to close (an initiator) or to be reclaimed
  * (a target), and a scan period after its last traffic while it has live
  * state, which a quiet PDC does without (pdc_sleep(); but for a target
- * with a hole open, a dead initiator's, which waits for the deadline).
+ * with a hole open, a dead initiator's, which waits for the deadline),
+ * or none yet (pdc_stillborn()).
  * Later than the wheel sees (pdc-idle-ms 0: never idle) is at the
  * wheel's horizon.
  */
@@ -106,7 +116,7 @@ static unsigned long pdc_next_look(const struct uet_pds_pdc *pdc,
 	if (idle && !pdc->close_wanted)
 		at = pdc->last_active +
 		     (pdc->initiator ? idle : idle * UET_PDS_TGT_IDLE_FACTOR);
-	if (pdc->live && !pdc->live->core.rx.holes) {
+	if ((pdc->live && !pdc->live->core.rx.holes) || pdc_stillborn(pdc)) {
 		unsigned long sleep = pdc->last_active +
 				      msecs_to_jiffies(UET_PDS_SCAN_MS);
 
@@ -131,6 +141,11 @@ static void pds_look(struct uet_pds *pds, struct uet_pds_pdc *pdc,
 	spin_lock_bh(&pdc->lock);
 	if (pdc_idle(pdc, msecs_to_jiffies(UET_PDS_SCAN_MS)))
 		pdc_sleep(pdc);
+	/* whoever made it had a scan period to give it a core */
+	if (pdc_stillborn(pdc) &&
+	    time_after(jiffies, pdc->last_active +
+				msecs_to_jiffies(UET_PDS_SCAN_MS)))
+		pdc->reclaim = true;
 	if (idle && !pdc->dead && !pdc->close_wanted) {
 		if (pdc->initiator)
 			close = pdc_idle(pdc, idle);
@@ -317,7 +332,7 @@ int uet_pds_show(struct seq_file *m, struct uet_dev *udev)
 			   c->cnt[UET_PDC_CNT_RX_OUT_OF_ORDER],
 			   c->cnt[UET_PDC_CNT_RX_DUPLICATES],
 			   c->cnt[UET_PDC_CNT_RX_ACKS],
-			   pdc->live && pdc->live->sched.txq ?
+			   pdc->live && !pdc->dead && pdc->live->sched.txq ?
 			   pdc->live->sched.mask + 1 : 0);
 		pdc_unlock_bh(pdc);
 	}

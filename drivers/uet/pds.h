@@ -131,7 +131,9 @@ struct uet_pds_live {
  * @rpdcid: ... the peer's PDC identifier: a target's from the SYN that
  *	created it, an initiator's from the first valid ACK.
  * @dead: torn down: timers must not rearm, nothing new is queued, no
- *	@live comes.
+ *	@live comes, and any it has is the teardown's alone (the last
+ *	reference frees it, which a holder of the lock alone, a dump, does
+ *	not stop: pdc_core()).
  * @close_wanted: initiator: close once drained (idle, or asked to).
  * @reclaim: closed, cleanly or in error: the scanner reclaims it.
  * @start_psn: the PDC's first PSN.

@@ -147,8 +147,13 @@ void pdc_unlock(struct uet_pds_pdc *pdc)
 	struct sk_buff_head q;
 
 	lockdep_assert_held(&pdc->lock);
-	/* sending, @live stays: pdc_sleep() waits for !@xmitting */
-	while (live && !live->xmitting && !skb_queue_empty(&live->out)) {
+	/*
+	 * Sending, @live stays: pdc_sleep() waits for !@xmitting.  A dead
+	 * PDC's may be freed by its last reference, which whoever holds
+	 * the lock without one does not stop (a dump): it is not touched.
+	 */
+	while (live && !pdc->dead && !live->xmitting &&
+	       !skb_queue_empty(&live->out)) {
 		/*
 		 * The route cache (per CPU memory) comes with the second
 		 * batch the live state sends, not the first: a PDC that sends
@@ -544,8 +549,9 @@ static void pdc_cfg(struct uet_dev *udev, enum uet_pdc_mode mode,
  * device's settings of now: what changed while the PDC was quiet applies
  * from its next packet on.
  *
- * Return: the live state; %NULL if @pdc is dead or memory is short (the
- * caller counts its drop).
+ * Return: the live state; %NULL if @pdc is dead (its live state, if any,
+ * is its teardown's: the timer stopped, the requests failed) or memory is
+ * short (the caller counts its drop).
  */
 struct uet_pds_live *pdc_wake(struct uet_pds_pdc *pdc,
 			      enum hrtimer_restart (*expired)(struct hrtimer *))
@@ -554,7 +560,9 @@ struct uet_pds_live *pdc_wake(struct uet_pds_pdc *pdc,
 	struct uet_pdc_cfg cfg;
 
 	lockdep_assert_held(&pdc->lock);
-	if (live || pdc->dead)
+	if (pdc->dead)
+		return NULL;
+	if (live)
 		return live;
 	live = kmem_cache_zalloc(live_cache, GFP_ATOMIC | __GFP_NOWARN);
 	if (!live)
@@ -584,7 +592,9 @@ struct uet_pds_live *pdc_wake(struct uet_pds_pdc *pdc,
  * @tmp: room for a core
  *
  * Return: its live core, or one made in @tmp of what it saved (with
- * nothing allocated, nothing to free).
+ * nothing allocated, nothing to free).  A dead PDC's live core may be
+ * freed by its last reference, which the caller need not hold: what it
+ * saved last stands for it.
  */
 const struct uet_pdc *pdc_core(const struct uet_pds_pdc *pdc,
 			       struct uet_pdc *tmp)
@@ -592,7 +602,7 @@ const struct uet_pdc *pdc_core(const struct uet_pds_pdc *pdc,
 	struct uet_pdc_cfg cfg;
 
 	lockdep_assert_held(&pdc->lock);
-	if (pdc->live)
+	if (pdc->live && !pdc->dead)
 		return &pdc->live->core;
 	pdc_cfg(pdc->udev, pdc->key.mode, &cfg);
 	if (WARN_ON_ONCE(uet_pdc_restore(tmp, &cfg, pdc->initiator,

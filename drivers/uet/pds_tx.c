@@ -609,8 +609,8 @@ bool uet_pds_cancel(struct uet_dev *udev, struct uet_pds_msg *msg)
 	}
 	spin_lock_bh(&pdc->lock);
 	WRITE_ONCE(msg->cancelled, true);
-	/* quiet, the PDC holds nothing of it any more */
-	if (pdc->live)
+	/* quiet, the PDC holds nothing of it; dead, its teardown failed it */
+	if (pdc->live && !pdc->dead)
 		pdc_drop_cancelled(pdc);
 	/* a PDC to close may have waited for just those */
 	pdc_close_progress(pdc);
