@@ -400,8 +400,8 @@ void pdc_wheel_sooner(struct uet_pds_pdc *pdc, unsigned long at)
 }
 
 /*
- * @pdc holds what it does without once quiet (a PSN table, bitmaps, a
- * route cache): the scanner looks a scan period from now.
+ * @pdc has live state it does without once quiet, or a hole just filled
+ * that kept it: the scanner looks a scan period from now.
  */
 void pdc_look_soon(struct uet_pds_pdc *pdc)
 {
@@ -551,7 +551,7 @@ static void pdc_cfg(struct uet_dev *udev, enum uet_pdc_mode mode,
  *
  * Return: the live state; %NULL if @pdc is dead (its live state, if any,
  * is its teardown's: the timer stopped, the requests failed) or memory is
- * short (the caller counts its drop).
+ * short (counted: drop_no_memory).
  */
 struct uet_pds_live *pdc_wake(struct uet_pds_pdc *pdc,
 			      enum hrtimer_restart (*expired)(struct hrtimer *))
@@ -565,8 +565,10 @@ struct uet_pds_live *pdc_wake(struct uet_pds_pdc *pdc,
 	if (live)
 		return live;
 	live = kmem_cache_zalloc(live_cache, GFP_ATOMIC | __GFP_NOWARN);
-	if (!live)
+	if (!live) {
+		uet_count(pdc->udev, UET_CNT_DROP_NO_MEMORY, 1);
 		return NULL;
+	}
 	pdc_cfg(pdc->udev, pdc->key.mode, &cfg);
 	/* the device's settings were checked when set */
 	if (WARN_ON_ONCE(uet_pdc_restore(&live->core, &cfg, pdc->initiator,

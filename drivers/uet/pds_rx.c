@@ -107,11 +107,7 @@ static enum hrtimer_restart pdc_ack_expired(struct hrtimer *t)
 /* A target's live state (pdc_wake()); %NULL if none can be had. */
 static struct uet_pds_live *tgt_wake(struct uet_pds_pdc *pdc)
 {
-	struct uet_pds_live *live = pdc_wake(pdc, pdc_ack_expired);
-
-	if (!live && !pdc->dead)
-		uet_count(pdc->udev, UET_CNT_DROP_NO_MEMORY, 1);
-	return live;
+	return pdc_wake(pdc, pdc_ack_expired);
 }
 
 /*

@@ -57,11 +57,7 @@ static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t);
 /* An initiator's live state (pdc_wake()); %NULL if none can be had. */
 static struct uet_pds_live *ini_wake(struct uet_pds_pdc *pdc)
 {
-	struct uet_pds_live *live = pdc_wake(pdc, pdc_rto_expired);
-
-	if (!live && !pdc->dead)
-		uet_count(pdc->udev, UET_CNT_DROP_NO_MEMORY, 1);
-	return live;
+	return pdc_wake(pdc, pdc_rto_expired);
 }
 
 static u8 req_type(const struct uet_pds_pdc *pdc)
@@ -247,7 +243,6 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 {
 	struct uet_pds_live *live = pdc->live;
 	bool was_idle = !uet_pdc_tx_in_flight(&live->core);
-	u32 table = live->sched.mask;
 	unsigned int sent = 0;
 	int err;
 	u32 psn;
@@ -288,9 +283,6 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 	}
 	if (was_idle && uet_pdc_tx_in_flight(&live->core))
 		pdc_rto_arm(pdc);
-	/* a new or grown PSN table goes once quiet: the scanner looks soon */
-	if (live->sched.mask != table)
-		pdc_look_soon(pdc);
 }
 
 /**
