@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * NSCC, UET's sender-based congestion control: a congestion window driven
+ * by the delay of each acknowledged request (its RTT less the base RTT)
+ * and by ECN echoes, with SMaRTT's reactions: fair and proportional
+ * increase, fast increase, multiplicative decrease, quick adapt, and the
+ * trim and timeout reactions.  The reference is the UEC's simulator
+ * (uet-htsim, htsim/sim/uec.cpp); Documentation/congestion.rst gives the
+ * maths, the constants and where each comes from.
+ *
+ * Part of the protocol core: no packets, no locks, no clock (the caller
+ * passes the time), no floating point, so the userspace unit tests compile
+ * it as is.  The caller serialises every call on one struct uet_nscc.
+ */
+#ifndef _UET_NSCC_H
+#define _UET_NSCC_H
+
+#include <linux/types.h>
+
+/*
+ * What one request counts for in the window beyond its payload: its
+ * headers, as uet-htsim counts a packet's MTU less its MSS (64 bytes).
+ */
+#define UET_NSCC_REQ_OVERHEAD	64
+
+/**
+ * struct uet_nscc_cfg - what a congestion context is set up from
+ * @mss: bytes of the largest request: payload and %UET_NSCC_REQ_OVERHEAD.
+ *	The window never shrinks below it.
+ * @rate: the link's rate, bytes per second.
+ * @base_rtt: ns: the round trip of an idle path, assumed until the first
+ *	one is measured.
+ * @target: ns: the queueing delay to aim for; 0: three quarters of the
+ *	base RTT, as it is measured.
+ */
+struct uet_nscc_cfg {
+	u32 mss;
+	u64 rate;
+	u32 base_rtt;
+	u32 target;
+};
+
+/**
+ * struct uet_nscc - one congestion context
+ * @mss: from the configuration.
+ * @rate: from the configuration.
+ * @target_cfg: from the configuration.
+ * @base_rtt: ns: the shortest RTT measured, or the configured one before
+ *	the first.
+ * @target: ns: the target queueing delay in use.
+ * @bdp: bytes: @base_rtt at @rate.
+ * @maxwnd: bytes: the window's ceiling, 1.5 @bdp.
+ * @scale: @bdp against uet-htsim's reference BDP, Q16: what scales the
+ *	gains to this path.
+ * @fi: bytes: the fair increase of one round trip.
+ * @eta: bytes: the increase once per base RTT.
+ * @alpha: bytes: the proportional increase of one round trip whose delay
+ *	is the reference RTT below the target.
+ * @cwnd: bytes: the congestion window.
+ * @in_flight: bytes of the requests sent and not acknowledged.
+ * @avg_delay: ns: the delay's moving average.
+ * @inc: bytes squared: the increases since the last adjustment; the
+ *	window grows by @inc / @cwnd.
+ * @received: bytes acknowledged since the last adjustment.
+ * @achieved: bytes acknowledged in the quick-adapt period.
+ * @fi_count: bytes acknowledged in a row with no delay.
+ * @to_ignore: bytes in flight when quick adapt acted: their ECN echoes
+ *	are old news.
+ * @ignored: bytes acknowledged or trimmed since.
+ * @last_adjust: ns: time of the last @eta step.
+ * @last_dec: ns: time of the last multiplicative decrease.
+ * @qa_end: ns: the end of the quick-adapt period; 0 before the first.
+ * @increasing: fast increase is on.
+ * @trigger_qa: a trim asks for quick adapt at the period's end.
+ * @measured: @base_rtt was measured.
+ */
+struct uet_nscc {
+	u32 mss;
+	u64 rate;
+	u32 target_cfg;
+
+	u32 base_rtt;
+	u32 target;
+	u32 bdp;
+	u32 maxwnd;
+	u32 scale;
+	u32 fi;
+	u32 eta;
+	u32 alpha;
+
+	u32 cwnd;
+	u32 in_flight;
+	u32 avg_delay;
+	u64 inc;
+	u32 received;
+	u32 achieved;
+	u32 fi_count;
+	u32 to_ignore;
+	u32 ignored;
+	u64 last_adjust;
+	u64 last_dec;
+	u64 qa_end;
+	bool increasing;
+	bool trigger_qa;
+	bool measured;
+};
+
+/**
+ * enum uet_nscc_event - what an ACK, a trim or a timeout did to the window
+ * @UET_NSCC_NONE: no change but increases waiting for the next adjustment.
+ * @UET_NSCC_IGNORED: an ECN echo of what was in flight at the last quick
+ *	adapt: no reaction.
+ * @UET_NSCC_QUICK_ADAPT: the window became what the period achieved.
+ * @UET_NSCC_FAST_INCREASE: the window grew by what was acknowledged.
+ * @UET_NSCC_DECREASE: multiplicative decrease.
+ * @UET_NSCC_TRIM: a trimmed request's bytes came off the window.
+ * @UET_NSCC_TIMEOUT: a timed-out request's bytes came off the window.
+ */
+enum uet_nscc_event {
+	UET_NSCC_NONE,
+	UET_NSCC_IGNORED,
+	UET_NSCC_QUICK_ADAPT,
+	UET_NSCC_FAST_INCREASE,
+	UET_NSCC_DECREASE,
+	UET_NSCC_TRIM,
+	UET_NSCC_TIMEOUT,
+};
+
+/**
+ * struct uet_nscc_ack - what an ACK tells the congestion context
+ * @bytes: bytes of the requests it newly acknowledged.
+ * @rtt: ns: the round trip of the request that asked for it, less the
+ *	time the target held the ACK; 0: no valid sample (the request was
+ *	sent again, or left too long ago).
+ * @ecn: that request arrived marked CE.
+ */
+struct uet_nscc_ack {
+	u32 bytes;
+	u32 rtt;
+	bool ecn;
+};
+
+void uet_nscc_init(struct uet_nscc *cc, const struct uet_nscc_cfg *cfg);
+enum uet_nscc_event uet_nscc_ack(struct uet_nscc *cc,
+				 const struct uet_nscc_ack *ack, u64 now);
+enum uet_nscc_event uet_nscc_trim(struct uet_nscc *cc, u32 bytes, u32 rtt,
+				  u64 now);
+enum uet_nscc_event uet_nscc_timeout(struct uet_nscc *cc, u32 bytes);
+
+/* What a request of @len payload bytes counts for in the window. */
+static inline u32 uet_nscc_bytes(u32 len)
+{
+	return len + UET_NSCC_REQ_OVERHEAD;
+}
+
+/* The window has room for another request. */
+static inline bool uet_nscc_may_send(const struct uet_nscc *cc)
+{
+	return cc->in_flight < cc->cwnd;
+}
+
+/* A request of @bytes (uet_nscc_bytes()) left. */
+static inline void uet_nscc_sent(struct uet_nscc *cc, u32 bytes)
+{
+	cc->in_flight += bytes;
+}
+
+#endif /* _UET_NSCC_H */
