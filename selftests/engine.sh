@@ -67,37 +67,83 @@ rod() {
 # ECN-capable), and no PDC closes meanwhile (pdc-idle-ms 0): a CLOSE is
 # not ECN-capable, and one dropped goes again (on the debug kernel an
 # earlier test's PDC reached its idle close in the middle of this one).
-ecn_echo() {
-	local m e r mac a rc=0
+ecn_mark_on() {
+	local mac a
 	A uetctl dev set uet0 pdc-idle-ms 0 &&
 	B uetctl dev set uet1 pdc-idle-ms 0 || return 1
-	m=$(counter uet1 ecn_marked) e=$(counter uet0 ecn_echoes)
-	r=$(counter uet0 retransmits)
 	mac=$(B cat /sys/class/net/veth0/address)
 	for a in "$UET_NET4.2" "$UET_NET6::2"; do
 		A ip neigh replace "$a" lladdr "$mac" dev veth0 nud permanent ||
-			rc=1
+			return 1
 	done
 	A ip link set dev veth0 gso_max_segs 1 &&
-	A tc qdisc replace dev veth0 root netem loss 30% ecn || rc=1
-	if [ $rc = 0 ]; then
-		xfer count=4 size=65536 &&
-		xfer count=4 size=65536 addr="$UET_NET6::2" &&
-		xfer count=16 size=4096 op=write mode=rudi &&
-		xfer count=64 size=1000 mode=uud || rc=1
-	fi
+	A tc qdisc replace dev veth0 root netem loss 30% ecn
+}
+
+ecn_mark_off() {
+	local a
 	A tc qdisc del dev veth0 root 2>/dev/null
 	A ip link set dev veth0 gso_max_segs 65535
 	for a in "$UET_NET4.2" "$UET_NET6::2"; do
 		A ip neigh del "$a" dev veth0
 	done
 	A uetctl dev set uet0 pdc-idle-ms 10000 &&
-	B uetctl dev set uet1 pdc-idle-ms 10000 || rc=1
+	B uetctl dev set uet1 pdc-idle-ms 10000
+}
+
+ecn_echo() {
+	local m e r rc=0
+	m=$(counter uet1 ecn_marked) e=$(counter uet0 ecn_echoes)
+	r=$(counter uet0 retransmits)
+	if ecn_mark_on; then
+		xfer count=4 size=65536 &&
+		xfer count=4 size=65536 addr="$UET_NET6::2" &&
+		xfer count=16 size=4096 op=write mode=rudi &&
+		xfer count=64 size=1000 mode=uud || rc=1
+	else
+		rc=1
+	fi
+	ecn_mark_off || rc=1
 	m=$(($(counter uet1 ecn_marked) - m)) e=$(($(counter uet0 ecn_echoes) - e))
 	r=$(($(counter uet0 retransmits) - r))
 	echo "# marked $m, echoes $e, retransmits $r"
 	[ $rc = 0 ] && [ "$m" -gt 0 ] && [ "$e" -gt 0 ] && [ "$e" -le "$m" ] &&
 	[ "$r" -eq 0 ]
+}
+
+# NSCC: through the same marking queue, a sender whose target delay is
+# 1 us (so that any delay counts as queueing) cuts its window on the
+# echoes (cc_decreases) and then finds it full (cc_window_full), and every
+# byte still arrives once, nothing sent again.  With congestion control
+# off (cc none) the same transfer cuts and waits for nothing.  Each run
+# on a new PDC (its job): a PDC takes the device's settings when it
+# starts sending.
+nscc_ecn() {
+	local d w r cc job=20 rc=0
+	if ecn_mark_on; then
+		for cc in nscc none; do
+			A uetctl dev set uet0 cc $cc cc-target-us 1 || rc=1
+			d=$(counter uet0 cc_decreases) w=$(counter uet0 cc_window_full)
+			r=$(counter uet0 retransmits)
+			xfer job=$job count=8 size=262144 || rc=1
+			d=$(($(counter uet0 cc_decreases) - d))
+			w=$(($(counter uet0 cc_window_full) - w))
+			r=$(($(counter uet0 retransmits) - r))
+			echo "# cc $cc: window cuts $d, window full $w, retransmits $r"
+			if [ $cc = nscc ]; then
+				[ "$d" -gt 0 ] && [ "$w" -gt 0 ] || rc=1
+			else
+				[ "$d" -eq 0 ] && [ "$w" -eq 0 ] || rc=1
+			fi
+			[ "$r" -eq 0 ] || rc=1
+			job=$((job + 1))
+		done
+	else
+		rc=1
+	fi
+	A uetctl dev set uet0 cc nscc cc-target-us 0 || rc=1
+	ecn_mark_off || rc=1
+	return $rc
 }
 
 # UUD: one packet per message, best effort; through loss, reordering and
@@ -217,13 +263,17 @@ tail_loss() {
 # of socket memory (some 400 packets of 2.6 KB each, and a burst of 32
 # per PDC beyond), so the qdisc drops nothing, the PDCs wait their turn
 # (tx_waits), and both transfers complete whole.  On the debug kernel
-# the link is slower than the kernel.
+# the link is slower than the kernel.  Congestion control is off (cc
+# none) meanwhile: NSCC's window would keep the queue short itself, and
+# the qdisc's backpressure is what this tests.
 BP_RATE=$(scaled 40mbit 1mbit)
 BP_LIMIT=1000000
 backpressure() {
 	local ga gb w spid pid drops rc=0
 	ga=$(gid_index uet0 1) && gb=$(gid_index uet1 2) || return 1
 	w=$(counter uet0 tx_waits)
+	# the qdisc's backpressure, not the congestion window, holds them
+	A uetctl dev set uet0 cc none &&
 	A ip link set dev veth0 gso_max_segs 1 &&
 	A tc qdisc add dev veth0 root tbf rate "$BP_RATE" burst 32kb \
 		limit $BP_LIMIT || return 1
@@ -241,6 +291,7 @@ backpressure() {
 		sed -n 's/.*(dropped \([0-9]*\),.*/\1/p' | head -n 1)
 	A tc qdisc del dev veth0 root
 	A ip link set dev veth0 gso_max_segs 65535
+	A uetctl dev set uet0 cc nscc || rc=1
 	report $rc /tmp/bp-client.log /tmp/bp-server.log
 	echo "# qdisc drops ${drops:-?}, uet0 tx_waits +$(($(counter uet0 tx_waits) - w))"
 	[ $rc = 0 ] && [ "$drops" = 0 ] && [ "$(counter uet0 tx_waits)" -gt "$w" ]
@@ -725,7 +776,7 @@ counters_sane() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 35
+ktap_set_plan 36
 ktap_test_result "setup" setup
 ktap_test_result "1 B to 16 MiB, lossless, no retransmit" sizes_lossless
 # sampled while the transfer runs: on the debug kernel one run in three
@@ -741,6 +792,7 @@ ktap_test_result "empty and odd-sized messages" odd_sizes
 ktap_test_result "over IPv6" ipv6
 ktap_test_result "ROD" rod
 ktap_test_result "ECN: requests ECT(0), CE echoed at once, nothing lost" ecn_echo
+ktap_test_result "NSCC cuts its window on ECN echoes; cc none does not" nscc_ecn
 ktap_test_result "UUD" uud
 ktap_test_result "1% loss" loss1
 ktap_test_result "5% loss" loss5

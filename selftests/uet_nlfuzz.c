@@ -75,7 +75,7 @@
 /* at most this many bytes after a name's NUL */
 #define NAME_TAIL		8
 /* the most attributes a request has (dev-set's) */
-#define REQ_MAX			11
+#define REQ_MAX			14
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
@@ -116,6 +116,9 @@ static const struct attr dev_attrs[UET_A_DEV_MAX + 1] = {
 	[UET_A_DEV_RTO_MAX_US]	 = { K_U32, UET_RTO_US_MIN, UET_RTO_US_MAX },
 	[UET_A_DEV_RTO_INIT_US]	 = { K_U32, UET_RTO_US_MIN, UET_RTO_US_MAX },
 	[UET_A_DEV_PDC_IDLE_MS]	 = { K_U32, 0, UET_PDC_IDLE_MS_MAX },
+	[UET_A_DEV_CC]		 = { K_U8, 0, UET_CC_NSCC },
+	[UET_A_DEV_CC_TARGET_US] = { K_U32, 0, UET_CC_TARGET_US_MAX },
+	[UET_A_DEV_LINK_MBPS]	 = { K_U32, 1, UINT32_MAX },
 	[UET_A_DEV_PROFILE]	 = { K_U8, 0, UET_PROFILE_HPC },
 	[UET_A_DEV_JOBS]	 = { K_U32 },
 	[UET_A_DEV_PDCS]	 = { K_U32 },
@@ -233,7 +236,8 @@ static const struct cmd cmds[UET_CMD_MAX + 1] = {
 				  UET_A_DEV_PDC_POOL, UET_A_DEV_PDC_RESERVED,
 				  UET_A_DEV_RTO_MIN_US, UET_A_DEV_RTO_MAX_US,
 				  UET_A_DEV_RTO_INIT_US, UET_A_DEV_PDC_IDLE_MS,
-				  UET_A_DEV_PDC_PER_SOURCE },
+				  UET_A_DEV_PDC_PER_SOURCE, UET_A_DEV_CC,
+				  UET_A_DEV_CC_TARGET_US, UET_A_DEV_LINK_MBPS },
 			      .admin = true },
 	[UET_CMD_JOB_GET] = { "job-get", &job_set, { UET_A_JOB_DEV_NAME, UET_A_JOB_ID },
 			      .reply = true, .dump = true },

@@ -53,6 +53,9 @@ static const struct rdma_stat_desc uet_counter_descs[] = {
 	[UET_CNT_DROP_NO_MEMORY].name = "drop_no_memory",
 	[UET_CNT_ECN_MARKED].name = "ecn_marked",
 	[UET_CNT_ECN_ECHOES].name = "ecn_echoes",
+	[UET_CNT_CC_DECREASES].name = "cc_decreases",
+	[UET_CNT_CC_QUICK_ADAPTS].name = "cc_quick_adapts",
+	[UET_CNT_CC_WINDOW_FULL].name = "cc_window_full",
 	[UET_CNT_PDCS_ACTIVE].name = "pdcs_active",
 };
 

@@ -49,6 +49,9 @@ enum uet_counter {
 	UET_CNT_DROP_NO_MEMORY,
 	UET_CNT_ECN_MARKED,
 	UET_CNT_ECN_ECHOES,
+	UET_CNT_CC_DECREASES,
+	UET_CNT_CC_QUICK_ADAPTS,
+	UET_CNT_CC_WINDOW_FULL,
 	UET_CNT_PDCS_ACTIVE,	/* a gauge: created minus closed, never counted */
 	UET_NUM_COUNTERS
 };

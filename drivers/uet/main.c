@@ -10,9 +10,11 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
+#include <linux/ethtool.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <net/addrconf.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_netlink.h>
@@ -80,6 +82,11 @@ DEFINE_MUTEX(uet_devs_lock);	/* see above */
  * reuse their PDCs, short enough that a quiet peer's are given back.
  */
 #define UET_DEF_PDC_IDLE_MS	(10 * MSEC_PER_SEC)
+/*
+ * The link rate NSCC assumes when the netdev does not tell its own (a
+ * virtio or tunnel device reports none): 10 Gb/s, what veth reports.
+ */
+#define UET_DEF_LINK_MBPS	10000
 
 /*
  * Delivery mode of RC queue pairs on devices created from now on, until
@@ -126,6 +133,8 @@ void uet_dev_cfg_default(struct uet_dev_cfg *cfg)
 		.rto_max_us = UET_DEF_RTO_MAX_US,
 		.rto_initial_us = UET_DEF_RTO_INITIAL_US,
 		.pdc_idle_ms = UET_DEF_PDC_IDLE_MS,
+		.cc = UET_CC_NSCC,
+		.link_mbps = UET_DEF_LINK_MBPS,
 		.profile = UET_PROFILE_DEFAULT,
 	};
 }
@@ -237,8 +246,23 @@ struct uet_dev *uet_dev_get_next(struct net *net, u32 *index)
 	return found;
 }
 
+/* The netdev's link rate, Mbit/s, if it tells one; else 0. */
+static u32 uet_link_mbps(struct net_device *ndev)
+{
+	struct ethtool_link_ksettings ks;
+	int err;
+
+	rtnl_lock();
+	err = __ethtool_get_link_ksettings(ndev, &ks);
+	rtnl_unlock();
+	if (err || ks.base.speed == SPEED_UNKNOWN)
+		return 0;
+	return ks.base.speed;
+}
+
 static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
 {
+	u32 mbps = uet_link_mbps(ndev);
 	struct ib_device *other;
 	struct uet_dev *udev;
 	bool gone;
@@ -273,6 +297,8 @@ static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
 	}
 	udev->ndev = ndev;
 	uet_dev_cfg_default(&udev->cfg);
+	if (mbps)
+		udev->cfg.link_mbps = mbps;
 	uet_vdev_init(udev);
 	netdev_hold(ndev, &udev->ndev_tracker, GFP_KERNEL);
 	list_add_tail(&udev->list, &uet_devs);

@@ -48,6 +48,10 @@ static const struct netlink_range_validation uet_a_dev_pdc_per_source_range = {
 	.max	= UET_PDC_MAX,
 };
 
+static const struct netlink_range_validation uet_a_dev_cc_target_us_range = {
+	.max	= UET_CC_TARGET_US_MAX,
+};
+
 static const struct netlink_range_validation uet_a_job_id_range = {
 	.max	= UET_JOB_ID_MAX,
 };
@@ -66,7 +70,7 @@ const struct nla_policy uet_dev_get_nl_policy[UET_A_DEV_NAME + 1] = {
 };
 
 /* UET_CMD_DEV_SET - do */
-const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_PDC_PER_SOURCE + 1] = {
+const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_LINK_MBPS + 1] = {
 	[UET_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NAME_MAX_LEN, },
 	[UET_A_DEV_RC_MODE] = NLA_POLICY_MAX(NLA_U8, 1),
 	[UET_A_DEV_MAX_PAYLOAD] = NLA_POLICY_MAX(NLA_U32, UET_PAYLOAD_MAX),
@@ -78,6 +82,9 @@ const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_PDC_PER_SOURCE + 1] = {
 	[UET_A_DEV_RTO_MAX_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_dev_rto_max_us_range),
 	[UET_A_DEV_RTO_INIT_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_dev_rto_init_us_range),
 	[UET_A_DEV_PDC_IDLE_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_dev_pdc_idle_ms_range),
+	[UET_A_DEV_CC] = NLA_POLICY_MAX(NLA_U8, 1),
+	[UET_A_DEV_CC_TARGET_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_dev_cc_target_us_range),
+	[UET_A_DEV_LINK_MBPS] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
 /* UET_CMD_JOB_GET - do */
@@ -160,7 +167,7 @@ const struct genl_ops uet_nl_ops[12] = {
 		.cmd		= UET_CMD_DEV_SET,
 		.doit		= uet_nl_dev_set_doit,
 		.policy		= uet_dev_set_nl_policy,
-		.maxattr	= UET_A_DEV_PDC_PER_SOURCE,
+		.maxattr	= UET_A_DEV_LINK_MBPS,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 	{

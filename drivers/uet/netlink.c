@@ -151,6 +151,9 @@ static int dev_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 	    nla_put_u32(skb, UET_A_DEV_RTO_MAX_US, READ_ONCE(cfg->rto_max_us)) ||
 	    nla_put_u32(skb, UET_A_DEV_RTO_INIT_US, READ_ONCE(cfg->rto_initial_us)) ||
 	    nla_put_u32(skb, UET_A_DEV_PDC_IDLE_MS, READ_ONCE(cfg->pdc_idle_ms)) ||
+	    nla_put_u8(skb, UET_A_DEV_CC, READ_ONCE(cfg->cc)) ||
+	    nla_put_u32(skb, UET_A_DEV_CC_TARGET_US, READ_ONCE(cfg->cc_target_us)) ||
+	    nla_put_u32(skb, UET_A_DEV_LINK_MBPS, READ_ONCE(cfg->link_mbps)) ||
 	    nla_put_u8(skb, UET_A_DEV_PROFILE, READ_ONCE(cfg->profile)) ||
 	    nla_put_u32(skb, UET_A_DEV_JOBS, uet_jobs_count(udev)) ||
 	    nla_put_u32(skb, UET_A_DEV_PDCS, uet_pds_count(udev)))
@@ -275,6 +278,12 @@ static int dev_cfg_parse(struct uet_dev *udev, struct genl_info *info,
 		cfg->rto_initial_us = nla_get_u32(a[UET_A_DEV_RTO_INIT_US]);
 	if (a[UET_A_DEV_PDC_IDLE_MS])
 		cfg->pdc_idle_ms = nla_get_u32(a[UET_A_DEV_PDC_IDLE_MS]);
+	if (a[UET_A_DEV_CC])
+		cfg->cc = nla_get_u8(a[UET_A_DEV_CC]);
+	if (a[UET_A_DEV_CC_TARGET_US])
+		cfg->cc_target_us = nla_get_u32(a[UET_A_DEV_CC_TARGET_US]);
+	if (a[UET_A_DEV_LINK_MBPS])
+		cfg->link_mbps = nla_get_u32(a[UET_A_DEV_LINK_MBPS]);
 
 	if ((u64)cfg->pdc_pool + cfg->pdc_reserved > UET_PDC_MAX) {
 		NL_SET_ERR_MSG(info->extack,
@@ -314,6 +323,9 @@ int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		WRITE_ONCE(udev->cfg.rto_max_us, cfg.rto_max_us);
 		WRITE_ONCE(udev->cfg.rto_initial_us, cfg.rto_initial_us);
 		WRITE_ONCE(udev->cfg.pdc_idle_ms, cfg.pdc_idle_ms);
+		WRITE_ONCE(udev->cfg.cc, cfg.cc);
+		WRITE_ONCE(udev->cfg.cc_target_us, cfg.cc_target_us);
+		WRITE_ONCE(udev->cfg.link_mbps, cfg.link_mbps);
 		if (idle_changed)
 			uet_pds_idle_changed(udev);
 	}

@@ -19,6 +19,7 @@
 #include <linux/xarray.h>
 #include <net/dst_cache.h>
 
+#include "nscc.h"
 #include "pdc.h"
 #include "sched.h"
 #include "wheel.h"
@@ -91,6 +92,12 @@ struct uet_pds_src {
  * @rsp_rc: ... and return code.
  * @nacked_cack: target, ROD: the CACK PSN of the last NACK sent, ...
  * @nacked_valid: ... if one was.
+ * @cc: initiator: the congestion window (nscc.c) ...
+ * @cc_on: ... if the device's congestion control is NSCC.
+ * @rx_psn: target: the last request taken, ...
+ * @rx_at: ... when it came (ns): its ACK says how long it waited ...
+ * @rcvd_bytes: ... and, with the payload bytes taken so far, what the
+ *	ACK_CC's NSCC fields carry (pdc_send_ack()).
  *
  * Under the PDC's lock.  A PDC gets one with its first packet either way
  * (pdc_wake()); the scanner frees it once the PDC is quiet, keeping what
@@ -110,6 +117,11 @@ struct uet_pds_live {
 	u16 rsp_msg_id;
 	u32 nacked_cack;
 	struct dst_cache dst_cache;
+	struct uet_nscc cc;
+	bool cc_on;
+	u32 rx_psn;
+	u64 rx_at;
+	u32 rcvd_bytes;
 };
 
 /**

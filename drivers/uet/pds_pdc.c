@@ -35,6 +35,7 @@
 #include <linux/udp.h>
 #include <net/ipv6.h>
 #include <uapi/linux/uet.h>
+#include <uapi/linux/uet_netlink.h>
 
 #include "counters.h"
 #include "pds_priv.h"
@@ -539,6 +540,32 @@ static void pdc_cfg(struct uet_dev *udev, enum uet_pdc_mode mode,
 	cfg->rto_initial = clamp(cfg->rto_initial, cfg->rto_min, cfg->rto_max);
 }
 
+/*
+ * The base RTT NSCC assumes until it measures one: it sizes the first
+ * window only (1.5 BDP, 187,500 bytes at 10 Gb/s), and the first ACK
+ * replaces it.  A round trip through two software stacks on a LAN.
+ */
+#define UET_PDS_CC_BASE_RTT_NS	(100 * NSEC_PER_USEC)
+
+/* An initiator's congestion window, if the device has NSCC on. */
+static void pdc_cc_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
+{
+	struct uet_dev *udev = pdc->udev;
+	struct uet_nscc_cfg cfg = {
+		/* the largest request is a packet of the netdev's MTU */
+		.mss = READ_ONCE(udev->ndev->mtu),
+		.rate = (u64)READ_ONCE(udev->cfg.link_mbps) *
+			(USEC_PER_SEC / BITS_PER_BYTE),
+		.base_rtt = UET_PDS_CC_BASE_RTT_NS,
+		.target = READ_ONCE(udev->cfg.cc_target_us) * NSEC_PER_USEC,
+	};
+
+	live->cc_on = pdc->initiator &&
+		      READ_ONCE(udev->cfg.cc) == UET_CC_NSCC;
+	if (live->cc_on)
+		uet_nscc_init(&live->cc, &cfg);
+}
+
 /**
  * pdc_wake() - the live state of a PDC, made if it has none
  * @pdc: the PDC, locked
@@ -578,6 +605,7 @@ struct uet_pds_live *pdc_wake(struct uet_pds_pdc *pdc,
 	}
 	live->pdc = pdc;
 	uet_sched_init(&live->sched, pdc->initiator ? cfg.window : 0);
+	pdc_cc_init(pdc, live);
 	hrtimer_init(&live->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	live->timer.function = expired;
 	__skb_queue_head_init(&live->out);

@@ -28,6 +28,14 @@ struct uet_pds_hdr_info;
 #define UET_PDS_ANSWER_INTERVAL	HZ
 #define UET_PDS_ANSWER_BURST	100
 
+/*
+ * The ACK_CC's NSCC service time, how long the target held the ACK after
+ * the request it names arrived, counts units of 2^8 ns: 16 bits reach
+ * 16.7 ms, beyond the longest ACK delay a device may set.  The sources
+ * give the field no unit (Documentation/wire-format.rst): this is ours.
+ */
+#define UET_PDS_SERVICE_TIME_SHIFT	8
+
 /* The device's scanner's tick: how often it looks at the PDCs due. */
 #define UET_PDS_SCAN_MS		100
 

@@ -12,6 +12,7 @@
  * for a PDC gone) go to a source nobody vouches for: their rate is
  * bounded (pds_answer()).
  */
+#include <linux/bitfield.h>
 #include <linux/hash.h>
 #include <linux/ipv6.h>
 #include <linux/jhash.h>
@@ -29,6 +30,27 @@
 #include "socket.h"
 #include "uet.h"
 #include "wire.h"
+
+/*
+ * Target: the NSCC fields of an ACK_CC: how long the ACK was held after
+ * the request it names (@ack's ack_psn) came, if that was the last one
+ * taken; the bytes and the out-of-order arrivals taken so far, as the
+ * fields' widths keep them.
+ */
+static void pdc_ack_nscc(struct uet_pds_pdc *pdc, const struct uet_pdc_ack *ack,
+			 struct uet_pds_ack_info *ai)
+{
+	struct uet_pds_live *live = pdc->live;
+	u64 held;
+
+	if (live->rx_at && ack->ack_psn == live->rx_psn) {
+		held = (ktime_get_ns() - live->rx_at) >>
+		       UET_PDS_SERVICE_TIME_SHIFT;
+		ai->service_time = min_t(u64, held, U16_MAX);
+	}
+	ai->rcvd_bytes = live->rcvd_bytes & FIELD_MAX(UET_NSCC_RCVD_BYTES);
+	ai->ooo_count = live->core.cnt[UET_PDC_CNT_RX_OUT_OF_ORDER];
+}
 
 /*
  * Target: send an ACK_CC (with SACK) and the SES response it carries: the
@@ -60,6 +82,7 @@ static void pdc_send_ack(struct uet_pds_pdc *pdc, struct sk_buff *data, u32 psn)
 	h.ack.sack_bitmap = ack.sack_bitmap;
 	if (ack.marked)
 		h.flags |= UET_PDS_F_M;
+	pdc_ack_nscc(pdc, &ack, &h.ack);
 
 	if (!skb) {
 		rsp.rsp.opcode = UET_SES_RSP_DEFAULT;
@@ -388,6 +411,11 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	}
 	/* only what the window takes keeps a PDC alive */
 	pdc->last_active = jiffies;
+	if (v != UET_PDC_RX_DUPLICATE) {
+		live->rx_psn = h->req.psn;
+		live->rx_at = ktime_get_ns();
+		live->rcvd_bytes += skb->len;
+	}
 	if (ans.data) {
 		/* a read's data goes back at once, in this ACK */
 		pdc_send_ack(pdc, ans.data, h->req.psn);

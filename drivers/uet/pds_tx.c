@@ -88,13 +88,43 @@ static void pdc_tx_finish(struct uet_pds_pdc *pdc, u32 psn, int err)
 }
 
 /*
- * The one gate of what may leave a PDC: the tracking window, and the
- * bound on what is in flight that congestion control will size.
+ * The one gate of what may leave a PDC: the tracking window, the bound on
+ * what is in flight, and the congestion window.
  */
 static bool pdc_may_send(struct uet_pds_pdc *pdc)
 {
-	return !uet_pdc_tx_window_full(&pdc->live->core) &&
-	       uet_pdc_tx_in_flight(&pdc->live->core) < UET_PDS_INFLIGHT_MAX;
+	struct uet_pds_live *live = pdc->live;
+
+	return !uet_pdc_tx_window_full(&live->core) &&
+	       uet_pdc_tx_in_flight(&live->core) < UET_PDS_INFLIGHT_MAX &&
+	       (!live->cc_on || uet_nscc_may_send(&live->cc));
+}
+
+/* What the request of @psn counts for in the congestion window; 0: none. */
+static u32 pdc_cc_bytes(struct uet_pds_pdc *pdc, u32 psn)
+{
+	const struct uet_pds_tx *tx = uet_sched_tx(&pdc->live->sched, psn);
+
+	if (!(tx->flags & UET_PDS_TX_USED) || tx->flags & UET_PDS_TX_CLOSE)
+		return 0;
+	return uet_nscc_bytes(tx->len);
+}
+
+/* Count what the congestion window did: cuts, and quick adapts. */
+static void pdc_cc_count(struct uet_pds_pdc *pdc, enum uet_nscc_event ev)
+{
+	switch (ev) {
+	case UET_NSCC_DECREASE:
+	case UET_NSCC_TRIM:
+	case UET_NSCC_TIMEOUT:
+		uet_count(pdc->udev, UET_CNT_CC_DECREASES, 1);
+		break;
+	case UET_NSCC_QUICK_ADAPT:
+		uet_count(pdc->udev, UET_CNT_CC_QUICK_ADAPTS, 1);
+		break;
+	default:
+		break;
+	}
 }
 
 /* The request of @tx, SES header and payload; %NULL if it cannot be had. */
@@ -118,7 +148,7 @@ static struct sk_buff *pdc_req_skb(const struct uet_pds_tx *tx)
  */
 static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 {
-	const struct uet_pds_tx *tx = uet_sched_tx(&pdc->live->sched, psn);
+	struct uet_pds_tx *tx = uet_sched_tx(&pdc->live->sched, psn);
 	struct uet_pds_hdr_info h = {
 		.type = req_type(pdc),
 		.next_hdr = UET_SES_NH_REQ_STD,
@@ -165,8 +195,11 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 		kfree_skb(skb);
 		return;
 	}
-	if (retx)
+	if (retx) {
 		uet_count(pdc->udev, UET_CNT_RETRANSMITS, 1);
+		tx->flags |= UET_PDS_TX_RESENT;
+	}
+	tx->sent = ktime_get_ns();
 	/* requests are ECN-capable; a CLOSE, a control packet, is not */
 	if (!(tx->flags & UET_PDS_TX_CLOSE))
 		uet_skb_cb(skb)->ecn = INET_ECN_ECT_0;
@@ -277,10 +310,15 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 			break;
 		}
 		uet_sched_cut(&live->sched, psn);
+		if (live->cc_on)
+			uet_nscc_sent(&live->cc, pdc_cc_bytes(pdc, psn));
 		pdc_xmit_req(pdc, psn, false);
 		sent++;
 		pdc_drop_cancelled(pdc);
 	}
+	if (live->cc_on && !uet_nscc_may_send(&live->cc) &&
+	    uet_sched_queued(&live->sched))
+		uet_count(pdc->udev, UET_CNT_CC_WINDOW_FULL, 1);
 	if (was_idle && uet_pdc_tx_in_flight(&live->core))
 		pdc_rto_arm(pdc);
 }
@@ -411,6 +449,10 @@ static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t)
 		goto out;
 	}
 	uet_count(pdc->udev, UET_CNT_TIMEOUTS, 1);
+	if (live->cc_on)
+		pdc_cc_count(pdc, uet_nscc_timeout(&live->cc,
+						   pdc_cc_bytes(pdc,
+								live->core.tx.una)));
 	uet_pdc_tx_timeout(&live->core);
 	if (uet_pdc_transition(&live->core, UET_PDC_EV_TIMEOUT) == UET_PDC_CLOSED) {
 		pdc_fail_all(pdc, -ETIMEDOUT);
@@ -610,17 +652,52 @@ bool uet_pds_cancel(struct uet_dev *udev, struct uet_pds_msg *msg)
 	return true;
 }
 
-/* Initiator side: the scheduler is done with what an ACK acknowledged. */
-static void pdc_tx_acked(struct uet_pds_pdc *pdc, const struct uet_pdc_acked *a)
+/*
+ * Initiator side: the scheduler is done with what an ACK acknowledged.
+ *
+ * Return: what that counted for in the congestion window.
+ */
+static u32 pdc_tx_acked(struct uet_pds_pdc *pdc, const struct uet_pdc_acked *a)
 {
-	u32 psn;
+	u32 psn, bytes = 0;
 	int i;
 
-	for (psn = a->cum_from; psn != a->cum_to; psn++)
+	for (psn = a->cum_from; psn != a->cum_to; psn++) {
+		bytes += pdc_cc_bytes(pdc, psn);
 		pdc_tx_finish(pdc, psn, 0);
-	for (i = 0; i < UET_PDC_SACK_BITS; i++)
-		if (a->sack_new & BIT_ULL(i))
+	}
+	for (i = 0; i < UET_PDC_SACK_BITS; i++) {
+		if (a->sack_new & BIT_ULL(i)) {
+			bytes += pdc_cc_bytes(pdc, a->sack_base + i);
 			pdc_tx_finish(pdc, a->sack_base + i, 0);
+		}
+	}
+	return bytes;
+}
+
+/*
+ * Initiator: the RTT an ACK measures, ns: from when the request of
+ * @ack_psn (@acked: the window before the ACK) left to now, less the time
+ * the target says it held the ACK back (@service).  0 if there is no
+ * valid sample: the request was acknowledged before or sent again
+ * (Karn), or the target's time is not less than the round trip.
+ */
+static u32 pdc_rtt_sample(struct uet_pds_pdc *pdc, u32 ack_psn,
+			  const struct uet_pdc_acked *acked, u16 service,
+			  u64 now)
+{
+	const struct uet_pds_tx *tx;
+	u32 rtt, held = (u32)service << UET_PDS_SERVICE_TIME_SHIFT;
+
+	if (!uet_psn_in_window(ack_psn, acked->cum_from,
+			       pdc->live->core.tx.nxt - acked->cum_from))
+		return 0;
+	tx = uet_sched_tx(&pdc->live->sched, ack_psn);
+	if ((tx->flags & (UET_PDS_TX_USED | UET_PDS_TX_RESENT)) !=
+	    UET_PDS_TX_USED)
+		return 0;
+	rtt = (u32)now - tx->sent;
+	return rtt > held ? rtt - held : 0;
 }
 
 /*
@@ -686,8 +763,10 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 	struct uet_ses_hdr_info ses = {};
 	struct uet_pdc_acked acked;
 	struct uet_pdc_ack ack = {};
+	struct uet_nscc_ack cc;
 	struct uet_pds_pdc *pdc;
 	u8 buf[sizeof(struct uet_ses_rsp_data)];
+	u64 now;
 	unsigned int slen = 0;
 	const u8 *p;
 
@@ -705,6 +784,7 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 		goto put;
 	}
 
+	now = ktime_get_ns();
 	ack.cack_psn = ai->cack_psn;
 	ack.ack_psn = ai->cack_psn + ai->ack_psn_offset;
 	if (h->type == UET_PDS_TYPE_ACK_CC) {
@@ -717,7 +797,7 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 	spin_lock(&pdc->lock);
 	if (!pdc_live_peer(pdc, ai->spdcid) || !ini_wake(pdc))
 		goto unlock;
-	if (uet_pdc_tx_ack(&pdc->live->core, &ack, ktime_get_ns(), &acked)) {
+	if (uet_pdc_tx_ack(&pdc->live->core, &ack, now, &acked)) {
 		/* names unsent PSNs: the core counted it for the PDC */
 		uet_count(udev, UET_CNT_DROP_OUT_OF_WINDOW, 1);
 		goto unlock;
@@ -732,7 +812,12 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 		uet_count(udev, UET_CNT_ECN_ECHOES, 1);
 	if (slen)
 		pdc_ack_answer(pdc, skb, hlen + slen, &ses, ack.ack_psn, &acked);
-	pdc_tx_acked(pdc, &acked);
+	cc.rtt = pdc_rtt_sample(pdc, ack.ack_psn, &acked, ai->service_time,
+				now);
+	cc.bytes = pdc_tx_acked(pdc, &acked);
+	cc.ecn = h->flags & UET_PDS_F_M;
+	if (pdc->live->cc_on)
+		pdc_cc_count(pdc, uet_nscc_ack(&pdc->live->cc, &cc, now));
 	uet_pdc_transition(&pdc->live->core, UET_PDC_EV_ACK);
 	pdc_push(pdc, UET_PDS_TX_BURST);
 	pdc_close_progress(pdc);
@@ -795,6 +880,10 @@ void pds_rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 	} else if ((n->code == UET_PDS_NACK_ROD_OOO ||
 		    n->code == UET_PDS_NACK_TRIMMED) &&
 		   !uet_pdc_tx_nack(&pdc->live->core, n->psn)) {
+		if (n->code == UET_PDS_NACK_TRIMMED && pdc->live->cc_on)
+			pdc_cc_count(pdc, uet_nscc_trim(&pdc->live->cc,
+							pdc_cc_bytes(pdc, n->psn),
+							0, ktime_get_ns()));
 		uet_pdc_transition(&pdc->live->core, UET_PDC_EV_NACK);
 		pdc_push(pdc, UET_PDS_TX_BURST);
 	} else if (n->code == UET_PDS_NACK_NO_PKT_BUFFER &&

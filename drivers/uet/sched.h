@@ -60,6 +60,7 @@ struct uet_pds_msg {
 #define UET_PDS_TX_ANSWERED	BIT(3)	/* its data or refusal arrived */
 #define UET_PDS_TX_EOM		BIT(4)	/* its message's last request */
 #define UET_PDS_TX_GIVE_UP	BIT(5)	/* goes with IE: uet_ses_tx_rnr() */
+#define UET_PDS_TX_RESENT	BIT(6)	/* sent again: its ACKs time nothing */
 
 /**
  * struct uet_pds_tx - the request of a PSN in flight
@@ -67,12 +68,15 @@ struct uet_pds_msg {
  * @off: where its payload (or what it asks for) starts in the message.
  * @len: how many bytes of it.
  * @flags: UET_PDS_TX_*.
+ * @sent: when it was sent, the low 32 bits of ns: what its ACK's RTT
+ *	sample is measured from (up to 4.2 s).
  */
 struct uet_pds_tx {
 	struct uet_pds_msg *msg;
 	u32 off;
 	u16 len;
 	u16 flags;
+	u32 sent;
 };
 
 /**
@@ -110,7 +114,7 @@ enum uet_sched_fate {
 };
 
 /*
- * Entries of a table at its smallest (256 bytes): what a PDC takes when
+ * Entries of a table at its smallest (384 bytes): what a PDC takes when
  * it starts sending, enough for a few messages of a few packets in
  * flight.  A quiet PDC holds none.
  */

@@ -41,6 +41,10 @@
  * @rto_initial_us: ... and its value before the first RTT sample.
  * @pdc_idle_ms: an initiator PDC without traffic this long is closed;
  *	0 keeps PDCs open.
+ * @cc: congestion control of initiator PDCs, enum uet_cc.
+ * @cc_target_us: NSCC's target queueing delay; 0 derives it from the
+ *	base RTT measured.
+ * @link_mbps: the link rate NSCC sizes its windows by, Mbit/s.
  * @profile: the active profile, enum uet_profile (profile.c).
  *
  * Written by the control plane under uet_devs_lock, each field read once
@@ -58,6 +62,9 @@ struct uet_dev_cfg {
 	u32 rto_max_us;
 	u32 rto_initial_us;
 	u32 pdc_idle_ms;
+	u8 cc;
+	u32 cc_target_us;
+	u32 link_mbps;
 	u8 profile;
 };
 

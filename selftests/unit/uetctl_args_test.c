@@ -121,7 +121,8 @@ TEST(dev_set)
 			   "pdc-pool", "1000", "pdc-reserved", "24",
 			   "pdc-per-source", "16",
 			   "rto-min-us", "2000", "rto-max-us", "5000000",
-			   "rto-initial-us", "30000", "pdc-idle-ms", "0"));
+			   "rto-initial-us", "30000", "pdc-idle-ms", "0",
+			   "cc", "none", "cc-target-us", "40", "link-mbps", "100"));
 	ASSERT_STREQ("uet0", s.name);
 	ASSERT_EQ(UET_DELIVERY_MODE_ROD, s.rc_mode);
 	ASSERT_EQ(4000u, s.max_payload);
@@ -133,11 +134,16 @@ TEST(dev_set)
 	ASSERT_EQ(5000000u, s.rto_max_us);
 	ASSERT_EQ(30000u, s.rto_init_us);
 	ASSERT_EQ(0u, s.pdc_idle_ms);
+	ASSERT_EQ(UET_CC_NONE, s.cc);
+	ASSERT_EQ(40u, s.cc_target_us);
+	ASSERT_EQ(100u, s.link_mbps);
 	ASSERT_EQ(s.present, (1ULL << UET_A_DEV_RC_MODE) | (1ULL << UET_A_DEV_MAX_PAYLOAD) |
 		  (1ULL << UET_A_DEV_ACK_DELAY_US) | (1ULL << UET_A_DEV_PDC_POOL) |
 		  (1ULL << UET_A_DEV_PDC_RESERVED) | (1ULL << UET_A_DEV_RTO_MIN_US) |
 		  (1ULL << UET_A_DEV_RTO_MAX_US) | (1ULL << UET_A_DEV_RTO_INIT_US) |
-		  (1ULL << UET_A_DEV_PDC_IDLE_MS) | (1ULL << UET_A_DEV_PDC_PER_SOURCE));
+		  (1ULL << UET_A_DEV_PDC_IDLE_MS) | (1ULL << UET_A_DEV_PDC_PER_SOURCE) |
+		  (1ULL << UET_A_DEV_CC) | (1ULL << UET_A_DEV_CC_TARGET_US) |
+		  (1ULL << UET_A_DEV_LINK_MBPS));
 
 	ASSERT_EQ(0, PARSE(args_dev_set, &s, "uet0", "pdc-pool", "7"));
 	ASSERT_EQ(s.present, 1ULL << UET_A_DEV_PDC_POOL);
@@ -158,6 +164,8 @@ TEST(dev_set_errors)
 	ASSERT_NE(NULL, strstr(err, "nothing to set"));
 	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "rc-mode", "fast"));
 	ASSERT_NE(NULL, strstr(err, "invalid rc-mode \"fast\""));
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "cc", "dcqcn"));
+	ASSERT_NE(NULL, strstr(err, "invalid cc \"dcqcn\" (none, nscc)"));
 	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "pdc-pool", "-5"));
 	ASSERT_NE(NULL, strstr(err, "invalid pdc-pool \"-5\""));
 	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "rto-max-us", "4294967296"));

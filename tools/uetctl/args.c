@@ -108,6 +108,8 @@ int args_dev_set(int argc, char **argv, struct uet_dev_attrs *s, char *err)
 		{ "rto-max-us", UET_A_DEV_RTO_MAX_US, offsetof(struct uet_dev_attrs, rto_max_us) },
 		{ "rto-initial-us", UET_A_DEV_RTO_INIT_US, offsetof(struct uet_dev_attrs, rto_init_us) },
 		{ "pdc-idle-ms", UET_A_DEV_PDC_IDLE_MS, offsetof(struct uet_dev_attrs, pdc_idle_ms) },
+		{ "cc-target-us", UET_A_DEV_CC_TARGET_US, offsetof(struct uet_dev_attrs, cc_target_us) },
+		{ "link-mbps", UET_A_DEV_LINK_MBPS, offsetof(struct uet_dev_attrs, link_mbps) },
 	};
 	size_t k;
 	int i, m;
@@ -128,6 +130,14 @@ int args_dev_set(int argc, char **argv, struct uet_dev_attrs *s, char *err)
 				return ERR("invalid rc-mode \"%s\" (rud, rod)", argv[i + 1]);
 			s->rc_mode = (uint8_t)m;
 			UET_SET(s, UET_A_DEV_RC_MODE);
+			continue;
+		}
+		if (!strcmp(argv[i], "cc")) {
+			m = uet_cc_parse(argv[i + 1]);
+			if (m < 0)
+				return ERR("invalid cc \"%s\" (none, nscc)", argv[i + 1]);
+			s->cc = (uint8_t)m;
+			UET_SET(s, UET_A_DEV_CC);
 			continue;
 		}
 		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)

@@ -18,11 +18,13 @@ static void settings_text(const struct uet_dev_attrs *a)
 	printf("    rc-mode %s max-payload %u ack-delay-us %u pdc-pool %u pdc-reserved %u"
 	       " pdc-per-source %u\n"
 	       "    rto-min-us %u rto-max-us %u rto-initial-us %u pdc-idle-ms %u\n"
+	       "    cc %s cc-target-us %u link-mbps %u\n"
 	       "    profile %s jobs %u pdcs %u\n"
 	       "    tx %" PRIu64 " packets %" PRIu64 " bytes rx %" PRIu64 " packets %" PRIu64 " bytes\n",
 	       uet_delivery_mode_name(a->rc_mode) ?: "?", a->max_payload,
 	       a->ack_delay_us, a->pdc_pool, a->pdc_reserved, a->pdc_per_source,
 	       a->rto_min_us, a->rto_max_us, a->rto_init_us, a->pdc_idle_ms,
+	       uet_cc_name(a->cc) ?: "?", a->cc_target_us, a->link_mbps,
 	       uet_profile_name(a->profile) ?: "?",
 	       a->jobs, a->pdcs, a->tx_packets, a->tx_bytes, a->rx_packets,
 	       a->rx_bytes);
@@ -34,11 +36,14 @@ static void settings_json(const struct uet_dev_attrs *a)
 	json_string(uet_delivery_mode_name(a->rc_mode) ?: "?");
 	printf(",\"max_payload\":%u,\"ack_delay_us\":%u,\"pdc_pool\":%u,"
 	       "\"pdc_reserved\":%u,\"pdc_per_source\":%u,\"rto_min_us\":%u,"
-	       "\"rto_max_us\":%u,\"rto_initial_us\":%u,\"pdc_idle_ms\":%u,"
-	       "\"profile\":",
+	       "\"rto_max_us\":%u,\"rto_initial_us\":%u,\"pdc_idle_ms\":%u",
 	       a->max_payload, a->ack_delay_us, a->pdc_pool, a->pdc_reserved,
 	       a->pdc_per_source, a->rto_min_us, a->rto_max_us, a->rto_init_us,
 	       a->pdc_idle_ms);
+	printf(",\"cc\":");
+	json_string(uet_cc_name(a->cc) ?: "?");
+	printf(",\"cc_target_us\":%u,\"link_mbps\":%u,\"profile\":",
+	       a->cc_target_us, a->link_mbps);
 	json_string(uet_profile_name(a->profile) ?: "?");
 	printf(",\"jobs\":%u,\"pdcs\":%u,\"tx_packets\":%" PRIu64
 	       ",\"tx_bytes\":%" PRIu64 ",\"rx_packets\":%" PRIu64
@@ -137,7 +142,7 @@ static int dev_set(int argc, char **argv)
 static const struct uetctl_cmd dev_cmds[] = {
 	{ "show", dev_show, "dev show [DEV]" },
 	{ "list", dev_show, NULL },
-	{ "set", dev_set, "dev set DEV [rc-mode rud|rod] [max-payload BYTES] [ack-delay-us US] [pdc-pool N] [pdc-reserved N] [pdc-per-source N] [rto-min-us US] [rto-max-us US] [rto-initial-us US] [pdc-idle-ms MS]" },
+	{ "set", dev_set, "dev set DEV [rc-mode rud|rod] [max-payload BYTES] [ack-delay-us US] [pdc-pool N] [pdc-reserved N] [pdc-per-source N] [rto-min-us US] [rto-max-us US] [rto-initial-us US] [pdc-idle-ms MS] [cc none|nscc] [cc-target-us US] [link-mbps MBPS]" },
 	{ NULL },
 };
 

@@ -13,6 +13,11 @@ static const char * const modes[] = {
 	[UET_DELIVERY_MODE_UUD] = "uud",
 };
 
+static const char * const ccs[] = {
+	[UET_CC_NONE] = "none",
+	[UET_CC_NSCC] = "nscc",
+};
+
 static const char * const addr_modes[] = {
 	[UET_ADDR_MODE_RELATIVE] = "relative",
 	[UET_ADDR_MODE_ABSOLUTE] = "absolute",
@@ -62,6 +67,16 @@ const char *uet_delivery_mode_name(unsigned int mode)
 int uet_delivery_mode_parse(const char *s)
 {
 	return parse(modes, ARRAY_SIZE(modes), s);
+}
+
+const char *uet_cc_name(unsigned int cc)
+{
+	return name_of(ccs, ARRAY_SIZE(ccs), cc);
+}
+
+int uet_cc_parse(const char *s)
+{
+	return parse(ccs, ARRAY_SIZE(ccs), s);
 }
 
 const char *uet_addr_mode_name(unsigned int mode)

@@ -225,6 +225,12 @@ int uet_nl_dev_set(struct uet_nl *nl, const struct uet_dev_attrs *s)
 		mnl_attr_put_u32(nlh, UET_A_DEV_RTO_INIT_US, s->rto_init_us);
 	if (UET_HAS(s, UET_A_DEV_PDC_IDLE_MS))
 		mnl_attr_put_u32(nlh, UET_A_DEV_PDC_IDLE_MS, s->pdc_idle_ms);
+	if (UET_HAS(s, UET_A_DEV_CC))
+		mnl_attr_put_u8(nlh, UET_A_DEV_CC, s->cc);
+	if (UET_HAS(s, UET_A_DEV_CC_TARGET_US))
+		mnl_attr_put_u32(nlh, UET_A_DEV_CC_TARGET_US, s->cc_target_us);
+	if (UET_HAS(s, UET_A_DEV_LINK_MBPS))
+		mnl_attr_put_u32(nlh, UET_A_DEV_LINK_MBPS, s->link_mbps);
 	return run(nl, nlh, 0, NULL, NULL);
 }
 

@@ -175,6 +175,9 @@ static int dev_msg(const struct nlattr **tb, struct uet_nl_reply *r)
 	GET(&d, tb, UET_A_DEV_RTO_MAX_US, rto_max_us, 32);
 	GET(&d, tb, UET_A_DEV_RTO_INIT_US, rto_init_us, 32);
 	GET(&d, tb, UET_A_DEV_PDC_IDLE_MS, pdc_idle_ms, 32);
+	GET(&d, tb, UET_A_DEV_CC, cc, 8);
+	GET(&d, tb, UET_A_DEV_CC_TARGET_US, cc_target_us, 32);
+	GET(&d, tb, UET_A_DEV_LINK_MBPS, link_mbps, 32);
 	GET(&d, tb, UET_A_DEV_PROFILE, profile, 8);
 	GET(&d, tb, UET_A_DEV_JOBS, jobs, 32);
 	GET(&d, tb, UET_A_DEV_PDCS, pdcs, 32);

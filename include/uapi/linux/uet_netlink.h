@@ -20,6 +20,7 @@
 #define UET_RTO_US_MIN		1000
 #define UET_RTO_US_MAX		60000000
 #define UET_PDC_IDLE_MS_MAX	3600000
+#define UET_CC_TARGET_US_MAX	1000000
 #define UET_KEY_LEN		32
 
 /**
@@ -35,6 +36,17 @@ enum uet_delivery_mode {
 	UET_DELIVERY_MODE_ROD,
 	UET_DELIVERY_MODE_RUDI,
 	UET_DELIVERY_MODE_UUD,
+};
+
+/**
+ * enum uet_cc - Congestion control of a device's initiator PDCs.
+ * @UET_CC_NONE: None; the tracking window alone bounds what is in flight.
+ * @UET_CC_NSCC: NSCC, the sender-based congestion window
+ *   (Documentation/congestion.rst).
+ */
+enum uet_cc {
+	UET_CC_NONE,
+	UET_CC_NSCC,
 };
 
 /**
@@ -110,6 +122,9 @@ enum {
 	UET_A_DEV_RX_BYTES,
 	UET_A_DEV_PAD,
 	UET_A_DEV_PDC_PER_SOURCE,
+	UET_A_DEV_CC,
+	UET_A_DEV_CC_TARGET_US,
+	UET_A_DEV_LINK_MBPS,
 
 	__UET_A_DEV_MAX,
 	UET_A_DEV_MAX = (__UET_A_DEV_MAX - 1)

@@ -68,6 +68,9 @@ struct uet_dev_attrs {
 	uint32_t jobs;
 	uint32_t pdcs;
 	uint64_t tx_packets, tx_bytes, rx_packets, rx_bytes;
+	uint8_t cc;
+	uint32_t cc_target_us;
+	uint32_t link_mbps;
 };
 
 /* A job.  @present: bit n set when attribute n (UET_A_JOB_*) is set. */
@@ -154,6 +157,8 @@ int uet_nl_stats_get(struct uet_nl *nl, const char *dev, int has_job,
  */
 const char *uet_delivery_mode_name(unsigned int mode);
 int uet_delivery_mode_parse(const char *s);
+const char *uet_cc_name(unsigned int cc);
+int uet_cc_parse(const char *s);
 const char *uet_addr_mode_name(unsigned int mode);
 int uet_addr_mode_parse(const char *s);
 const char *uet_profile_name(unsigned int profile);
