@@ -76,6 +76,12 @@ ecn_mark_on() {
 		A ip neigh replace "$a" lladdr "$mac" dev veth0 nud permanent ||
 			return 1
 	done
+	# uet1's neighbour entries too: the queue drops uet0's answers to it
+	mac=$(A cat /sys/class/net/veth0/address)
+	for a in "$UET_NET4.1" "$UET_NET6::1"; do
+		B ip neigh replace "$a" lladdr "$mac" dev veth0 nud permanent ||
+			return 1
+	done
 	A ip link set dev veth0 gso_max_segs 1 &&
 	A tc qdisc replace dev veth0 root netem loss 30% ecn
 }
@@ -86,6 +92,9 @@ ecn_mark_off() {
 	A ip link set dev veth0 gso_max_segs 65535
 	for a in "$UET_NET4.2" "$UET_NET6::2"; do
 		A ip neigh del "$a" dev veth0
+	done
+	for a in "$UET_NET4.1" "$UET_NET6::1"; do
+		B ip neigh del "$a" dev veth0
 	done
 	A uetctl dev set uet0 pdc-idle-ms 10000 &&
 	B uetctl dev set uet1 pdc-idle-ms 10000
@@ -111,25 +120,48 @@ ecn_echo() {
 	[ "$r" -eq 0 ]
 }
 
+# cc_seen JOB PID: while PID runs, the congestion window of uet0's PDC of
+# JOB as uetctl shows it (one MTU at least, the ceiling at most), the
+# first that has seen echoes and cut: its JSON
+cc_seen() {
+	local cc
+	while kill -0 "$2" 2>/dev/null; do
+		cc=$(A uetctl -j pdc show dev uet0 |
+		     jq -c ".[] | select(.job == $1) | .cc // empty")
+		if [ -n "$cc" ] && jq -e '.ecn_echoes > 0 and .cuts > 0 and
+		    .cwnd >= 1500 and .cwnd <= .cwnd_max' <<<"$cc" >/dev/null; then
+			echo "$cc"
+			return 0
+		fi
+	done
+	return 1
+}
+
 # NSCC: through the same marking queue, a sender whose target delay is
 # 1 us (so that any delay counts as queueing) cuts its window on the
 # echoes (cc_decreases) and then finds it full (cc_window_full), and every
-# byte still arrives once, nothing sent again.  With congestion control
-# off (cc none) the same transfer cuts and waits for nothing.  Each run
-# on a new PDC (its job): a PDC takes the device's settings when it
-# starts sending.
+# byte still arrives once, with no timeout; uetctl shows the PDC's window
+# meanwhile.  With congestion control off (cc none) the same
+# transfer cuts and waits for nothing.  Each run on a new PDC (its job):
+# a PDC takes the device's settings when it starts sending.
 nscc_ecn() {
-	local d w r cc job=20 rc=0
+	local d w r cc seen pid job=20 rc=0
 	if ecn_mark_on; then
 		for cc in nscc none; do
 			A uetctl dev set uet0 cc $cc cc-target-us 1 || rc=1
 			d=$(counter uet0 cc_decreases) w=$(counter uet0 cc_window_full)
-			r=$(counter uet0 retransmits)
-			xfer job=$job count=8 size=262144 || rc=1
+			r=$(counter uet0 timeouts)
+			xfer job=$job count=32 size=262144 &
+			pid=$!
+			seen=$(cc_seen $job $pid)
+			wait $pid || rc=1
+			echo "# cc $cc: uetctl pdc show: ${seen:-no window}"
+			if [ $cc = nscc ] && [ -z "$seen" ]; then rc=1; fi
+			if [ $cc = none ] && [ -n "$seen" ]; then rc=1; fi
 			d=$(($(counter uet0 cc_decreases) - d))
 			w=$(($(counter uet0 cc_window_full) - w))
-			r=$(($(counter uet0 retransmits) - r))
-			echo "# cc $cc: window cuts $d, window full $w, retransmits $r"
+			r=$(($(counter uet0 timeouts) - r))
+			echo "# cc $cc: window cuts $d, window full $w, timeouts $r"
 			if [ $cc = nscc ]; then
 				[ "$d" -gt 0 ] && [ "$w" -gt 0 ] || rc=1
 			else

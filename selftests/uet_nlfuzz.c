@@ -171,6 +171,14 @@ static const struct attr pdc_attrs[UET_A_PDC_MAX + 1] = {
 	[UET_A_PDC_RETRANSMITS]	= { K_U64 },
 	[UET_A_PDC_TIMEOUTS]	= { K_U64 },
 	[UET_A_PDC_PAD]		= { K_PAD },
+	[UET_A_PDC_CWND]	= { K_U32 },
+	[UET_A_PDC_CWND_MAX]	= { K_U32 },
+	[UET_A_PDC_CC_IN_FLIGHT] = { K_U32 },
+	[UET_A_PDC_BASE_RTT_US]	= { K_U32 },
+	[UET_A_PDC_DELAY_US]	= { K_U32 },
+	[UET_A_PDC_ECN_ECHOES]	= { K_U32 },
+	[UET_A_PDC_CC_CUTS]	= { K_U32 },
+	[UET_A_PDC_QUICK_ADAPTS] = { K_U32 },
 };
 
 static const struct attr counter_attrs[UET_A_COUNTER_MAX + 1] = {
@@ -203,11 +211,11 @@ static const struct attr key_attrs[UET_A_KEY_MAX + 1] = {
 static const struct attr_set stats_set = SET(stats_attrs);
 static const struct attr_set key_set = SET(key_attrs);
 
-/* attributes of a reply by type: dev's set is the largest */
-#define TB_SIZE			ARRAY_SIZE(dev_attrs)
+/* attributes of a reply by type: pdc's set is the largest */
+#define TB_SIZE			ARRAY_SIZE(pdc_attrs)
 
 _Static_assert(ARRAY_SIZE(job_attrs) <= TB_SIZE && ARRAY_SIZE(profile_attrs) <= TB_SIZE &&
-	       ARRAY_SIZE(pdc_attrs) <= TB_SIZE && ARRAY_SIZE(counter_attrs) <= TB_SIZE &&
+	       ARRAY_SIZE(dev_attrs) <= TB_SIZE && ARRAY_SIZE(counter_attrs) <= TB_SIZE &&
 	       ARRAY_SIZE(stats_attrs) <= TB_SIZE && ARRAY_SIZE(key_attrs) <= TB_SIZE,
 	       "room for every set's attributes");
 

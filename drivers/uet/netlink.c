@@ -577,6 +577,24 @@ struct pdc_msg {
 	bool found;
 };
 
+static u32 ns_to_us(u32 ns)
+{
+	return ns / NSEC_PER_USEC;
+}
+
+/* A sending initiator's congestion window. */
+static int pdc_put_cc(struct sk_buff *skb, const struct uet_nscc *cc)
+{
+	return nla_put_u32(skb, UET_A_PDC_CWND, cc->cwnd) ||
+	       nla_put_u32(skb, UET_A_PDC_CWND_MAX, cc->maxwnd) ||
+	       nla_put_u32(skb, UET_A_PDC_CC_IN_FLIGHT, cc->in_flight) ||
+	       nla_put_u32(skb, UET_A_PDC_BASE_RTT_US, ns_to_us(cc->base_rtt)) ||
+	       nla_put_u32(skb, UET_A_PDC_DELAY_US, ns_to_us(cc->avg_delay)) ||
+	       nla_put_u32(skb, UET_A_PDC_ECN_ECHOES, cc->echoes) ||
+	       nla_put_u32(skb, UET_A_PDC_CC_CUTS, cc->cuts) ||
+	       nla_put_u32(skb, UET_A_PDC_QUICK_ADAPTS, cc->adapts);
+}
+
 static int pdc_fill(const struct uet_pdc_info *pi, void *arg)
 {
 	struct pdc_msg *m = arg;
@@ -610,7 +628,8 @@ static int pdc_fill(const struct uet_pdc_info *pi, void *arg)
 	    nla_put_u32(skb, UET_A_PDC_RTO_US,
 			min_t(u64, div_u64(pi->rto_ns, NSEC_PER_USEC), U32_MAX)) ||
 	    put_u64(skb, UET_A_PDC_RETRANSMITS, pi->retransmits, UET_A_PDC_PAD) ||
-	    put_u64(skb, UET_A_PDC_TIMEOUTS, pi->timeouts, UET_A_PDC_PAD)) {
+	    put_u64(skb, UET_A_PDC_TIMEOUTS, pi->timeouts, UET_A_PDC_PAD) ||
+	    (pi->cc_on && pdc_put_cc(skb, &pi->cc))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

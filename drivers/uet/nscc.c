@@ -242,6 +242,17 @@ static void nscc_adjust(struct uet_nscc *cc, u64 now)
 	cc->received = 0;
 }
 
+/* Count @ev in the context's own counters. */
+static enum uet_nscc_event nscc_note(struct uet_nscc *cc,
+				     enum uet_nscc_event ev)
+{
+	if (uet_nscc_cut(ev))
+		cc->cuts++;
+	else if (ev == UET_NSCC_QUICK_ADAPT)
+		cc->adapts++;
+	return ev;
+}
+
 /**
  * uet_nscc_ack() - an ACK came back
  * @cc: the context
@@ -257,6 +268,7 @@ enum uet_nscc_event uet_nscc_ack(struct uet_nscc *cc,
 	u32 delay = cc->avg_delay;
 
 	cc->in_flight -= min(ack->bytes, cc->in_flight);
+	cc->echoes += ack->ecn;
 	cc->achieved += ack->bytes;
 	cc->received += ack->bytes;
 	cc->ignored += ack->bytes;
@@ -267,7 +279,7 @@ enum uet_nscc_event uet_nscc_ack(struct uet_nscc *cc,
 	}
 
 	if (nscc_quick_adapt(cc, false, ack->ecn, delay, now, &ev))
-		return ev;
+		return nscc_note(cc, ev);
 	if (!ack->ecn && delay >= cc->target) {
 		cc->inc += (u64)cc->fi * ack->bytes;
 	} else if (!ack->ecn) {
@@ -284,7 +296,7 @@ enum uet_nscc_event uet_nscc_ack(struct uet_nscc *cc,
 	    now - cc->last_adjust > cc->base_rtt)
 		nscc_adjust(cc, now);
 	nscc_bound(cc);
-	return ev;
+	return nscc_note(cc, ev);
 }
 
 /**
@@ -311,10 +323,10 @@ enum uet_nscc_event uet_nscc_trim(struct uet_nscc *cc, u32 bytes, u32 rtt,
 	nscc_avg(cc, cc->base_rtt, true);
 	cc->trigger_qa = true;
 	if (nscc_quick_adapt(cc, true, true, 0, now, &ev))
-		return ev;
+		return nscc_note(cc, ev);
 	cc->cwnd -= min(bytes, cc->cwnd);
 	nscc_bound(cc);
-	return UET_NSCC_TRIM;
+	return nscc_note(cc, UET_NSCC_TRIM);
 }
 
 /**
@@ -330,5 +342,5 @@ enum uet_nscc_event uet_nscc_timeout(struct uet_nscc *cc, u32 bytes)
 {
 	cc->cwnd -= min(bytes, cc->cwnd);
 	nscc_bound(cc);
-	return UET_NSCC_TIMEOUT;
+	return nscc_note(cc, UET_NSCC_TIMEOUT);
 }

@@ -73,6 +73,10 @@ struct uet_nscc_cfg {
  * @increasing: fast increase is on.
  * @trigger_qa: a trim asks for quick adapt at the period's end.
  * @measured: @base_rtt was measured.
+ * @echoes: ACKs with an ECN echo ...
+ * @cuts: ... cuts of the window (multiplicative decrease, trim, timeout)
+ *	...
+ * @adapts: ... and quick adapts, since the context was set up.
  */
 struct uet_nscc {
 	u32 mss;
@@ -103,6 +107,9 @@ struct uet_nscc {
 	bool increasing;
 	bool trigger_qa;
 	bool measured;
+	u32 echoes;
+	u32 cuts;
+	u32 adapts;
 };
 
 /**
@@ -146,6 +153,13 @@ enum uet_nscc_event uet_nscc_ack(struct uet_nscc *cc,
 enum uet_nscc_event uet_nscc_trim(struct uet_nscc *cc, u32 bytes, u32 rtt,
 				  u64 now);
 enum uet_nscc_event uet_nscc_timeout(struct uet_nscc *cc, u32 bytes);
+
+/* @ev cut the window: what the counters call a cut. */
+static inline bool uet_nscc_cut(enum uet_nscc_event ev)
+{
+	return ev == UET_NSCC_DECREASE || ev == UET_NSCC_TRIM ||
+	       ev == UET_NSCC_TIMEOUT;
+}
 
 /* What a request of @len payload bytes counts for in the window. */
 static inline u32 uet_nscc_bytes(u32 len)

@@ -361,6 +361,10 @@ static void pdc_snapshot(struct uet_pds_pdc *pdc, struct uet_pdc_info *info)
 	info->rto_ns = uet_pdc_rto(c);
 	info->retransmits = c->cnt[UET_PDC_CNT_TX_RETRANSMITS];
 	info->timeouts = c->cnt[UET_PDC_CNT_TX_TIMEOUTS];
+	/* a dead PDC's live state is its teardown's */
+	info->cc_on = pdc->live && !pdc->dead && pdc->live->cc_on;
+	if (info->cc_on)
+		info->cc = pdc->live->cc;
 }
 
 /**

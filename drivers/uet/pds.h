@@ -296,6 +296,8 @@ void uet_rudi_fini(struct uet_dev *udev);
  * @rto_ns: current retransmission timeout.
  * @retransmits: retransmitted PSNs.
  * @timeouts: retransmission timer expiries.
+ * @cc_on: an initiator with NSCC, sending: @cc holds its window.
+ * @cc: its congestion window, as it stands.
  */
 struct uet_pdc_info {
 	struct in6_addr peer;
@@ -314,6 +316,8 @@ struct uet_pdc_info {
 	u64 rto_ns;
 	u64 retransmits;
 	u64 timeouts;
+	bool cc_on;
+	struct uet_nscc cc;
 };
 
 typedef int (*uet_pds_info_fn)(const struct uet_pdc_info *info, void *arg);

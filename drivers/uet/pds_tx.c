@@ -110,21 +110,16 @@ static u32 pdc_cc_bytes(struct uet_pds_pdc *pdc, u32 psn)
 	return uet_nscc_bytes(tx->len);
 }
 
-/* Count what the congestion window did: cuts, and quick adapts. */
+/*
+ * Count in the device what the congestion window did, as the window
+ * counts it for itself: cuts, and quick adapts.
+ */
 static void pdc_cc_count(struct uet_pds_pdc *pdc, enum uet_nscc_event ev)
 {
-	switch (ev) {
-	case UET_NSCC_DECREASE:
-	case UET_NSCC_TRIM:
-	case UET_NSCC_TIMEOUT:
+	if (uet_nscc_cut(ev))
 		uet_count(pdc->udev, UET_CNT_CC_DECREASES, 1);
-		break;
-	case UET_NSCC_QUICK_ADAPT:
+	else if (ev == UET_NSCC_QUICK_ADAPT)
 		uet_count(pdc->udev, UET_CNT_CC_QUICK_ADAPTS, 1);
-		break;
-	default:
-		break;
-	}
 }
 
 /* The request of @tx, SES header and payload; %NULL if it cannot be had. */

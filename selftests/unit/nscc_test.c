@@ -189,6 +189,10 @@ TEST_F(nscc, multiplicative_decrease)
 					 T0 + BASE + 1));
 	/* 60,000 * 0.6, and eta: a base RTT passed since the last step */
 	EXPECT_EQ(36000 + 600, self->cc.cwnd);
+	/* the context counts its echoes and cuts */
+	EXPECT_EQ(3, self->cc.echoes);
+	EXPECT_EQ(2, self->cc.cuts);
+	EXPECT_EQ(0, self->cc.adapts);
 }
 
 /* A cut is at most half the window, however high the average. */
@@ -265,6 +269,8 @@ TEST_F(nscc, trim)
 	EXPECT_EQ(UET_NSCC_QUICK_ADAPT, ack(&self->cc, 0, false, T0 + 22000));
 	EXPECT_EQ(MSS, self->cc.cwnd);
 	EXPECT_FALSE(self->cc.trigger_qa);
+	EXPECT_EQ(1, self->cc.cuts);
+	EXPECT_EQ(1, self->cc.adapts);
 }
 
 /* A timeout takes the request's bytes off; the floor is one MSS. */

@@ -33,6 +33,13 @@ static int pdc_one(const struct uet_pdc_attrs *p, void *arg)
 		       uet_delivery_mode_name(p->mode) ?: "?", peer, p->job, p->tc,
 		       p->tx_una, p->tx_nxt, p->rx_cack, p->in_flight, p->srtt_us,
 		       p->rto_us, p->retransmits, p->timeouts);
+		if (UET_HAS(p, UET_A_PDC_CWND))
+			printf("    cc nscc cwnd %u cwnd-max %u cc-in-flight %u"
+			       " base-rtt-us %u delay-us %u ecn-echoes %u cuts %u"
+			       " quick-adapts %u\n",
+			       p->cwnd, p->cwnd_max, p->cc_in_flight,
+			       p->base_rtt_us, p->delay_us, p->ecn_echoes,
+			       p->cc_cuts, p->quick_adapts);
 	} else {
 		json_sep(*n);
 		printf("{\"dev\":");
@@ -46,9 +53,17 @@ static int pdc_one(const struct uet_pdc_attrs *p, void *arg)
 		json_string(peer);
 		printf(",\"job\":%u,\"tc\":%u,\"tx_una\":%u,\"tx_nxt\":%u,"
 		       "\"rx_cack\":%u,\"in_flight\":%u,\"srtt_us\":%u,\"rto_us\":%u,"
-		       "\"retransmits\":%" PRIu64 ",\"timeouts\":%" PRIu64 "}",
+		       "\"retransmits\":%" PRIu64 ",\"timeouts\":%" PRIu64,
 		       p->job, p->tc, p->tx_una, p->tx_nxt, p->rx_cack, p->in_flight,
 		       p->srtt_us, p->rto_us, p->retransmits, p->timeouts);
+		if (UET_HAS(p, UET_A_PDC_CWND))
+			printf(",\"cc\":{\"cwnd\":%u,\"cwnd_max\":%u,"
+			       "\"in_flight\":%u,\"base_rtt_us\":%u,\"delay_us\":%u,"
+			       "\"ecn_echoes\":%u,\"cuts\":%u,\"quick_adapts\":%u}",
+			       p->cwnd, p->cwnd_max, p->cc_in_flight,
+			       p->base_rtt_us, p->delay_us, p->ecn_echoes,
+			       p->cc_cuts, p->quick_adapts);
+		printf("}");
 	}
 	(*n)++;
 	return 0;

@@ -44,6 +44,9 @@ static const enum mnl_attr_data_type dev_types[UET_A_DEV_MAX + 1] = {
 	[UET_A_DEV_RX_PACKETS] = MNL_TYPE_U64,
 	[UET_A_DEV_RX_BYTES] = MNL_TYPE_U64,
 	[UET_A_DEV_PAD] = MNL_TYPE_UNSPEC,
+	[UET_A_DEV_CC] = MNL_TYPE_U8,
+	[UET_A_DEV_CC_TARGET_US] = MNL_TYPE_U32,
+	[UET_A_DEV_LINK_MBPS] = MNL_TYPE_U32,
 };
 
 static const enum mnl_attr_data_type job_types[UET_A_JOB_MAX + 1] = {
@@ -87,6 +90,14 @@ static const enum mnl_attr_data_type pdc_types[UET_A_PDC_MAX + 1] = {
 	[UET_A_PDC_RETRANSMITS] = MNL_TYPE_U64,
 	[UET_A_PDC_TIMEOUTS] = MNL_TYPE_U64,
 	[UET_A_PDC_PAD] = MNL_TYPE_UNSPEC,
+	[UET_A_PDC_CWND] = MNL_TYPE_U32,
+	[UET_A_PDC_CWND_MAX] = MNL_TYPE_U32,
+	[UET_A_PDC_CC_IN_FLIGHT] = MNL_TYPE_U32,
+	[UET_A_PDC_BASE_RTT_US] = MNL_TYPE_U32,
+	[UET_A_PDC_DELAY_US] = MNL_TYPE_U32,
+	[UET_A_PDC_ECN_ECHOES] = MNL_TYPE_U32,
+	[UET_A_PDC_CC_CUTS] = MNL_TYPE_U32,
+	[UET_A_PDC_QUICK_ADAPTS] = MNL_TYPE_U32,
 };
 
 static const enum mnl_attr_data_type stats_types[UET_A_STATS_MAX + 1] = {
@@ -236,6 +247,14 @@ static int pdc_msg(const struct nlattr **tb, struct uet_nl_reply *r)
 	GET(&p, tb, UET_A_PDC_RTO_US, rto_us, 32);
 	GET(&p, tb, UET_A_PDC_RETRANSMITS, retransmits, 64);
 	GET(&p, tb, UET_A_PDC_TIMEOUTS, timeouts, 64);
+	GET(&p, tb, UET_A_PDC_CWND, cwnd, 32);
+	GET(&p, tb, UET_A_PDC_CWND_MAX, cwnd_max, 32);
+	GET(&p, tb, UET_A_PDC_CC_IN_FLIGHT, cc_in_flight, 32);
+	GET(&p, tb, UET_A_PDC_BASE_RTT_US, base_rtt_us, 32);
+	GET(&p, tb, UET_A_PDC_DELAY_US, delay_us, 32);
+	GET(&p, tb, UET_A_PDC_ECN_ECHOES, ecn_echoes, 32);
+	GET(&p, tb, UET_A_PDC_CC_CUTS, cc_cuts, 32);
+	GET(&p, tb, UET_A_PDC_QUICK_ADAPTS, quick_adapts, 32);
 	if (tb[UET_A_PDC_INITIATOR]) {
 		p.initiator = 1;
 		UET_SET(&p, UET_A_PDC_INITIATOR);

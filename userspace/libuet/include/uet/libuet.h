@@ -104,6 +104,9 @@ struct uet_pdc_attrs {
 	uint8_t peer[16];
 	uint32_t tx_una, tx_nxt, rx_cack, in_flight, srtt_us, rto_us;
 	uint64_t retransmits, timeouts;
+	/* an initiator with NSCC, while it sends (UET_HAS(p, UET_A_PDC_CWND)) */
+	uint32_t cwnd, cwnd_max, cc_in_flight, base_rtt_us, delay_us;
+	uint32_t ecn_echoes, cc_cuts, quick_adapts;
 };
 
 /* One counter of a device or of a job. */
