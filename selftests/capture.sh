@@ -7,13 +7,16 @@
 # parsers, and the fields must be the documented ones
 # (Documentation/wire-format.rst): UDP port 4793 with entropy in the
 # source port, the PDS type and flags, the SES opcodes, PSNs counting up,
-# the SPDCID/DPDCID exchange that creates the PDC, and the CLOSE.
+# the SPDCID/DPDCID exchange that creates the PDC, the CLOSE, and the DS
+# field: requests in their class's DSCP and ECT(0), the rest in the
+# control class.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/engine_lib.sh"
 
 dir=$(dirname "$0")
 pcap=/tmp/uet-capture.pcap
 dec=/tmp/uet-capture.txt
+DSCP_MAP=26,8,16,24,32,40,48,56
 A_IP=$UET_NET4.1
 B_IP=$UET_NET4.2
 
@@ -26,6 +29,8 @@ capture() {
 	# packets a switch port would show
 	A ip link set dev veth0 gso_max_segs 1 &&
 	B ip link set dev veth0 gso_max_segs 1 || return 1
+	# uet0's class 0 as AF31 (DSCP 26); uet1 as a new device has it
+	A uetctl dev set uet0 tc-dscp "$DSCP_MAP" || return 1
 	# -Z root: the guest has no tcpdump user to drop privileges to
 	ip netns exec "$NS_A" tcpdump -Z root -i veth0 -U -w "$pcap" udp \
 		2>/tmp/tcpdump.err &
@@ -40,6 +45,7 @@ capture() {
 	wait "$tcpdump_pid"
 	A ip link set dev veth0 gso_max_segs 65535
 	B ip link set dev veth0 gso_max_segs 65535
+	A uetctl dev set uet0 tc-dscp 0,8,16,24,32,40,48,56 || return 1
 	"$dir/uet_pcap" "$pcap" >"$dec" || return 1
 	sed 's/^/# /' "$dec"
 	[ -s "$dec" ]
@@ -106,9 +112,29 @@ close_() {
 	END { printf "# CLOSE on PSN %s acknowledged: %d\n", psn, acked; exit !acked }' "$dec"
 }
 
+# count FILTER: the captured packets FILTER matches
+count() { tcpdump -Z root -r "$pcap" -nn "$1" 2>/dev/null | wc -l; }
+
+# The DS field: uet0's requests (ECT(0)) in class 0's DSCP as set, 26;
+# its CLOSE, not ECN-capable, and uet1's ACKs in the control class,
+# class 6 by default: CS6, DSCP 48, not ECN-capable either
+ds_field() {
+	local req bad_req ctl bad_ctl ack bad_ack
+	req=$(count "src $A_IP and dst $B_IP and ip[1] & 3 = 2")
+	bad_req=$(count "src $A_IP and ip[1] & 3 = 2 and ip[1] >> 2 != 26")
+	ctl=$(count "src $A_IP and dst $B_IP and ip[1] = 0xc0")
+	bad_ctl=$(count "src $A_IP and ip[1] & 3 != 2 and ip[1] != 0xc0")
+	ack=$(count "src $B_IP and dst $A_IP")
+	bad_ack=$(count "src $B_IP and ip[1] != 0xc0")
+	echo "# uet0: $req requests ($bad_req not AF31, ECT(0)), $ctl control" \
+	     "($bad_ctl not CS6); uet1: $ack packets ($bad_ack not CS6)"
+	[ "$req" -gt 0 ] && [ "$bad_req" = 0 ] && [ "$ctl" -gt 0 ] &&
+	[ "$bad_ctl" = 0 ] && [ "$ack" -gt 0 ] && [ "$bad_ack" = 0 ]
+}
+
 trap 'fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 8
+ktap_set_plan 9
 ktap_test_result "setup" setup
 ktap_test_result "capture a send, a write, a read and a close" capture
 ktap_test_result "UDP port 4793, entropy in the source port" ports
@@ -116,5 +142,6 @@ ktap_test_result "SPDCID/DPDCID exchange on PDC creation" pdc_exchange
 ktap_test_result "PSNs count up" psns
 ktap_test_result "SES opcodes and responses" opcodes
 ktap_test_result "CLOSE acknowledged" close_
+ktap_test_result "DS field: DSCP by traffic class, ECN on requests" ds_field
 ktap_test_result "teardown" teardown
 ktap_finished

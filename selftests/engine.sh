@@ -124,16 +124,19 @@ ecn_echo() {
 # JOB as uetctl shows it (one MTU at least, the ceiling at most), the
 # first that has seen echoes and cut: its JSON
 cc_seen() {
-	local cc
+	local cc last=none n=0
 	while kill -0 "$2" 2>/dev/null; do
 		cc=$(A uetctl -j pdc show dev uet0 |
 		     jq -c ".[] | select(.job == $1) | .cc // empty")
+		n=$((n + 1))
+		[ -z "$cc" ] || last=$cc
 		if [ -n "$cc" ] && jq -e '.ecn_echoes > 0 and .cuts > 0 and
 		    .cwnd >= 1500 and .cwnd <= .cwnd_max' <<<"$cc" >/dev/null; then
 			echo "$cc"
 			return 0
 		fi
 	done
+	echo "# $n looks at the PDCs, the last window seen: $last" >&2
 	return 1
 }
 

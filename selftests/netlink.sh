@@ -64,7 +64,7 @@ dev_show_and_json() {
 	grep -q '^uet0: netdev veth0 ' <<<"$out" &&
 	grep -q 'rc-mode rud max-payload 0 ack-delay-us 500 pdc-pool 4096 pdc-reserved 256 pdc-per-source 1024$' <<<"$out" &&
 	grep -q 'rto-initial-us 100000 pdc-idle-ms 10000$' <<<"$out" &&
-	grep -q '^    cc nscc cc-target-us 0 link-mbps 10000$' <<<"$out" &&
+	grep -q '^    cc nscc cc-target-us 0 link-mbps 10000 tc-dscp 0,8,16,24,32,40,48,56 ctl-tc 6$' <<<"$out" &&
 	grep -q 'profile hpc jobs 1 pdcs 0' <<<"$out" &&
 	A uetctl -j dev show uet0 | jq -e . >/dev/null &&
 	[ "$(json_get '.[0].ifname' A uetctl -j dev show uet0)" = uet0 ] &&
@@ -78,22 +78,25 @@ dev_defaults() {
 	A uetctl dev set "$1" rc-mode rud max-payload 0 ack-delay-us 500 \
 		pdc-pool 4096 pdc-reserved 256 pdc-per-source 1024 \
 		rto-min-us 50000 rto-max-us 60000000 rto-initial-us 100000 \
-		pdc-idle-ms 10000 cc nscc cc-target-us 0 link-mbps 10000
+		pdc-idle-ms 10000 cc nscc cc-target-us 0 link-mbps 10000 \
+		tc-dscp 0,8,16,24,32,40,48,56 ctl-tc 6
 }
 
 dev_set_reads_back() {
 	A uetctl dev set uet0 rc-mode rod max-payload 4000 ack-delay-us 250 \
 		pdc-pool 1000 pdc-reserved 24 pdc-per-source 16 rto-min-us 2000 \
 		rto-max-us 5000000 rto-initial-us 30000 pdc-idle-ms 0 cc none \
-		cc-target-us 25 link-mbps 100 || return 1
+		cc-target-us 25 link-mbps 100 tc-dscp 0,10,18,26,34,46,48,56 \
+		ctl-tc 7 || return 1
 	local j got
 	j=$(A uetctl -j dev show uet0) || return 1
 	echo "# $j"
 	got=$(jq -r '.[0] | [.rc_mode, .max_payload, .ack_delay_us, .pdc_pool,
 		.pdc_reserved, .pdc_per_source, .rto_min_us, .rto_max_us,
-		.rto_initial_us, .pdc_idle_ms, .cc, .cc_target_us, .link_mbps] |
+		.rto_initial_us, .pdc_idle_ms, .cc, .cc_target_us, .link_mbps,
+		(.tc_dscp | map(tostring) | join(",")), .ctl_tc] |
 		map(tostring) | join(" ")' <<<"$j")
-	[ "$got" = "rod 4000 250 1000 24 16 2000 5000000 30000 0 none 25 100" ] ||
+	[ "$got" = "rod 4000 250 1000 24 16 2000 5000000 30000 0 none 25 100 0,10,18,26,34,46,48,56 7" ] ||
 		return 1
 	# the bounds of pdc-per-source are accepted
 	A uetctl dev set uet0 pdc-per-source 1 &&
@@ -121,6 +124,9 @@ dev_set_refusals() {
 	expect_rc 1 'out of range' A uetctl dev set uet0 cc-target-us 1000001 &&
 	expect_rc 1 'out of range' A uetctl dev set uet0 link-mbps 0 &&
 	expect_rc 2 'invalid cc "reno"' A uetctl dev set uet0 cc reno &&
+	expect_rc 1 'out of range' A uetctl dev set uet0 ctl-tc 8 &&
+	expect_rc 2 'invalid tc-dscp "64,0,0,0,0,0,0,0"' \
+		A uetctl dev set uet0 tc-dscp 64,0,0,0,0,0,0,0 &&
 	expect_rc 2 'invalid pdc-per-source "many"' \
 		A uetctl dev set uet0 pdc-per-source many &&
 	expect_rc 2 'invalid rc-mode "fast"' A uetctl dev set uet0 rc-mode fast &&

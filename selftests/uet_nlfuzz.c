@@ -75,7 +75,7 @@
 /* at most this many bytes after a name's NUL */
 #define NAME_TAIL		8
 /* the most attributes a request has (dev-set's) */
-#define REQ_MAX			14
+#define REQ_MAX			16
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
@@ -119,6 +119,8 @@ static const struct attr dev_attrs[UET_A_DEV_MAX + 1] = {
 	[UET_A_DEV_CC]		 = { K_U8, 0, UET_CC_NSCC },
 	[UET_A_DEV_CC_TARGET_US] = { K_U32, 0, UET_CC_TARGET_US_MAX },
 	[UET_A_DEV_LINK_MBPS]	 = { K_U32, 1, UINT32_MAX },
+	[UET_A_DEV_TC_DSCP]	 = { K_BIN, 0, UET_TC_MAX + 1 },
+	[UET_A_DEV_CTL_TC]	 = { K_U8, 0, UET_TC_MAX },
 	[UET_A_DEV_PROFILE]	 = { K_U8, 0, UET_PROFILE_HPC },
 	[UET_A_DEV_JOBS]	 = { K_U32 },
 	[UET_A_DEV_PDCS]	 = { K_U32 },
@@ -245,7 +247,8 @@ static const struct cmd cmds[UET_CMD_MAX + 1] = {
 				  UET_A_DEV_RTO_MIN_US, UET_A_DEV_RTO_MAX_US,
 				  UET_A_DEV_RTO_INIT_US, UET_A_DEV_PDC_IDLE_MS,
 				  UET_A_DEV_PDC_PER_SOURCE, UET_A_DEV_CC,
-				  UET_A_DEV_CC_TARGET_US, UET_A_DEV_LINK_MBPS },
+				  UET_A_DEV_CC_TARGET_US, UET_A_DEV_LINK_MBPS,
+				  UET_A_DEV_TC_DSCP, UET_A_DEV_CTL_TC },
 			      .admin = true },
 	[UET_CMD_JOB_GET] = { "job-get", &job_set, { UET_A_JOB_DEV_NAME, UET_A_JOB_ID },
 			      .reply = true, .dump = true },

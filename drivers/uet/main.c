@@ -83,6 +83,14 @@ DEFINE_MUTEX(uet_devs_lock);	/* see above */
  */
 #define UET_DEF_PDC_IDLE_MS	(10 * MSEC_PER_SEC)
 /*
+ * Traffic classes leave as the class selectors of their number (RFC 2474
+ * section 4.2.2: DSCP 8 n), and ACKs, NACKs, responses and control packets
+ * in class 6, CS6, network control (RFC 4594 section 3.1): the high class
+ * the UE walk-through gives them, above any class of data.
+ */
+#define UET_DSCP_CS_SHIFT	3
+#define UET_DEF_CTL_TC		6
+/*
  * The link rate NSCC assumes when the netdev does not tell its own (a
  * virtio or tunnel device reports none): 10 Gb/s, what veth reports.
  */
@@ -123,6 +131,8 @@ MODULE_PARM_DESC(rc_mode, "delivery mode of RC QPs of new devices: 0 RUD (defaul
  */
 void uet_dev_cfg_default(struct uet_dev_cfg *cfg)
 {
+	int tc;
+
 	*cfg = (struct uet_dev_cfg) {
 		.rc_mode = READ_ONCE(rc_mode),
 		.ack_delay_us = UET_DEF_ACK_DELAY_US,
@@ -135,8 +145,11 @@ void uet_dev_cfg_default(struct uet_dev_cfg *cfg)
 		.pdc_idle_ms = UET_DEF_PDC_IDLE_MS,
 		.cc = UET_CC_NSCC,
 		.link_mbps = UET_DEF_LINK_MBPS,
+		.ctl_tc = UET_DEF_CTL_TC,
 		.profile = UET_PROFILE_DEFAULT,
 	};
+	for (tc = 0; tc <= UET_TC_MAX; tc++)
+		cfg->tc_dscp[tc] = tc << UET_DSCP_CS_SHIFT;
 }
 
 static struct uet_dev *uet_dev_find(struct net_device *ndev)

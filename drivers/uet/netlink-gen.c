@@ -70,7 +70,7 @@ const struct nla_policy uet_dev_get_nl_policy[UET_A_DEV_NAME + 1] = {
 };
 
 /* UET_CMD_DEV_SET - do */
-const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_LINK_MBPS + 1] = {
+const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_CTL_TC + 1] = {
 	[UET_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NAME_MAX_LEN, },
 	[UET_A_DEV_RC_MODE] = NLA_POLICY_MAX(NLA_U8, 1),
 	[UET_A_DEV_MAX_PAYLOAD] = NLA_POLICY_MAX(NLA_U32, UET_PAYLOAD_MAX),
@@ -85,6 +85,8 @@ const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_LINK_MBPS + 1] = {
 	[UET_A_DEV_CC] = NLA_POLICY_MAX(NLA_U8, 1),
 	[UET_A_DEV_CC_TARGET_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_dev_cc_target_us_range),
 	[UET_A_DEV_LINK_MBPS] = NLA_POLICY_MIN(NLA_U32, 1),
+	[UET_A_DEV_TC_DSCP] = NLA_POLICY_EXACT_LEN(8),
+	[UET_A_DEV_CTL_TC] = NLA_POLICY_MAX(NLA_U8, UET_TC_MAX),
 };
 
 /* UET_CMD_JOB_GET - do */
@@ -167,7 +169,7 @@ const struct genl_ops uet_nl_ops[12] = {
 		.cmd		= UET_CMD_DEV_SET,
 		.doit		= uet_nl_dev_set_doit,
 		.policy		= uet_dev_set_nl_policy,
-		.maxattr	= UET_A_DEV_LINK_MBPS,
+		.maxattr	= UET_A_DEV_CTL_TC,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 	{

@@ -126,6 +126,17 @@ static int nl_reply(struct genl_info *info, nl_fill_fn fill, void *obj)
 
 /* --- devices --- */
 
+/* The DSCP of each traffic class, as the control plane last set them. */
+static int dev_put_dscp(struct sk_buff *skb, const struct uet_dev_cfg *cfg)
+{
+	u8 dscp[UET_TC_MAX + 1];
+	int i;
+
+	for (i = 0; i <= UET_TC_MAX; i++)
+		dscp[i] = READ_ONCE(cfg->tc_dscp[i]);
+	return nla_put(skb, UET_A_DEV_TC_DSCP, sizeof(dscp), dscp);
+}
+
 static int dev_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 		    int flags)
 {
@@ -154,6 +165,8 @@ static int dev_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 	    nla_put_u8(skb, UET_A_DEV_CC, READ_ONCE(cfg->cc)) ||
 	    nla_put_u32(skb, UET_A_DEV_CC_TARGET_US, READ_ONCE(cfg->cc_target_us)) ||
 	    nla_put_u32(skb, UET_A_DEV_LINK_MBPS, READ_ONCE(cfg->link_mbps)) ||
+	    dev_put_dscp(skb, cfg) ||
+	    nla_put_u8(skb, UET_A_DEV_CTL_TC, READ_ONCE(cfg->ctl_tc)) ||
 	    nla_put_u8(skb, UET_A_DEV_PROFILE, READ_ONCE(cfg->profile)) ||
 	    nla_put_u32(skb, UET_A_DEV_JOBS, uet_jobs_count(udev)) ||
 	    nla_put_u32(skb, UET_A_DEV_PDCS, uet_pds_count(udev)))
@@ -243,7 +256,7 @@ static int dev_cfg_parse(struct uet_dev *udev, struct genl_info *info,
 			 struct uet_dev_cfg *cfg)
 {
 	struct nlattr **a = info->attrs;
-	int err;
+	int err, i;
 
 	if (a[UET_A_DEV_RC_MODE]) {
 		cfg->rc_mode = nla_get_u8(a[UET_A_DEV_RC_MODE]);
@@ -284,6 +297,20 @@ static int dev_cfg_parse(struct uet_dev *udev, struct genl_info *info,
 		cfg->cc_target_us = nla_get_u32(a[UET_A_DEV_CC_TARGET_US]);
 	if (a[UET_A_DEV_LINK_MBPS])
 		cfg->link_mbps = nla_get_u32(a[UET_A_DEV_LINK_MBPS]);
+	if (a[UET_A_DEV_TC_DSCP]) {
+		const u8 *dscp = nla_data(a[UET_A_DEV_TC_DSCP]);
+
+		for (i = 0; i <= UET_TC_MAX; i++) {
+			if (dscp[i] > UET_DSCP_MAX) {
+				NL_SET_ERR_MSG_ATTR(info->extack, a[UET_A_DEV_TC_DSCP],
+						    "a DSCP is at most 63");
+				return -ERANGE;
+			}
+			cfg->tc_dscp[i] = dscp[i];
+		}
+	}
+	if (a[UET_A_DEV_CTL_TC])
+		cfg->ctl_tc = nla_get_u8(a[UET_A_DEV_CTL_TC]);
 
 	if ((u64)cfg->pdc_pool + cfg->pdc_reserved > UET_PDC_MAX) {
 		NL_SET_ERR_MSG(info->extack,
@@ -303,7 +330,7 @@ int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct uet_dev *udev = nl_info_dev(info, UET_A_DEV_NAME);
 	struct uet_dev_cfg cfg;
-	int err;
+	int err, i;
 
 	if (IS_ERR(udev))
 		return PTR_ERR(udev);
@@ -326,6 +353,9 @@ int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		WRITE_ONCE(udev->cfg.cc, cfg.cc);
 		WRITE_ONCE(udev->cfg.cc_target_us, cfg.cc_target_us);
 		WRITE_ONCE(udev->cfg.link_mbps, cfg.link_mbps);
+		for (i = 0; i <= UET_TC_MAX; i++)
+			WRITE_ONCE(udev->cfg.tc_dscp[i], cfg.tc_dscp[i]);
+		WRITE_ONCE(udev->cfg.ctl_tc, cfg.ctl_tc);
 		if (idle_changed)
 			uet_pds_idle_changed(udev);
 	}

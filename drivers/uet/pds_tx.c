@@ -195,9 +195,9 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 		tx->flags |= UET_PDS_TX_RESENT;
 	}
 	tx->sent = ktime_get_ns();
-	/* requests are ECN-capable; a CLOSE, a control packet, is not */
+	/* a request leaves ECN-capable in its class; a CLOSE, control, not */
 	if (!(tx->flags & UET_PDS_TX_CLOSE))
-		uet_skb_cb(skb)->ecn = INET_ECN_ECT_0;
+		uet_skb_set_data(skb, pdc->key.tc);
 	pdc_out(pdc, skb);
 }
 
@@ -543,7 +543,7 @@ static void pds_send_uud(struct uet_dev *udev, const struct uet_pds_key *key,
 		kfree_skb(skb);
 		return;
 	}
-	uet_skb_cb(skb)->ecn = INET_ECN_ECT_0;
+	uet_skb_set_data(skb, key->tc);
 	uet_xmit(udev, skb, &key->raddr, get_random_u16(), NULL);
 }
 
@@ -592,6 +592,7 @@ int uet_pds_send_msg(struct uet_dev *udev, const struct uet_pds_key *key,
 	struct uet_pds_pdc *pdc;
 
 	if (key->mode == UET_PDC_RUDI) {
+		msg->tc = key->tc;
 		uet_rudi_send_msg(udev, &key->raddr, msg);
 		return 0;
 	}

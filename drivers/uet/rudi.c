@@ -115,7 +115,7 @@ static void rudi_xmit(struct uet_rudi_req *r)
 		kfree_skb(skb);
 		return;
 	}
-	uet_skb_cb(skb)->ecn = INET_ECN_ECT_0;
+	uet_skb_set_data(skb, r->msg->tc);
 	uet_xmit(r->udev, skb, &r->msg->dst, r->entropy, NULL);
 }
 

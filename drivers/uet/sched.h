@@ -30,7 +30,8 @@ struct uet_pds_pdc;
  *	(a read, an atomic), cut in equal pieces.
  * @ncut: requests cut from it so far (given PSNs).
  * @read: its requests ask for data, which comes back in their ACKs.
- * @dst: %UET_PDC_RUDI: the target (a PDC knows its own peer).
+ * @dst: %UET_PDC_RUDI: the target (a PDC knows its own peer) ...
+ * @tc: ... and the traffic class.
  * @pdc: the PDC it was queued on; %NULL: RUDI.
  * @cancelled: nobody waits for it any more (its endpoint closed): set
  *	once, under its PDC's lock (uet_pds_cancel()); its requests not cut
@@ -50,6 +51,7 @@ struct uet_pds_msg {
 	u32 ncut;
 	bool read;
 	bool cancelled;
+	u8 tc;
 	struct in6_addr dst;
 	struct uet_pds_pdc *pdc;
 };

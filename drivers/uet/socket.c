@@ -314,6 +314,21 @@ static void uet_xmit6(struct uet_dev *udev, struct sock *sk,
 }
 
 /*
+ * The DS field @skb leaves with (IPv4 TOS, IPv6 traffic class): the DSCP
+ * of its traffic class, a request's or the device's control class, and
+ * its ECN field.  The device's settings may change meanwhile: each is
+ * read once.
+ */
+static u8 uet_tos(struct uet_dev *udev, struct sk_buff *skb)
+{
+	const struct uet_skb_cb *cb = uet_skb_cb(skb);
+	u8 tc = cb->data ? cb->tc : READ_ONCE(udev->cfg.ctl_tc);
+
+	BUILD_BUG_ON(!is_power_of_2(UET_TC_MAX + 1));
+	return READ_ONCE(udev->cfg.tc_dscp[tc & UET_TC_MAX]) << 2 | cb->ecn;
+}
+
+/*
  * Send @skb, one packet or a GSO batch of them, to @daddr: routed in the
  * device's namespace and out of its netdev.  A packet that cannot be
  * routed, or whose device has lost its namespace, is dropped like one
@@ -325,7 +340,7 @@ static void uet_send(struct uet_dev *udev, struct sk_buff *skb,
 {
 	__be16 sport = htons(UET_SPORT_BASE | (entropy & UET_SPORT_MASK));
 	bool v4 = ipv6_addr_v4mapped(daddr);
-	u8 ecn = uet_skb_cb(skb)->ecn;
+	u8 tos = uet_tos(udev, skb);
 	struct socket *sock = NULL, *txsk;
 	struct uet_net *un;
 	struct net *net;
@@ -347,9 +362,9 @@ static void uet_send(struct uet_dev *udev, struct sk_buff *skb,
 		kfree_skb(skb);
 	else if (v4)
 		uet_xmit4(udev, sock->sk, skb, daddr->s6_addr32[3], sport,
-			  ecn, cache);
+			  tos, cache);
 	else
-		uet_xmit6(udev, sock->sk, skb, daddr, sport, ecn, cache);
+		uet_xmit6(udev, sock->sk, skb, daddr, sport, tos, cache);
 	rcu_read_unlock_bh();
 }
 
@@ -392,13 +407,13 @@ static bool uet_gso_seg_ok(const struct sk_buff *skb)
 /*
  * Take from @q the longest run of packets that can leave as one GSO skb:
  * of the first one's length, the last one possibly shorter, all of its
- * ECN field.  They become
- * one skb with UDP L4 segmentation: the first packet in its head, the
- * others on its frag_list, each segment one of the packets, as GRO builds
- * them.  The stack cuts it into the same packets again, late: in the
- * driver's validate step, or the receiver's UDP layer when the batch
- * crosses a veth or the loopback device whole.  Returns the skb and sets
- * @segs to the packets it holds.
+ * class and ECN field (struct uet_skb_cb).  They become one skb with UDP
+ * L4 segmentation: the first packet in its head, the others on its
+ * frag_list, each segment one of the packets, as GRO builds them.  The
+ * stack cuts it into the same packets again, late: in the driver's
+ * validate step, or the receiver's UDP layer when the batch crosses a
+ * veth or the loopback device whole.  Returns the skb and sets @segs to
+ * the packets it holds.
  */
 static struct sk_buff *uet_gso_batch(const struct net_device *ndev,
 				     struct sk_buff_head *q,
@@ -416,7 +431,8 @@ static struct sk_buff *uet_gso_batch(const struct net_device *ndev,
 	tail = &skb_shinfo(head)->frag_list;
 	while (n < max_segs && (skb = skb_peek(q)) &&
 	       skb->len <= mss && uet_gso_seg_ok(skb) &&
-	       uet_skb_cb(skb)->ecn == uet_skb_cb(head)->ecn &&
+	       !memcmp(uet_skb_cb(skb), uet_skb_cb(head),
+		       sizeof(struct uet_skb_cb)) &&
 	       head->len + skb->len <= max_bytes) {
 		__skb_unlink(skb, q);
 		*tail = skb;

@@ -8,6 +8,7 @@
 
 #include <linux/in6.h>
 #include <linux/skbuff.h>
+#include <net/inet_ecn.h>
 
 struct dst_cache;
 struct uet_dev;
@@ -18,15 +19,32 @@ struct uet_dev;
  *	the IP layer takes the packet)
  * @ecn: the ECN field it leaves with: INET_ECN_NOT_ECT (0, as an skb is
  *	allocated) or INET_ECN_ECT_0.
+ * @data: a request, which leaves with the DSCP of its traffic class
+ *	@tc; else (false, as an skb is allocated) an ACK, NACK, response or
+ *	control packet, which leaves with that of the device's control class
+ *	(struct uet_dev_cfg).
+ * @tc: a request's traffic class, 0 to %UET_TC_MAX.
  */
 struct uet_skb_cb {
 	u8 ecn;
+	bool data;
+	u8 tc;
 };
 
 static inline struct uet_skb_cb *uet_skb_cb(struct sk_buff *skb)
 {
 	BUILD_BUG_ON(sizeof(struct uet_skb_cb) > sizeof(skb->cb));
 	return (struct uet_skb_cb *)skb->cb;
+}
+
+/* @skb is a request of traffic class @tc: ECN-capable, in its class. */
+static inline void uet_skb_set_data(struct sk_buff *skb, u8 tc)
+{
+	struct uet_skb_cb *cb = uet_skb_cb(skb);
+
+	cb->ecn = INET_ECN_ECT_0;
+	cb->data = true;
+	cb->tc = tc;
 }
 
 int uet_socket_init(void);

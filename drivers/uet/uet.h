@@ -11,6 +11,7 @@
 #include <linux/netdevice.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
+#include <uapi/linux/uet_netlink.h>
 
 #include "job.h"
 #include "pds.h"
@@ -45,6 +46,9 @@
  * @cc_target_us: NSCC's target queueing delay; 0 derives it from the
  *	base RTT measured.
  * @link_mbps: the link rate NSCC sizes its windows by, Mbit/s.
+ * @tc_dscp: the DSCP of each traffic class's requests ...
+ * @ctl_tc: ... and the traffic class of everything else a device sends
+ *	(ACKs, NACKs, responses, control packets).
  * @profile: the active profile, enum uet_profile (profile.c).
  *
  * Written by the control plane under uet_devs_lock, each field read once
@@ -65,6 +69,8 @@ struct uet_dev_cfg {
 	u8 cc;
 	u32 cc_target_us;
 	u32 link_mbps;
+	u8 tc_dscp[UET_TC_MAX + 1];
+	u8 ctl_tc;
 	u8 profile;
 };
 

@@ -173,6 +173,53 @@ TEST(dump_of_jobs)
 	ASSERT_FALSE(UET_HAS(&jobs[0], UET_A_JOB_ERRORS));
 }
 
+static struct uet_dev_attrs dev;
+static int ndevs;
+
+static int on_dev(const struct uet_dev_attrs *d, void *arg)
+{
+	(void)arg;
+	dev = *d;
+	ndevs++;
+	return 0;
+}
+
+/* A device's DSCP map, eight bytes, and its congestion settings. */
+TEST(dev_with_dscp_map)
+{
+	static const uint8_t map[8] = { 26, 8, 16, 24, 32, 40, 48, 56 };
+	struct uet_nl_reply r = { .cmd = UET_CMD_DEV_GET, .fn = on_dev };
+	struct msgbuf m = { .len = 0 };
+
+	ndevs = 0;
+	msg_begin(&m, FAMILY, 0);
+	genl(&m, UET_CMD_DEV_GET);
+	attr_str(&m, UET_A_DEV_NAME, "uet0");
+	attr_u8(&m, UET_A_DEV_CC, UET_CC_NSCC);
+	attr_u32(&m, UET_A_DEV_LINK_MBPS, 10000);
+	attr(&m, UET_A_DEV_TC_DSCP, map, sizeof(map));
+	attr_u8(&m, UET_A_DEV_CTL_TC, 6);
+	msg_end(&m);
+	ASSERT_EQ(1, uet_nl_parse(m.b, m.len, 0, 0, &r));	/* no end yet */
+	ASSERT_EQ(1, ndevs);
+	ASSERT_EQ(UET_CC_NSCC, dev.cc);
+	ASSERT_EQ(10000u, dev.link_mbps);
+	ASSERT_TRUE(UET_HAS(&dev, UET_A_DEV_TC_DSCP));
+	ASSERT_EQ(0, memcmp(map, dev.tc_dscp, sizeof(map)));
+	ASSERT_EQ(6, dev.ctl_tc);
+
+	/* a map of another length is not one: left out */
+	m.len = 0;
+	msg_begin(&m, FAMILY, 0);
+	genl(&m, UET_CMD_DEV_GET);
+	attr_str(&m, UET_A_DEV_NAME, "uet0");
+	attr(&m, UET_A_DEV_TC_DSCP, map, 7);
+	msg_end(&m);
+	ASSERT_EQ(1, uet_nl_parse(m.b, m.len, 0, 0, &r));	/* no end yet */
+	ASSERT_EQ(2, ndevs);
+	ASSERT_FALSE(UET_HAS(&dev, UET_A_DEV_TC_DSCP));
+}
+
 TEST(error_with_extack)
 {
 	struct uet_nl_reply r = job_reply();

@@ -122,7 +122,8 @@ TEST(dev_set)
 			   "pdc-per-source", "16",
 			   "rto-min-us", "2000", "rto-max-us", "5000000",
 			   "rto-initial-us", "30000", "pdc-idle-ms", "0",
-			   "cc", "none", "cc-target-us", "40", "link-mbps", "100"));
+			   "cc", "none", "cc-target-us", "40", "link-mbps", "100",
+			   "tc-dscp", "0,10,18,26,34,46,48,0x38", "ctl-tc", "7"));
 	ASSERT_STREQ("uet0", s.name);
 	ASSERT_EQ(UET_DELIVERY_MODE_ROD, s.rc_mode);
 	ASSERT_EQ(4000u, s.max_payload);
@@ -137,13 +138,16 @@ TEST(dev_set)
 	ASSERT_EQ(UET_CC_NONE, s.cc);
 	ASSERT_EQ(40u, s.cc_target_us);
 	ASSERT_EQ(100u, s.link_mbps);
+	ASSERT_EQ(0, memcmp(s.tc_dscp, (uint8_t[]){ 0, 10, 18, 26, 34, 46, 48, 56 }, 8));
+	ASSERT_EQ(7, s.ctl_tc);
 	ASSERT_EQ(s.present, (1ULL << UET_A_DEV_RC_MODE) | (1ULL << UET_A_DEV_MAX_PAYLOAD) |
 		  (1ULL << UET_A_DEV_ACK_DELAY_US) | (1ULL << UET_A_DEV_PDC_POOL) |
 		  (1ULL << UET_A_DEV_PDC_RESERVED) | (1ULL << UET_A_DEV_RTO_MIN_US) |
 		  (1ULL << UET_A_DEV_RTO_MAX_US) | (1ULL << UET_A_DEV_RTO_INIT_US) |
 		  (1ULL << UET_A_DEV_PDC_IDLE_MS) | (1ULL << UET_A_DEV_PDC_PER_SOURCE) |
 		  (1ULL << UET_A_DEV_CC) | (1ULL << UET_A_DEV_CC_TARGET_US) |
-		  (1ULL << UET_A_DEV_LINK_MBPS));
+		  (1ULL << UET_A_DEV_LINK_MBPS) | (1ULL << UET_A_DEV_TC_DSCP) |
+		  (1ULL << UET_A_DEV_CTL_TC));
 
 	ASSERT_EQ(0, PARSE(args_dev_set, &s, "uet0", "pdc-pool", "7"));
 	ASSERT_EQ(s.present, 1ULL << UET_A_DEV_PDC_POOL);
@@ -166,6 +170,15 @@ TEST(dev_set_errors)
 	ASSERT_NE(NULL, strstr(err, "invalid rc-mode \"fast\""));
 	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "cc", "dcqcn"));
 	ASSERT_NE(NULL, strstr(err, "invalid cc \"dcqcn\" (none, nscc)"));
+	/* eight DSCPs of six bits, no more, no fewer */
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "tc-dscp", "0,8,16"));
+	ASSERT_NE(NULL, strstr(err, "invalid tc-dscp \"0,8,16\" (8 DSCPs 0-63"));
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "tc-dscp", "0,8,16,24,32,40,48,56,0"));
+	ASSERT_NE(NULL, strstr(err, "invalid tc-dscp"));
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "tc-dscp", "0,8,16,24,32,40,48,64"));
+	ASSERT_NE(NULL, strstr(err, "invalid tc-dscp"));
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "ctl-tc", "256"));
+	ASSERT_NE(NULL, strstr(err, "invalid ctl-tc \"256\""));
 	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "pdc-pool", "-5"));
 	ASSERT_NE(NULL, strstr(err, "invalid pdc-pool \"-5\""));
 	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "rto-max-us", "4294967296"));

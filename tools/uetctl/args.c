@@ -92,6 +92,27 @@ int args_show(int argc, char **argv, const char *idword, uint32_t idmax,
 	return 0;
 }
 
+/* "D0,D1,...,D7": the DSCP of each of the eight traffic classes. */
+static int dscp_list(const char *s, uint8_t *dscp, char *err)
+{
+	char buf[64], *tok, *save = NULL;
+	uint32_t v;
+	int n = 0;
+
+	if (strlen(s) >= sizeof(buf))
+		return ERR("invalid tc-dscp \"%s\"", s);
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (n > UET_TC_MAX || parse_u32(tok, UET_DSCP_MAX, &v))
+			return ERR("invalid tc-dscp \"%s\" (8 DSCPs 0-63, by traffic class)", s);
+		dscp[n++] = (uint8_t)v;
+	}
+	if (n != UET_TC_MAX + 1)
+		return ERR("invalid tc-dscp \"%s\" (8 DSCPs 0-63, by traffic class)", s);
+	return 0;
+}
+
 int args_dev_set(int argc, char **argv, struct uet_dev_attrs *s, char *err)
 {
 	static const struct {
@@ -112,6 +133,7 @@ int args_dev_set(int argc, char **argv, struct uet_dev_attrs *s, char *err)
 		{ "link-mbps", UET_A_DEV_LINK_MBPS, offsetof(struct uet_dev_attrs, link_mbps) },
 	};
 	size_t k;
+	uint32_t v;
 	int i, m;
 
 	memset(s, 0, sizeof(*s));
@@ -130,6 +152,19 @@ int args_dev_set(int argc, char **argv, struct uet_dev_attrs *s, char *err)
 				return ERR("invalid rc-mode \"%s\" (rud, rod)", argv[i + 1]);
 			s->rc_mode = (uint8_t)m;
 			UET_SET(s, UET_A_DEV_RC_MODE);
+			continue;
+		}
+		if (!strcmp(argv[i], "tc-dscp")) {
+			if (dscp_list(argv[i + 1], s->tc_dscp, err))
+				return -1;
+			UET_SET(s, UET_A_DEV_TC_DSCP);
+			continue;
+		}
+		if (!strcmp(argv[i], "ctl-tc")) {
+			if (num("ctl-tc", argv[i + 1], UINT8_MAX, &v, err))
+				return -1;
+			s->ctl_tc = (uint8_t)v;
+			UET_SET(s, UET_A_DEV_CTL_TC);
 			continue;
 		}
 		if (!strcmp(argv[i], "cc")) {

@@ -15,16 +15,24 @@
 
 static void settings_text(const struct uet_dev_attrs *a)
 {
+	char dscp[8 * (UET_TC_MAX + 1)];
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i <= UET_TC_MAX; i++)
+		n += snprintf(dscp + n, sizeof(dscp) - n, "%s%u", i ? "," : "",
+			      a->tc_dscp[i]);
 	printf("    rc-mode %s max-payload %u ack-delay-us %u pdc-pool %u pdc-reserved %u"
 	       " pdc-per-source %u\n"
 	       "    rto-min-us %u rto-max-us %u rto-initial-us %u pdc-idle-ms %u\n"
-	       "    cc %s cc-target-us %u link-mbps %u\n"
+	       "    cc %s cc-target-us %u link-mbps %u tc-dscp %s ctl-tc %u\n"
 	       "    profile %s jobs %u pdcs %u\n"
 	       "    tx %" PRIu64 " packets %" PRIu64 " bytes rx %" PRIu64 " packets %" PRIu64 " bytes\n",
 	       uet_delivery_mode_name(a->rc_mode) ?: "?", a->max_payload,
 	       a->ack_delay_us, a->pdc_pool, a->pdc_reserved, a->pdc_per_source,
 	       a->rto_min_us, a->rto_max_us, a->rto_init_us, a->pdc_idle_ms,
 	       uet_cc_name(a->cc) ?: "?", a->cc_target_us, a->link_mbps,
+	       dscp, a->ctl_tc,
 	       uet_profile_name(a->profile) ?: "?",
 	       a->jobs, a->pdcs, a->tx_packets, a->tx_bytes, a->rx_packets,
 	       a->rx_bytes);
@@ -32,6 +40,8 @@ static void settings_text(const struct uet_dev_attrs *a)
 
 static void settings_json(const struct uet_dev_attrs *a)
 {
+	int i;
+
 	printf(",\"rc_mode\":");
 	json_string(uet_delivery_mode_name(a->rc_mode) ?: "?");
 	printf(",\"max_payload\":%u,\"ack_delay_us\":%u,\"pdc_pool\":%u,"
@@ -42,8 +52,11 @@ static void settings_json(const struct uet_dev_attrs *a)
 	       a->pdc_idle_ms);
 	printf(",\"cc\":");
 	json_string(uet_cc_name(a->cc) ?: "?");
-	printf(",\"cc_target_us\":%u,\"link_mbps\":%u,\"profile\":",
+	printf(",\"cc_target_us\":%u,\"link_mbps\":%u,\"tc_dscp\":[",
 	       a->cc_target_us, a->link_mbps);
+	for (i = 0; i <= UET_TC_MAX; i++)
+		printf("%s%u", i ? "," : "", a->tc_dscp[i]);
+	printf("],\"ctl_tc\":%u,\"profile\":", a->ctl_tc);
 	json_string(uet_profile_name(a->profile) ?: "?");
 	printf(",\"jobs\":%u,\"pdcs\":%u,\"tx_packets\":%" PRIu64
 	       ",\"tx_bytes\":%" PRIu64 ",\"rx_packets\":%" PRIu64
@@ -142,7 +155,7 @@ static int dev_set(int argc, char **argv)
 static const struct uetctl_cmd dev_cmds[] = {
 	{ "show", dev_show, "dev show [DEV]" },
 	{ "list", dev_show, NULL },
-	{ "set", dev_set, "dev set DEV [rc-mode rud|rod] [max-payload BYTES] [ack-delay-us US] [pdc-pool N] [pdc-reserved N] [pdc-per-source N] [rto-min-us US] [rto-max-us US] [rto-initial-us US] [pdc-idle-ms MS] [cc none|nscc] [cc-target-us US] [link-mbps MBPS]" },
+	{ "set", dev_set, "dev set DEV [rc-mode rud|rod] [max-payload BYTES] [ack-delay-us US] [pdc-pool N] [pdc-reserved N] [pdc-per-source N] [rto-min-us US] [rto-max-us US] [rto-initial-us US] [pdc-idle-ms MS] [cc none|nscc] [cc-target-us US] [link-mbps MBPS] [tc-dscp D0,...,D7] [ctl-tc TC]" },
 	{ NULL },
 };
 

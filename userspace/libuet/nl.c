@@ -231,6 +231,10 @@ int uet_nl_dev_set(struct uet_nl *nl, const struct uet_dev_attrs *s)
 		mnl_attr_put_u32(nlh, UET_A_DEV_CC_TARGET_US, s->cc_target_us);
 	if (UET_HAS(s, UET_A_DEV_LINK_MBPS))
 		mnl_attr_put_u32(nlh, UET_A_DEV_LINK_MBPS, s->link_mbps);
+	if (UET_HAS(s, UET_A_DEV_TC_DSCP))
+		mnl_attr_put(nlh, UET_A_DEV_TC_DSCP, sizeof(s->tc_dscp), s->tc_dscp);
+	if (UET_HAS(s, UET_A_DEV_CTL_TC))
+		mnl_attr_put_u8(nlh, UET_A_DEV_CTL_TC, s->ctl_tc);
 	return run(nl, nlh, 0, NULL, NULL);
 }
 

@@ -47,6 +47,9 @@ static const enum mnl_attr_data_type dev_types[UET_A_DEV_MAX + 1] = {
 	[UET_A_DEV_CC] = MNL_TYPE_U8,
 	[UET_A_DEV_CC_TARGET_US] = MNL_TYPE_U32,
 	[UET_A_DEV_LINK_MBPS] = MNL_TYPE_U32,
+	/* binary of its own length (not an address's), checked when read */
+	[UET_A_DEV_TC_DSCP] = MNL_TYPE_UNSPEC,
+	[UET_A_DEV_CTL_TC] = MNL_TYPE_U8,
 };
 
 static const enum mnl_attr_data_type job_types[UET_A_JOB_MAX + 1] = {
@@ -189,6 +192,13 @@ static int dev_msg(const struct nlattr **tb, struct uet_nl_reply *r)
 	GET(&d, tb, UET_A_DEV_CC, cc, 8);
 	GET(&d, tb, UET_A_DEV_CC_TARGET_US, cc_target_us, 32);
 	GET(&d, tb, UET_A_DEV_LINK_MBPS, link_mbps, 32);
+	GET(&d, tb, UET_A_DEV_CTL_TC, ctl_tc, 8);
+	if (tb[UET_A_DEV_TC_DSCP] &&
+	    mnl_attr_get_payload_len(tb[UET_A_DEV_TC_DSCP]) == sizeof(d.tc_dscp)) {
+		memcpy(d.tc_dscp, mnl_attr_get_payload(tb[UET_A_DEV_TC_DSCP]),
+		       sizeof(d.tc_dscp));
+		UET_SET(&d, UET_A_DEV_TC_DSCP);
+	}
 	GET(&d, tb, UET_A_DEV_PROFILE, profile, 8);
 	GET(&d, tb, UET_A_DEV_JOBS, jobs, 32);
 	GET(&d, tb, UET_A_DEV_PDCS, pdcs, 32);

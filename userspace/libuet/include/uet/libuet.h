@@ -71,6 +71,8 @@ struct uet_dev_attrs {
 	uint8_t cc;
 	uint32_t cc_target_us;
 	uint32_t link_mbps;
+	uint8_t tc_dscp[UET_TC_MAX + 1];
+	uint8_t ctl_tc;
 };
 
 /* A job.  @present: bit n set when attribute n (UET_A_JOB_*) is set. */
