@@ -10,6 +10,7 @@
 #                     (100) rounds of teardown under traffic
 #   make demo         boot a VM, create uet devices, show them (README)
 #   make bench        two VMs: perftest over uet and rxe, iperf3 (slow)
+#   make lab          the fabric lab: incast, congestion control (slow)
 #   make profile      one VM: where the engine's time goes (perf)
 #   make profile-pair two VMs: the same for perftest, uet beside rxe
 #   make deps         install the Debian packages all of this needs
@@ -86,6 +87,12 @@ bench:
 	@scripts/deps.sh
 	@selftests/bench/run.sh
 
+# The fabric lab: incast through an ECN-marking bottleneck, with and
+# without congestion control, in one VM; figures, JSON and plots.
+lab:
+	@scripts/deps.sh
+	@selftests/lab/run.sh
+
 # Where the engine's time goes: perf in one VM during 1 MiB transfers.
 profile:
 	@scripts/deps.sh
@@ -125,4 +132,4 @@ clean:
 	$(MAKE) -C selftests clean
 	$(MAKE) -C selftests/unit clean
 
-.PHONY: all deps netlink-gen module userspace selftests check check-debug soak demo bench profile profile-pair install dkms-install clean
+.PHONY: all deps netlink-gen module userspace selftests check check-debug soak demo bench lab profile profile-pair install dkms-install clean

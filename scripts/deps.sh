@@ -23,6 +23,8 @@ pkgs=(
 	dkms
 	# netlink spec tooling
 	python3-yaml python3-jsonschema
+	# the plots of make lab
+	gnuplot-nox
 )
 
 missing=()

@@ -374,8 +374,8 @@ ini_pdc() {
 		/sys/kernel/debug/uet/uet0/pdcs
 }
 
-# The PSN table of uet0's PDC to uet1 (psn_table, the last column of
-# its line; the largest, should an older PDC be closing) grows with what
+# The PSN table of uet0's PDC to uet1 (psn_table, column 17 of its
+# line; the largest, should an older PDC be closing) grows with what
 # is in flight, and goes (0 entries) once the PDC is quiet (the scanner
 # looks within 100 ms).
 ini_table() {

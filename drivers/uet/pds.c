@@ -308,18 +308,20 @@ void uet_pds_fini(struct uet_dev *udev)
  */
 int uet_pds_show(struct seq_file *m, struct uet_dev *udev)
 {
+	const struct uet_pds_live *live;
 	struct uet_pds_pdc *pdc;
 	struct uet_pdc tmp;
 	unsigned long id;
 
-	seq_puts(m, "lpdcid rpdcid role state mode raddr una nxt cack rto_us retransmits timeouts delivered ooo dups acks psn_table\n");
+	seq_puts(m, "lpdcid rpdcid role state mode raddr una nxt cack rto_us retransmits timeouts delivered ooo dups acks psn_table cwnd\n");
 	rcu_read_lock();
 	xa_for_each(&udev->pds.pdcs, id, pdc) {
 		const struct uet_pdc *c;
 
 		spin_lock_bh(&pdc->lock);
 		c = pdc_core(pdc, &tmp);
-		seq_printf(m, "%u %u %s %s %s %pI6c %u %u %u %llu %llu %llu %llu %llu %llu %llu %u\n",
+		live = pdc->dead ? NULL : pdc->live;
+		seq_printf(m, "%u %u %s %s %s %pI6c %u %u %u %llu %llu %llu %llu %llu %llu %llu %u %u\n",
 			   pdc->lpdcid, pdc->rpdcid,
 			   pdc->initiator ? "ini" : "tgt",
 			   uet_pdc_state_name(c->state),
@@ -332,8 +334,8 @@ int uet_pds_show(struct seq_file *m, struct uet_dev *udev)
 			   c->cnt[UET_PDC_CNT_RX_OUT_OF_ORDER],
 			   c->cnt[UET_PDC_CNT_RX_DUPLICATES],
 			   c->cnt[UET_PDC_CNT_RX_ACKS],
-			   pdc->live && !pdc->dead && pdc->live->sched.txq ?
-			   pdc->live->sched.mask + 1 : 0);
+			   live && live->sched.txq ? live->sched.mask + 1 : 0,
+			   live && live->cc_on ? live->cc.cwnd : 0);
 		pdc_unlock_bh(pdc);
 	}
 	rcu_read_unlock();

@@ -1,0 +1,274 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The fabric lab: network namespaces for hosts and a switch, veth links,
+# one bottleneck, and uet between them.  An incast: N senders, each its own
+# host with its own uet device, write to one receiver through a switch
+# whose port towards the receiver is the bottleneck: tbf at RATE Mbit/s,
+# and under it RED marking ECN-capable packets CE (dropping the others)
+# once its average queue passes MIN bytes.  The receiver's link adds a
+# delay, so that a round trip is a fabric's rather than a veth's.
+#
+#   lab-s1 eth0 198.19.1.1 --- s1 +--------- lab-sw --------+
+#   lab-s2 eth0 198.19.2.1 --- s2 | routes; port r: tbf+RED | r --- eth0 198.19.100.1 lab-r
+#   ...                           |   (the bottleneck)      |        (netem delay)
+#   lab-sN eth0 198.19.N.1 --- sN +-------------------------+
+#
+# Each sender runs perftest's ib_send_bw (RC over uet, CQ events, no
+# busy polling) against its own server on the receiver, all at once, each
+# BYTES in 64 KiB messages, with the senders' congestion control CC.  While
+# they run, every SAMPLE_MS the lab samples what each flow's target PDC
+# delivered and each sender's congestion window (debugfs), and every other
+# sample the bottleneck's queue; then each flow's figures and the
+# counters that matter.  It prints one line
+# "UET-LAB {json}" per run, for selftests/lab/report.py to turn into
+# figures, JSON and plots.
+#
+# Runs in the test VM (make lab: selftests/lab/run.sh) or on a host as
+# root with the uet module, uetctl, perftest, tc and jq; it takes the
+# namespaces lab-* and the address range 198.19.0.0/16 (RFC 2544's
+# benchmarking range) for its own.
+#
+# Environment:
+#   UET_LAB_N          incast degrees, one run each ("2 4 8")
+#   UET_LAB_CC         the congestion controls to run each with ("nscc none")
+#   UET_LAB_RATE       the bottleneck, Mbit/s (40)
+#   UET_LAB_DELAY_US   the receiver link's one-way delay, us (500)
+#   UET_LAB_MIN        RED's marking threshold, bytes (6000; max 3 times it)
+#   UET_LAB_BYTES      what each sender sends (8388608)
+#   UET_LAB_SAMPLE_MS  the sampling period (100)
+d=$(dirname "$0")
+if [ -e "$d/lib.sh" ]; then . "$d/lib.sh"; else . "$d/../lib.sh"; fi
+
+NS=${UET_LAB_N:-2 4 8}
+CCS=${UET_LAB_CC:-nscc none}
+RATE=${UET_LAB_RATE:-40}
+DELAY_US=${UET_LAB_DELAY_US:-500}
+MIN=${UET_LAB_MIN:-6000}
+BYTES=${UET_LAB_BYTES:-8388608}
+SAMPLE_MS=${UET_LAB_SAMPLE_MS:-100}
+PERIOD=$(printf '%d.%03d' $((SAMPLE_MS / 1000)) $((SAMPLE_MS % 1000)))
+SIZE=65536
+NET=198.19
+RX=$NET.100.1
+PORT0=18600
+OUT=/tmp/uet-lab
+
+in_ns() { local ns=$1; shift; ip netns exec "lab-$ns" "$@"; }
+
+# now: NOW, the time in ms (the guest's date has no %N; no fork)
+now() { local t=${EPOCHREALTIME/./}; NOW=$((t / 1000)); }
+
+# gid DEV ADDR: DEV's GID index for IPv4 address ADDR (IPv4-mapped)
+gid() {
+	local f want a b c e
+	IFS=. read -r a b c e <<<"$2"
+	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
+		"$a" "$b" "$c" "$e")
+	for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
+		[ "$(cat "$f")" = "$want" ] && { basename "$f"; return 0; }
+	done
+	return 1
+}
+
+# wait_gid DEV ADDR: the GID index, once the device has it (5 s at most)
+wait_gid() {
+	local i
+	for i in $(seq 50); do
+		gid "$1" "$2" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+lab_down() {
+	local ns
+	for ns in $(ip netns list | awk '/^lab-/ { print $1 }'); do
+		ip netns del "$ns"
+	done
+	# the devices go with their netdevs
+	for ns in $(seq 50); do
+		compgen -G '/sys/class/infiniband/luet*' >/dev/null || return 0
+		sleep 0.1
+	done
+}
+
+# link HOST-NS ADDR PORT-NAME: a host's eth0 with ADDR/24 to the switch's
+# port PORT-NAME (.254 of the same /24), its default route through it
+link() {
+	local net=${2%.*}
+	ip link add eth0 netns "lab-$1" type veth peer name "$3" netns lab-sw &&
+	in_ns "$1" ip addr add "$2/24" dev eth0 &&
+	in_ns "$1" ip link set eth0 up &&
+	in_ns "$1" ip link set lo up &&
+	in_ns "$1" ip route add default via "$net.254" &&
+	in_ns sw ip addr add "$net.254/24" dev "$3" &&
+	in_ns sw ip link set "$3" up &&
+	# a switch sees packets, not GSO batches
+	in_ns "$1" ip link set eth0 gso_max_segs 1
+}
+
+# incast_up N: the topology above, with uet devices luets1..N and luetr
+incast_up() {
+	local i
+	ip netns add lab-sw && ip netns add lab-r || return 1
+	in_ns sw sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward' &&
+	in_ns sw ip link set lo up &&
+	link r "$RX" r || return 1
+	for i in $(seq "$1"); do
+		ip netns add "lab-s$i" && link "s$i" "$NET.$i.1" "s$i" || return 1
+	done
+	# the bottleneck: tbf's rate, RED's marks (probability 1 above max)
+	in_ns sw tc qdisc add dev r root handle 1: tbf rate "${RATE}mbit" \
+		burst 16kb limit 1000000 &&
+	in_ns sw tc qdisc add dev r parent 1:1 handle 10: red limit 1000000 \
+		min "$MIN" max $((MIN * 3)) avpkt 1500 burst $((MIN / 1500 + 1)) \
+		probability 1.0 bandwidth "${RATE}mbit" ecn &&
+	in_ns r tc qdisc add dev eth0 root netem delay "${DELAY_US}us" \
+		limit 100000 || return 1
+	in_ns r rdma link add luetr type uet netdev eth0 || return 1
+	for i in $(seq "$1"); do
+		in_ns "s$i" rdma link add "luets$i" type uet netdev eth0 || return 1
+	done
+}
+
+# counter DEV NAME: a device counter
+lab_counter() {
+	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2" 2>/dev/null || echo 0
+}
+
+# delivered N: DL, what each flow's target PDC at the receiver delivered,
+# in requests, flow i being the one from host i (bash alone, no fork: a
+# fork under TCG takes as long as a sample period)
+delivered() {
+	local -a d f
+	local i h
+	# columns: 3 role, 6 peer, 13 requests delivered
+	while read -r -a f; do
+		[ "${f[2]}" = tgt ] || continue
+		h=${f[5]#*"$NET."}
+		d[${h%%.*}]=${f[12]}
+	done </sys/kernel/debug/uet/luetr/pdcs
+	DL=
+	for ((i = 1; i <= $1; i++)); do
+		DL="$DL${DL:+,}${d[$i]:-0}"
+	done
+}
+
+# cwnds N: CW, each sender's congestion window in bytes (column 18 of
+# its debugfs PDC list; 0 while it has none)
+cwnds() {
+	local -a f
+	local i cw
+	CW=
+	for ((i = 1; i <= $1; i++)); do
+		cw=0
+		while read -r -a f; do
+			[ "${f[2]}" = ini ] && cw=${f[17]:-0}
+		done <"/sys/kernel/debug/uet/luets$i/pdcs"
+		CW="$CW${CW:+,}$cw"
+	done
+}
+
+# sample N K: sample K, added to SAMPLES as JSON: time (ms since the
+# start), what each flow delivered, each sender's window, and every other
+# one the bottleneck's backlog (bytes)
+sample() {
+	local n=$1 k=$2 q=
+	now
+	delivered "$n"
+	cwnds "$n"
+	if [ $((k % 2)) = 0 ]; then
+		q=$(tc -n lab-sw -s qdisc show dev r |
+		    sed -n 's/.*backlog \([0-9]*\)b.*/\1/p' | head -n 1)
+		q=",\"backlog\":${q:-0}"
+	fi
+	SAMPLES="$SAMPLES${SAMPLES:+,}{\"t_ms\":$((NOW - T0)),\"delivered\":[$DL],\"cwnd\":[$CW]$q}"
+}
+
+# run N CC: one incast run; prints its UET-LAB line
+run() {
+	local n=$1 cc=$2 i iters=$((BYTES / SIZE)) gr gs k=0 flows=''
+	local alive bw t0 t1 rc red failed=0
+	lab_down
+	incast_up "$n" || { echo "# incast $n: no topology"; return 1; }
+	gr=$(wait_gid luetr "$RX") || return 1
+	for i in $(seq "$n"); do
+		in_ns "s$i" uetctl dev set "luets$i" cc "$cc" link-mbps "$RATE" ||
+			return 1
+		in_ns r timeout 300 ib_send_bw -d luetr -x "$gr" -p $((PORT0 + i)) \
+			-e -F -s $SIZE -n "$iters" >"$OUT/server$i.log" 2>&1 &
+	done
+	sleep 1
+	now
+	T0=$NOW
+	SAMPLES=
+	for i in $(seq "$n"); do
+		gs=$(wait_gid "luets$i" "$NET.$i.1") || return 1
+		(
+			now
+			t0=$NOW
+			in_ns "s$i" timeout 300 ib_send_bw -d "luets$i" -x "$gs" \
+				-p $((PORT0 + i)) -e -F -s $SIZE -n "$iters" "$RX" \
+				>"$OUT/client$i.log" 2>&1
+			rc=$?
+			now
+			echo "$rc $((t0 - T0)) $((NOW - T0))" >"$OUT/done$i"
+		) &
+	done
+	while :; do
+		alive=0
+		for ((i = 1; i <= n; i++)); do
+			[ -e "$OUT/done$i" ] || alive=1
+		done
+		sample "$n" $k
+		k=$((k + 1))
+		[ $alive = 1 ] || break
+		sleep "$PERIOD"
+	done
+	wait
+	for i in $(seq "$n"); do
+		read -r rc t0 t1 <"$OUT/done$i"
+		bw=$(awk '$1 == '$SIZE' && NF >= 5 { print $4 }' "$OUT/client$i.log" |
+		     tail -n 1)
+		if [ "$rc" != 0 ]; then
+			sed 's/^/# client: /' "$OUT/client$i.log"
+			failed=1
+		fi
+		flows="$flows${flows:+,}$(printf '{"rc":%d,"start_ms":%d,"end_ms":%d,"bw_MBps":%s,"timeouts":%d,"retransmits":%d,"cc_decreases":%d,"ecn_echoes":%d}' \
+			"$rc" "$t0" "$t1" "${bw:-0}" \
+			"$(lab_counter "luets$i" timeouts)" \
+			"$(lab_counter "luets$i" retransmits)" \
+			"$(lab_counter "luets$i" cc_decreases)" \
+			"$(lab_counter "luets$i" ecn_echoes)")"
+	done
+	red=$(in_ns sw tc -s qdisc show dev r | awk '
+		/qdisc red/ { red = 1 } red && /dropped/ { for (i = 1; i <= NF; i++) if ($i == "(dropped") d = $(i + 1) + 0 }
+		red && /marked/ { for (i = 1; i <= NF; i++) if ($i == "marked") m = $(i + 1) + 0 }
+		END { printf "\"drops\":%d,\"marked\":%d", d, m }')
+	printf 'UET-LAB {"n":%d,"cc":"%s","rate_mbit":%d,"delay_us":%d,"red_min":%d,"bytes":%d,"size":%d,"sample_ms":%d,%s,"flows":[%s],"samples":[%s]}\n' \
+		"$n" "$cc" "$RATE" "$DELAY_US" "$MIN" "$BYTES" $SIZE "$SAMPLE_MS" \
+		"$red" "$flows" "$SAMPLES"
+	lab_down
+	return $failed
+}
+
+incast() {
+	local n cc rc=0
+	mkdir -p "$OUT"
+	for n in $NS; do
+		for cc in $CCS; do
+			rm -f "$OUT"/done*
+			echo "# incast $n:1, cc $cc"
+			run "$n" "$cc" || rc=1
+		done
+	done
+	return $rc
+}
+
+trap 'lab_down' EXIT
+ktap_print_header
+ktap_set_plan 2
+ktap_test_result "setup" modprobe uet
+ktap_test_result "incast through one ECN-marking bottleneck" incast
+ktap_finished

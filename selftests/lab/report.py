@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The fabric lab's figures, from the "UET-LAB {json}" lines of lab.sh.
+
+Usage: report.py LOG OUTDIR
+
+For each run (an incast degree and a congestion control) it computes:
+
+  goodput      what the senders delivered, over the time from the first
+               start to the last end, as a share of the bottleneck's rate
+  steady       the same while every flow runs, after the first second
+               (the bottleneck's rate counts whole frames: payload is at
+               most 90% of a 1514-byte frame, 1366 bytes)
+  jain         Jain's fairness index of the flows' rates over windows of
+               the sampling period, while every flow runs, after the first
+               second (convergence); the mean over those windows
+  spread       the spread of completion times, slowest over fastest
+               (uet-htsim's metric)
+  p99_queue_ms the 99th percentile of the bottleneck's queueing delay
+               (backlog over rate) while the flows run
+  drops, marked, timeouts  the bottleneck's drops and ECN marks, the
+               senders' retransmission timeouts
+
+and writes OUTDIR/lab.json (every run, its figures and its samples),
+OUTDIR/lab.txt (the table it prints) and, with gnuplot, one PNG per run:
+each flow's rate, the bottleneck's queue and each sender's congestion
+window over time (OUTDIR/lab-incastN-CC.png).
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+CONVERGE_MS = 1000
+
+
+def runs_of(log):
+    for line in open(log, errors="replace"):
+        i = line.find("UET-LAB {")
+        if i >= 0:
+            yield json.loads(line[i + len("UET-LAB "):])
+
+
+def jain(xs):
+    s, q = sum(xs), sum(x * x for x in xs)
+    return s * s / (len(xs) * q) if q else None
+
+
+def percentile(xs, p):
+    if not xs:
+        return None
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
+
+
+def figures(r):
+    flows, samples = r["flows"], r["samples"]
+    rate = r["rate_mbit"] * 1e6 / 8
+    start = min(f["start_ms"] for f in flows)
+    end = max(f["end_ms"] for f in flows)
+    all_in = max(f["start_ms"] for f in flows)
+    first_out = min(f["end_ms"] for f in flows)
+    ok = [f for f in flows if f["rc"] == 0]
+    # bytes per request delivered: what each flow sent over what its
+    # target PDC delivered (the last sample), the same for every flow
+    last = samples[-1]["delivered"] if samples else []
+    per_req = (r["bytes"] * len(flows) / sum(last)) if sum(last) else 0
+    series = []
+    for a, b in zip(samples, samples[1:]):
+        dt = (b["t_ms"] - a["t_ms"]) / 1000
+        if dt <= 0:
+            continue
+        rates = [(y - x) * per_req / dt for x, y in zip(a["delivered"], b["delivered"])]
+        series.append((b["t_ms"], rates, b.get("backlog"), b.get("cwnd")))
+    windows = [rs for t, rs, _, _ in series
+               if all_in + CONVERGE_MS <= t <= first_out]
+    if not windows:
+        windows = [rs for t, rs, _, _ in series if all_in <= t <= first_out]
+    js = [j for j in (jain(w) for w in windows) if j is not None]
+    steady = [sum(w) / rate for w in windows]
+    qd = [q / rate * 1000 for t, _, q, _ in series
+          if q is not None and all_in <= t <= first_out]
+    times = [f["end_ms"] - f["start_ms"] for f in ok]
+    return {
+        "n": r["n"], "cc": r["cc"], "rate_mbit": r["rate_mbit"],
+        "delay_us": r["delay_us"], "complete": len(ok) == len(flows),
+        "goodput": r["bytes"] * len(ok) / ((end - start) / 1000) / rate if end > start else 0,
+        "steady": sum(steady) / len(steady) if steady else None,
+        "jain": sum(js) / len(js) if js else None,
+        "spread": max(times) / min(times) if times and min(times) else None,
+        "p99_queue_ms": percentile(qd, 99),
+        "drops": r["drops"], "marked": r["marked"],
+        "timeouts": sum(f["timeouts"] for f in flows),
+        "retransmits": sum(f["retransmits"] for f in flows),
+        "cc_decreases": sum(f["cc_decreases"] for f in flows),
+        "flow_MBps": [f["bw_MBps"] for f in flows],
+        "completion_ms": [f["end_ms"] - f["start_ms"] for f in flows],
+    }, series
+
+
+def plot(out, name, r, series):
+    if not shutil.which("gnuplot") or not series or \
+            any(len(rs) != r["n"] for _, rs, _, _ in series):
+        return None
+    n = r["n"]
+    dat = os.path.join(out, name + ".dat")
+    with open(dat, "w") as f:
+        for t, rates, q, cw in series:
+            f.write("%g %s %s %s\n" % (t / 1000, " ".join("%g" % (x * 8 / 1e6) for x in rates),
+                                       "NaN" if q is None else q,
+                                       " ".join(str(c) for c in cw) if cw else
+                                       " ".join("NaN" for _ in range(n))))
+    png = os.path.join(out, name + ".png")
+    flows = ", ".join("'%s' using 1:%d with lines title 'flow %d'" % (dat, i + 2, i + 1)
+                      for i in range(n))
+    cwnd = ", ".join("'%s' using 1:%d with lines title 'sender %d'" % (dat, n + 3 + i, i + 1)
+                     for i in range(n))
+    script = """
+set terminal pngcairo size 900,900
+set output '%s'
+set multiplot layout 3,1 title 'incast %d:1, cc %s, %d Mbit/s bottleneck'
+set xlabel 'time (s)'
+set ylabel 'Mbit/s'
+set key outside right
+plot %s
+set datafile missing 'NaN'
+set ylabel 'queue (bytes)'
+plot '%s' using 1:%d with points pointtype 7 pointsize 0.5 title 'bottleneck backlog'
+set ylabel 'cwnd (bytes)'
+plot %s
+unset multiplot
+""" % (png, n, r["cc"], r["rate_mbit"], flows, dat, n + 2, cwnd)
+    # its warnings (an empty range: no window without CC) are no failure
+    p = subprocess.run(["gnuplot"], input=script.encode(), stderr=subprocess.PIPE)
+    if p.returncode:
+        sys.stderr.write(p.stderr.decode(errors="replace"))
+        return None
+    return png
+
+
+def fmt(x, f="%.2f"):
+    return "-" if x is None else f % x
+
+
+def main():
+    log, out = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    results, lines = [], []
+    lines.append("%-7s %-5s %8s %7s %6s %7s %9s %6s %7s %8s %9s" %
+                 ("incast", "cc", "goodput", "steady", "jain", "spread",
+                  "p99q_ms", "drops", "marked", "timeouts", "complete"))
+    for r in runs_of(log):
+        fig, series = figures(r)
+        name = "lab-incast%d-%s" % (r["n"], r["cc"])
+        fig["plot"] = plot(out, name, r, series)
+        fig["samples"] = r["samples"]
+        results.append(fig)
+        lines.append("%-7s %-5s %7.1f%% %7s %6s %7s %9s %6d %7d %8d %9s" %
+                     ("%d:1" % r["n"], r["cc"], fig["goodput"] * 100,
+                      fmt(fig["steady"] and fig["steady"] * 100, "%.1f%%"),
+                      fmt(fig["jain"]), fmt(fig["spread"]),
+                      fmt(fig["p99_queue_ms"], "%.1f"), fig["drops"],
+                      fig["marked"], fig["timeouts"],
+                      "yes" if fig["complete"] else "NO"))
+    if not results:
+        print("lab: no run in %s" % log, file=sys.stderr)
+        return 1
+    json.dump(results, open(os.path.join(out, "lab.json"), "w"), indent=1)
+    text = "\n".join(lines) + "\n"
+    open(os.path.join(out, "lab.txt"), "w").write(text)
+    sys.stdout.write(text)
+    for f in results:
+        if f["plot"]:
+            print("plot: %s" % f["plot"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
