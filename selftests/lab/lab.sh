@@ -20,9 +20,9 @@
 # they run, every SAMPLE_MS the lab samples what each flow's target PDC
 # delivered and each sender's congestion window (debugfs), and every other
 # sample the bottleneck's queue; then each flow's figures and the
-# counters that matter.  It prints one line
-# "UET-LAB {json}" per run, for selftests/lab/report.py to turn into
-# figures, JSON and plots.
+# counters that matter.  Then a flow joins a running one and leaves
+# before it ends (two senders).  It prints one line "UET-LAB {json}" per
+# run, for selftests/lab/report.py to turn into figures, JSON and plots.
 #
 # Runs in the test VM (make lab: selftests/lab/run.sh) or on a host as
 # root with the uet module, uetctl, perftest, tc and jq; it takes the
@@ -37,6 +37,7 @@
 #   UET_LAB_MIN        RED's marking threshold, bytes (6000; max 3 times it)
 #   UET_LAB_BYTES      what each sender sends (8388608)
 #   UET_LAB_SAMPLE_MS  the sampling period (100)
+#   UET_LAB_JOIN_MS    when the joining flow starts, ms after the first (2000)
 d=$(dirname "$0")
 if [ -e "$d/lib.sh" ]; then . "$d/lib.sh"; else . "$d/../lib.sh"; fi
 
@@ -48,6 +49,7 @@ MIN=${UET_LAB_MIN:-6000}
 BYTES=${UET_LAB_BYTES:-8388608}
 SAMPLE_MS=${UET_LAB_SAMPLE_MS:-100}
 PERIOD=$(printf '%d.%03d' $((SAMPLE_MS / 1000)) $((SAMPLE_MS % 1000)))
+JOIN_MS=${UET_LAB_JOIN_MS:-2000}
 SIZE=65536
 NET=198.19
 RX=$NET.100.1
@@ -186,18 +188,22 @@ sample() {
 	SAMPLES="$SAMPLES${SAMPLES:+,}{\"t_ms\":$((NOW - T0)),\"delivered\":[$DL],\"cwnd\":[$CW]$q}"
 }
 
-# run N CC: one incast run; prints its UET-LAB line
+# run SCENARIO N CC: one run of N senders, sender i starting
+# FLOW_DELAY[i] ms after the first and sending FLOW_BYTES[i]; prints its
+# UET-LAB line
 run() {
-	local n=$1 cc=$2 i iters=$((BYTES / SIZE)) gr gs k=0 flows=''
+	local what=$1 n=$2 cc=$3 i gr gs k=0 flows=''
 	local alive bw t0 t1 rc red failed=0
+	local -a iters
 	lab_down
 	incast_up "$n" || { echo "# incast $n: no topology"; return 1; }
 	gr=$(wait_gid luetr "$RX") || return 1
 	for i in $(seq "$n"); do
+		iters[i]=$((FLOW_BYTES[i] / SIZE))
 		in_ns "s$i" uetctl dev set "luets$i" cc "$cc" link-mbps "$RATE" ||
 			return 1
 		in_ns r timeout 300 ib_send_bw -d luetr -x "$gr" -p $((PORT0 + i)) \
-			-e -F -s $SIZE -n "$iters" >"$OUT/server$i.log" 2>&1 &
+			-e -F -s $SIZE -n "${iters[i]}" >"$OUT/server$i.log" 2>&1 &
 	done
 	sleep 1
 	now
@@ -206,10 +212,12 @@ run() {
 	for i in $(seq "$n"); do
 		gs=$(wait_gid "luets$i" "$NET.$i.1") || return 1
 		(
+			sleep "$(printf '%d.%03d' $((FLOW_DELAY[i] / 1000)) \
+				 $((FLOW_DELAY[i] % 1000)))"
 			now
 			t0=$NOW
 			in_ns "s$i" timeout 300 ib_send_bw -d "luets$i" -x "$gs" \
-				-p $((PORT0 + i)) -e -F -s $SIZE -n "$iters" "$RX" \
+				-p $((PORT0 + i)) -e -F -s $SIZE -n "${iters[i]}" "$RX" \
 				>"$OUT/client$i.log" 2>&1
 			rc=$?
 			now
@@ -235,8 +243,8 @@ run() {
 			sed 's/^/# client: /' "$OUT/client$i.log"
 			failed=1
 		fi
-		flows="$flows${flows:+,}$(printf '{"rc":%d,"start_ms":%d,"end_ms":%d,"bw_MBps":%s,"timeouts":%d,"retransmits":%d,"cc_decreases":%d,"ecn_echoes":%d}' \
-			"$rc" "$t0" "$t1" "${bw:-0}" \
+		flows="$flows${flows:+,}$(printf '{"rc":%d,"bytes":%d,"start_ms":%d,"end_ms":%d,"bw_MBps":%s,"timeouts":%d,"retransmits":%d,"cc_decreases":%d,"ecn_echoes":%d}' \
+			"$rc" $((iters[i] * SIZE)) "$t0" "$t1" "${bw:-0}" \
 			"$(lab_counter "luets$i" timeouts)" \
 			"$(lab_counter "luets$i" retransmits)" \
 			"$(lab_counter "luets$i" cc_decreases)" \
@@ -246,29 +254,49 @@ run() {
 		/qdisc red/ { red = 1 } red && /dropped/ { for (i = 1; i <= NF; i++) if ($i == "(dropped") d = $(i + 1) + 0 }
 		red && /marked/ { for (i = 1; i <= NF; i++) if ($i == "marked") m = $(i + 1) + 0 }
 		END { printf "\"drops\":%d,\"marked\":%d", d, m }')
-	printf 'UET-LAB {"n":%d,"cc":"%s","rate_mbit":%d,"delay_us":%d,"red_min":%d,"bytes":%d,"size":%d,"sample_ms":%d,%s,"flows":[%s],"samples":[%s]}\n' \
-		"$n" "$cc" "$RATE" "$DELAY_US" "$MIN" "$BYTES" $SIZE "$SAMPLE_MS" \
+	printf 'UET-LAB {"scenario":"%s","n":%d,"cc":"%s","rate_mbit":%d,"delay_us":%d,"red_min":%d,"size":%d,"sample_ms":%d,%s,"flows":[%s],"samples":[%s]}\n' \
+		"$what" "$n" "$cc" "$RATE" "$DELAY_US" "$MIN" $SIZE "$SAMPLE_MS" \
 		"$red" "$flows" "$SAMPLES"
 	lab_down
 	return $failed
 }
 
 incast() {
-	local n cc rc=0
+	local n cc i rc=0
 	mkdir -p "$OUT"
 	for n in $NS; do
+		for i in $(seq "$n"); do
+			FLOW_BYTES[i]=$BYTES
+			FLOW_DELAY[i]=0
+		done
 		for cc in $CCS; do
 			rm -f "$OUT"/done*
 			echo "# incast $n:1, cc $cc"
-			run "$n" "$cc" || rc=1
+			run incast "$n" "$cc" || rc=1
 		done
+	done
+	return $rc
+}
+
+# A flow joins a running one and leaves before it ends: sender 1 sends
+# 3 BYTES, sender 2 joins JOIN_MS later with BYTES
+join() {
+	local cc rc=0
+	mkdir -p "$OUT"
+	FLOW_BYTES=([1]=$((3 * BYTES)) [2]=$BYTES)
+	FLOW_DELAY=([1]=0 [2]=$JOIN_MS)
+	for cc in $CCS; do
+		rm -f "$OUT"/done*
+		echo "# a flow joins and leaves, cc $cc"
+		run join 2 "$cc" || rc=1
 	done
 	return $rc
 }
 
 trap 'lab_down' EXIT
 ktap_print_header
-ktap_set_plan 2
+ktap_set_plan 3
 ktap_test_result "setup" modprobe uet
 ktap_test_result "incast through one ECN-marking bottleneck" incast
+ktap_test_result "a flow joins and leaves" join
 ktap_finished

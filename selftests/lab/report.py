@@ -21,10 +21,16 @@ For each run (an incast degree and a congestion control) it computes:
   drops, marked, timeouts  the bottleneck's drops and ECN marks, the
                senders' retransmission timeouts
 
+and for a flow that joins a running one and leaves before it (scenario
+"join"): join_ms, from the second flow's start until both rates are
+within 10% of their mean for two windows in a row, and leave_ms, from its
+end until the first flow's rate is within 10% of what the two had
+together.
+
 and writes OUTDIR/lab.json (every run, its figures and its samples),
 OUTDIR/lab.txt (the table it prints) and, with gnuplot, one PNG per run:
 each flow's rate, the bottleneck's queue and each sender's congestion
-window over time (OUTDIR/lab-incastN-CC.png).
+window over time (OUTDIR/lab-SCENARIO N-CC.png, e.g. lab-incast8-nscc.png).
 """
 import json
 import os
@@ -62,10 +68,10 @@ def figures(r):
     all_in = max(f["start_ms"] for f in flows)
     first_out = min(f["end_ms"] for f in flows)
     ok = [f for f in flows if f["rc"] == 0]
-    # bytes per request delivered: what each flow sent over what its
-    # target PDC delivered (the last sample), the same for every flow
+    # bytes per request delivered: what the flows sent over what their
+    # target PDCs delivered (the last sample), the same for every flow
     last = samples[-1]["delivered"] if samples else []
-    per_req = (r["bytes"] * len(flows) / sum(last)) if sum(last) else 0
+    per_req = sum(f["bytes"] for f in flows) / sum(last) if sum(last) else 0
     series = []
     for a, b in zip(samples, samples[1:]):
         dt = (b["t_ms"] - a["t_ms"]) / 1000
@@ -82,10 +88,12 @@ def figures(r):
     qd = [q / rate * 1000 for t, _, q, _ in series
           if q is not None and all_in <= t <= first_out]
     times = [f["end_ms"] - f["start_ms"] for f in ok]
-    return {
+    fig = {
+        "scenario": r["scenario"],
         "n": r["n"], "cc": r["cc"], "rate_mbit": r["rate_mbit"],
         "delay_us": r["delay_us"], "complete": len(ok) == len(flows),
-        "goodput": r["bytes"] * len(ok) / ((end - start) / 1000) / rate if end > start else 0,
+        "goodput": sum(f["bytes"] for f in ok) / ((end - start) / 1000) / rate
+        if end > start else 0,
         "steady": sum(steady) / len(steady) if steady else None,
         "jain": sum(js) / len(js) if js else None,
         "spread": max(times) / min(times) if times and min(times) else None,
@@ -96,7 +104,35 @@ def figures(r):
         "cc_decreases": sum(f["cc_decreases"] for f in flows),
         "flow_MBps": [f["bw_MBps"] for f in flows],
         "completion_ms": [f["end_ms"] - f["start_ms"] for f in flows],
-    }, series
+    }
+    if r["scenario"] == "join" and len(flows) == 2:
+        fig.update(join_leave(flows, series))
+    return fig, series
+
+
+def join_leave(flows, series):
+    """When the joining flow got its share, and the other all back."""
+    joined, left = flows[1]["start_ms"], flows[1]["end_ms"]
+
+    def fair(rs):
+        m = sum(rs) / len(rs)
+        return m > 0 and all(abs(x - m) <= 0.1 * m for x in rs)
+
+    both = [(t, rs) for t, rs, _, _ in series if joined < t <= left]
+    join_ms = None
+    for (t, a), (_, b) in zip(both, both[1:]):
+        if fair(a) and fair(b):
+            join_ms = t - joined
+            break
+    # what the two had together, over the last half of their time
+    tail = [sum(rs) for _, rs in both[len(both) // 2:]]
+    total = sum(tail) / len(tail) if tail else 0
+    leave_ms = None
+    for t, rs, _, _ in series:
+        if t > left and total and rs[0] >= 0.9 * total:
+            leave_ms = t - left
+            break
+    return {"join_ms": join_ms, "leave_ms": leave_ms}
 
 
 def plot(out, name, r, series):
@@ -119,7 +155,7 @@ def plot(out, name, r, series):
     script = """
 set terminal pngcairo size 900,900
 set output '%s'
-set multiplot layout 3,1 title 'incast %d:1, cc %s, %d Mbit/s bottleneck'
+set multiplot layout 3,1 title '%s %d:1, cc %s, %d Mbit/s bottleneck'
 set xlabel 'time (s)'
 set ylabel 'Mbit/s'
 set key outside right
@@ -130,7 +166,7 @@ plot '%s' using 1:%d with points pointtype 7 pointsize 0.5 title 'bottleneck bac
 set ylabel 'cwnd (bytes)'
 plot %s
 unset multiplot
-""" % (png, n, r["cc"], r["rate_mbit"], flows, dat, n + 2, cwnd)
+""" % (png, r["scenario"], n, r["cc"], r["rate_mbit"], flows, dat, n + 2, cwnd)
     # its warnings (an empty range: no window without CC) are no failure
     p = subprocess.run(["gnuplot"], input=script.encode(), stderr=subprocess.PIPE)
     if p.returncode:
@@ -150,12 +186,18 @@ def main():
     lines.append("%-7s %-5s %8s %7s %6s %7s %9s %6s %7s %8s %9s" %
                  ("incast", "cc", "goodput", "steady", "jain", "spread",
                   "p99q_ms", "drops", "marked", "timeouts", "complete"))
+    joins = []
     for r in runs_of(log):
         fig, series = figures(r)
-        name = "lab-incast%d-%s" % (r["n"], r["cc"])
+        name = "lab-%s%d-%s" % (r["scenario"], r["n"], r["cc"])
         fig["plot"] = plot(out, name, r, series)
         fig["samples"] = r["samples"]
         results.append(fig)
+        if r["scenario"] == "join":
+            joins.append("join, cc %-5s joined in %s ms, the other back in %s ms, "
+                          "jain %s" % (r["cc"], fmt(fig["join_ms"], "%d"),
+                                       fmt(fig["leave_ms"], "%d"), fmt(fig["jain"])))
+            continue
         lines.append("%-7s %-5s %7.1f%% %7s %6s %7s %9s %6d %7d %8d %9s" %
                      ("%d:1" % r["n"], r["cc"], fig["goodput"] * 100,
                       fmt(fig["steady"] and fig["steady"] * 100, "%.1f%%"),
@@ -167,7 +209,7 @@ def main():
         print("lab: no run in %s" % log, file=sys.stderr)
         return 1
     json.dump(results, open(os.path.join(out, "lab.json"), "w"), indent=1)
-    text = "\n".join(lines) + "\n"
+    text = "\n".join(lines + joins) + "\n"
     open(os.path.join(out, "lab.txt"), "w").write(text)
     sys.stdout.write(text)
     for f in results:
