@@ -123,6 +123,7 @@ dev_set_refusals() {
 	expect_rc 1 'out of range' A uetctl dev set uet0 pdc-per-source 65536 &&
 	expect_rc 1 'out of range' A uetctl dev set uet0 cc-target-us 1000001 &&
 	expect_rc 1 'out of range' A uetctl dev set uet0 link-mbps 0 &&
+	expect_rc 1 'out of range' A uetctl dev set uet0 link-mbps 1600001 &&
 	expect_rc 2 'invalid cc "reno"' A uetctl dev set uet0 cc reno &&
 	expect_rc 1 'out of range' A uetctl dev set uet0 ctl-tc 8 &&
 	expect_rc 2 'invalid tc-dscp "64,0,0,0,0,0,0,0"' \

@@ -52,6 +52,11 @@ static const struct netlink_range_validation uet_a_dev_cc_target_us_range = {
 	.max	= UET_CC_TARGET_US_MAX,
 };
 
+static const struct netlink_range_validation uet_a_dev_link_mbps_range = {
+	.min	= 1ULL,
+	.max	= UET_LINK_MBPS_MAX,
+};
+
 static const struct netlink_range_validation uet_a_job_id_range = {
 	.max	= UET_JOB_ID_MAX,
 };
@@ -84,7 +89,7 @@ const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_CTL_TC + 1] = {
 	[UET_A_DEV_PDC_IDLE_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_dev_pdc_idle_ms_range),
 	[UET_A_DEV_CC] = NLA_POLICY_MAX(NLA_U8, 1),
 	[UET_A_DEV_CC_TARGET_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_dev_cc_target_us_range),
-	[UET_A_DEV_LINK_MBPS] = NLA_POLICY_MIN(NLA_U32, 1),
+	[UET_A_DEV_LINK_MBPS] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_dev_link_mbps_range),
 	[UET_A_DEV_TC_DSCP] = NLA_POLICY_EXACT_LEN(8),
 	[UET_A_DEV_CTL_TC] = NLA_POLICY_MAX(NLA_U8, UET_TC_MAX),
 };

@@ -94,6 +94,15 @@ static void nscc_bound(struct uet_nscc *cc)
 	cc->cwnd = clamp(cc->cwnd, cc->mss, cc->maxwnd);
 }
 
+/*
+ * Count @bytes acknowledged or trimmed after a quick adapt, up to the
+ * bytes then in flight: their echoes are old news until then.
+ */
+static void nscc_ignore(struct uet_nscc *cc, u32 bytes)
+{
+	cc->ignored += min(bytes, cc->to_ignore - cc->ignored);
+}
+
 /**
  * uet_nscc_init() - a congestion context, its window at the ceiling
  * @cc: the context
@@ -271,7 +280,7 @@ enum uet_nscc_event uet_nscc_ack(struct uet_nscc *cc,
 	cc->echoes += ack->ecn;
 	cc->achieved += ack->bytes;
 	cc->received += ack->bytes;
-	cc->ignored += ack->bytes;
+	nscc_ignore(cc, ack->bytes);
 	if (ack->rtt) {
 		nscc_base(cc, ack->rtt);
 		delay = ack->rtt - cc->base_rtt;
@@ -318,7 +327,7 @@ enum uet_nscc_event uet_nscc_trim(struct uet_nscc *cc, u32 bytes, u32 rtt,
 {
 	enum uet_nscc_event ev;
 
-	cc->ignored += bytes;
+	nscc_ignore(cc, bytes);
 	nscc_base(cc, rtt);
 	nscc_avg(cc, cc->base_rtt, true);
 	cc->trigger_qa = true;

@@ -66,7 +66,7 @@ struct uet_nscc_cfg {
  * @fi_count: bytes acknowledged in a row with no delay.
  * @to_ignore: bytes in flight when quick adapt acted: their ECN echoes
  *	are old news.
- * @ignored: bytes acknowledged or trimmed since.
+ * @ignored: bytes acknowledged or trimmed since, up to @to_ignore.
  * @last_adjust: ns: time of the last @eta step.
  * @last_dec: ns: time of the last multiplicative decrease.
  * @qa_end: ns: the end of the quick-adapt period; 0 before the first.

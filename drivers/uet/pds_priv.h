@@ -31,7 +31,8 @@ struct uet_pds_hdr_info;
 /*
  * The ACK_CC's NSCC service time, how long the target held the ACK after
  * the request it names arrived, counts units of 2^8 ns: 16 bits reach
- * 16.7 ms, beyond the longest ACK delay a device may set.  The sources
+ * 16.7 ms, well beyond the default ACK delay (500 us); a longer time
+ * saturates, and the sender takes no RTT sample from it.  The sources
  * give the field no unit (Documentation/wire-format.rst): this is ours.
  */
 #define UET_PDS_SERVICE_TIME_SHIFT	8
@@ -89,7 +90,7 @@ void pdc_close_progress(struct uet_pds_pdc *pdc);
 void pdc_start_close(struct uet_pds_pdc *pdc);
 void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 		 const struct uet_pds_hdr_info *h, unsigned int hlen,
-		 const struct in6_addr *saddr);
+		 const struct in6_addr *saddr, bool ce);
 void pds_rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 		  const struct in6_addr *saddr);
 

@@ -588,7 +588,7 @@ void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
 		break;
 	case UET_PDS_TYPE_ACK:
 	case UET_PDS_TYPE_ACK_CC:
-		pds_rcv_ack(udev, skb, &h, hlen, saddr);
+		pds_rcv_ack(udev, skb, &h, hlen, saddr, ce);
 		break;
 	case UET_PDS_TYPE_NACK:
 		pds_rcv_nack(udev, &h, saddr);

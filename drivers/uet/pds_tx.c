@@ -676,7 +676,8 @@ static u32 pdc_tx_acked(struct uet_pds_pdc *pdc, const struct uet_pdc_acked *a)
  * @ack_psn (@acked: the window before the ACK) left to now, less the time
  * the target says it held the ACK back (@service).  0 if there is no
  * valid sample: the request was acknowledged before or sent again
- * (Karn), or the target's time is not less than the round trip.
+ * (Karn), the target's time is not less than the round trip, or it is
+ * past what the field holds (an ACK held longer than 16.7 ms).
  */
 static u32 pdc_rtt_sample(struct uet_pds_pdc *pdc, u32 ack_psn,
 			  const struct uet_pdc_acked *acked, u16 service,
@@ -690,7 +691,7 @@ static u32 pdc_rtt_sample(struct uet_pds_pdc *pdc, u32 ack_psn,
 		return 0;
 	tx = uet_sched_tx(&pdc->live->sched, ack_psn);
 	if ((tx->flags & (UET_PDS_TX_USED | UET_PDS_TX_RESENT)) !=
-	    UET_PDS_TX_USED)
+	    UET_PDS_TX_USED || service == U16_MAX)
 		return 0;
 	rtt = (u32)now - tx->sent;
 	return rtt > held ? rtt - held : 0;
@@ -749,11 +750,13 @@ static bool pdc_live_peer(struct uet_pds_pdc *pdc, u16 spdcid)
 /*
  * Initiator: an ACK from @saddr.  It counts only from the PDC's peer and
  * only if it names PSNs sent; the peer's PDCID is learned from the first
- * that acknowledges something.
+ * that acknowledges something.  Its M flag says a request was marked on
+ * the way there; @ce, that it was marked itself on the way back, which
+ * matters when it carries a read's data.
  */
 void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 		 const struct uet_pds_hdr_info *h, unsigned int hlen,
-		 const struct in6_addr *saddr)
+		 const struct in6_addr *saddr, bool ce)
 {
 	const struct uet_pds_ack_info *ai = &h->ack;
 	struct uet_ses_hdr_info ses = {};
@@ -780,7 +783,6 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 		goto put;
 	}
 
-	now = ktime_get_ns();
 	ack.cack_psn = ai->cack_psn;
 	ack.ack_psn = ai->cack_psn + ai->ack_psn_offset;
 	if (h->type == UET_PDS_TYPE_ACK_CC) {
@@ -791,6 +793,8 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 	}
 
 	spin_lock(&pdc->lock);
+	/* under the lock: the window's clock never goes back */
+	now = ktime_get_ns();
 	if (!pdc_live_peer(pdc, ai->spdcid) || !ini_wake(pdc))
 		goto unlock;
 	if (uet_pdc_tx_ack(&pdc->live->core, &ack, now, &acked)) {
@@ -811,7 +815,7 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 	cc.rtt = pdc_rtt_sample(pdc, ack.ack_psn, &acked, ai->service_time,
 				now);
 	cc.bytes = pdc_tx_acked(pdc, &acked);
-	cc.ecn = h->flags & UET_PDS_F_M;
+	cc.ecn = (h->flags & UET_PDS_F_M) || ce;
 	if (pdc->live->cc_on)
 		pdc_cc_count(pdc, uet_nscc_ack(&pdc->live->cc, &cc, now));
 	uet_pdc_transition(&pdc->live->core, UET_PDC_EV_ACK);

@@ -206,7 +206,8 @@ enum uet_sched_fate uet_sched_finish(struct uet_sched *s, u32 psn, int *err,
 		r = kmalloc(sizeof(*r), gfp);
 		if (r) {
 			r->tx = *done;
-			r->tx.flags = flags;
+			/* a new PSN: its first send is timed again */
+			r->tx.flags = flags & ~UET_PDS_TX_RESENT;
 			list_add_tail(&r->node, &s->reissue);
 			return UET_SCHED_REISSUE;
 		}

@@ -17,6 +17,7 @@
  * every access checked.
  */
 #include "ses_priv.h"
+#include "socket.h"
 
 /* May @ep's peers do @access to its regions?  A refusal is a counted drop. */
 static u8 ep_allows(struct uet_ep *ep, u32 access)
@@ -130,6 +131,8 @@ u8 ses_rx_read(struct uet_ep *ep, const struct in6_addr *peer,
 		kfree_skb(skb);
 		return UET_SES_RC_UNCOR;
 	}
+	/* read data is data: its job's class, ECN-capable */
+	uet_skb_set_data(skb, ses_ep_tc(ep));
 	ans->data = skb;
 	return UET_SES_RC_OK;
 }

@@ -513,7 +513,7 @@ static bool req_ordered(const struct uet_ses_req_info *req)
 int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
 {
 	struct uet_pds_key key = { .raddr = wr->dst, .job = ep->job,
-				   .mode = wr->mode };
+				   .tc = ses_ep_tc(ep), .mode = wr->mode };
 	u32 max = ses_max_payload(ep->udev, &wr->dst);
 	struct uet_ses_req_info req;
 	struct uet_tx_flow *flow;

@@ -273,6 +273,29 @@ TEST_F(nscc, trim)
 	EXPECT_EQ(1, self->cc.adapts);
 }
 
+/*
+ * After a quick adapt, the echoes of what was then in flight are ignored,
+ * and no more: however much comes back afterwards, an echo counts.
+ */
+TEST_F(nscc, echoes_ignored_for_what_was_in_flight)
+{
+	self->cc.cwnd = 100000;
+	self->cc.avg_delay = 18000;
+	self->cc.last_adjust = T0;
+	self->cc.qa_end = T0 + 1000000;		/* no quick adapt meanwhile */
+	self->cc.to_ignore = 2 * MSS;
+	EXPECT_EQ(UET_NSCC_IGNORED, ack(&self->cc, 18000, true, T0));
+	EXPECT_EQ(MSS, self->cc.ignored);
+	EXPECT_EQ(UET_NSCC_NONE, ack(&self->cc, 18000, false, T0 + 1));
+	EXPECT_EQ(2 * MSS, self->cc.ignored);
+	/* caught up: a mark cuts again, and the count stays */
+	EXPECT_EQ(UET_NSCC_DECREASE, ack(&self->cc, 18000, true, T0 + 2));
+	EXPECT_EQ(2 * MSS, self->cc.ignored);
+	self->cc.ignored = 2 * MSS;
+	uet_nscc_trim(&self->cc, 0xffffffffu, 0, T0 + 3);
+	EXPECT_EQ(2 * MSS, self->cc.ignored);
+}
+
 /* A timeout takes the request's bytes off; the floor is one MSS. */
 TEST_F(nscc, timeout)
 {
