@@ -308,10 +308,13 @@ backpressure() {
 	ga=$(gid_index uet0 1) && gb=$(gid_index uet1 2) || return 1
 	w=$(counter uet0 tx_waits)
 	# the qdisc's backpressure, not the congestion window, holds them
-	A uetctl dev set uet0 cc none &&
-	A ip link set dev veth0 gso_max_segs 1 &&
-	A tc qdisc add dev veth0 root tbf rate "$BP_RATE" burst 32kb \
-		limit $BP_LIMIT || return 1
+	A uetctl dev set uet0 cc none || return 1
+	if ! A ip link set dev veth0 gso_max_segs 1 ||
+	   ! A tc qdisc add dev veth0 root tbf rate "$BP_RATE" burst 32kb \
+		limit $BP_LIMIT; then
+		A uetctl dev set uet0 cc nscc
+		return 1
+	fi
 	B timeout 300 ib_write_bw -d uet1 -x "$gb" -F -c UC -s 65536 \
 		-n "$(scaled 100 10)" >/tmp/bp-server.log 2>&1 &
 	spid=$!

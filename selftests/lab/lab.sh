@@ -83,16 +83,23 @@ wait_gid() {
 	return 1
 }
 
+# lab_down: the lab's namespaces gone, with what still runs in them (a
+# run that failed half-way), and so their devices
 lab_down() {
-	local ns
+	local ns pids i
 	for ns in $(ip netns list | awk '/^lab-/ { print $1 }'); do
+		pids=$(ip netns pids "$ns")
+		# shellcheck disable=SC2086
+		[ -z "$pids" ] || kill -9 $pids 2>/dev/null
 		ip netns del "$ns"
 	done
 	# the devices go with their netdevs
-	for ns in $(seq 50); do
+	for i in $(seq 50); do
 		compgen -G '/sys/class/infiniband/luet*' >/dev/null || return 0
 		sleep 0.1
 	done
+	echo "# lab devices still there: $(ls /sys/class/infiniband)"
+	return 1
 }
 
 # link HOST-NS ADDR PORT-NAME: a host's eth0 with ADDR/24 to the switch's
@@ -195,8 +202,8 @@ run() {
 	local what=$1 n=$2 cc=$3 i gr gs k=0 flows=''
 	local alive bw t0 t1 rc red failed=0
 	local -a iters
-	lab_down
-	incast_up "$n" || { echo "# incast $n: no topology"; return 1; }
+	lab_down || return 1
+	incast_up "$n" || { echo "# $what $n: no topology"; return 1; }
 	gr=$(wait_gid luetr "$RX") || return 1
 	for i in $(seq "$n"); do
 		iters[i]=$((FLOW_BYTES[i] / SIZE))
@@ -257,7 +264,7 @@ run() {
 	printf 'UET-LAB {"scenario":"%s","n":%d,"cc":"%s","rate_mbit":%d,"delay_us":%d,"red_min":%d,"size":%d,"sample_ms":%d,%s,"flows":[%s],"samples":[%s]}\n' \
 		"$what" "$n" "$cc" "$RATE" "$DELAY_US" "$MIN" $SIZE "$SAMPLE_MS" \
 		"$red" "$flows" "$SAMPLES"
-	lab_down
+	lab_down || failed=1
 	return $failed
 }
 

@@ -68,10 +68,17 @@ def figures(r):
     all_in = max(f["start_ms"] for f in flows)
     first_out = min(f["end_ms"] for f in flows)
     ok = [f for f in flows if f["rc"] == 0]
-    # bytes per request delivered: what the flows sent over what their
-    # target PDCs delivered (the last sample), the same for every flow
-    last = samples[-1]["delivered"] if samples else []
-    per_req = sum(f["bytes"] for f in flows) / sum(last) if sum(last) else 0
+    # what each flow's target PDC delivered so far: the most any sample
+    # saw (a PDC the sampler missed counts as no progress, not a loss)
+    top = [0] * len(flows)
+    for smp in samples:
+        top = [max(x, y) for x, y in zip(top, smp["delivered"])]
+        smp["delivered"] = top
+    # bytes per request delivered: what the flows that completed sent
+    # over what their target PDCs delivered, the same for every flow
+    done = [i for i, f in enumerate(flows) if f["rc"] == 0]
+    reqs = sum(top[i] for i in done)
+    per_req = sum(flows[i]["bytes"] for i in done) / reqs if reqs else 0
     series = []
     for a, b in zip(samples, samples[1:]):
         dt = (b["t_ms"] - a["t_ms"]) / 1000

@@ -177,6 +177,10 @@ TEST(dev_set_errors)
 	ASSERT_NE(NULL, strstr(err, "invalid tc-dscp"));
 	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "tc-dscp", "0,8,16,24,32,40,48,64"));
 	ASSERT_NE(NULL, strstr(err, "invalid tc-dscp"));
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "tc-dscp", "0,,8,16,24,32,40,48,56"));
+	ASSERT_NE(NULL, strstr(err, "invalid tc-dscp"));
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "tc-dscp", "0,8,16,24,32,40,48,56,"));
+	ASSERT_NE(NULL, strstr(err, "invalid tc-dscp"));
 	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "ctl-tc", "256"));
 	ASSERT_NE(NULL, strstr(err, "invalid ctl-tc \"256\""));
 	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "pdc-pool", "-5"));

@@ -99,8 +99,9 @@ static int dscp_list(const char *s, uint8_t *dscp, char *err)
 	uint32_t v;
 	int n = 0;
 
-	if (strlen(s) >= sizeof(buf))
-		return ERR("invalid tc-dscp \"%s\"", s);
+	if (strlen(s) >= sizeof(buf) || strstr(s, ",,") || *s == ',' ||
+	    s[strlen(s) - 1] == ',')
+		return ERR("invalid tc-dscp \"%s\" (8 DSCPs 0-63, by traffic class)", s);
 	strcpy(buf, s);
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {

@@ -16,6 +16,11 @@
 
 #define MAX_ATTR	32	/* above every UET_A_*_MAX */
 
+_Static_assert(UET_A_DEV_MAX < MAX_ATTR && UET_A_JOB_MAX < MAX_ATTR &&
+	       UET_A_PROFILE_MAX < MAX_ATTR && UET_A_PDC_MAX < MAX_ATTR &&
+	       UET_A_STATS_MAX < MAX_ATTR && UET_A_COUNTER_MAX < MAX_ATTR,
+	       "room in tb[] for every attribute of every set");
+
 /* The type libmnl validates each attribute of an object against. */
 struct attr_types {
 	int max;
