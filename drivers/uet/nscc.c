@@ -24,6 +24,7 @@
  * reference path (12 us at 100 Gb/s), so that a path converges in the
  * same number of round trips whatever its size.
  */
+#include <linux/bits.h>
 #include <linux/limits.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
@@ -46,6 +47,7 @@
 /* Multiplicative decrease by 0.8 (avg - T) / avg, at most by half */
 #define NSCC_MD_GAIN_NUM	4
 #define NSCC_MD_GAIN_DEN	5
+#define NSCC_MD_SHIFT		24	/* the cut's fraction in Q24 */
 
 /* The average delay moves by 1/80 (0.0125) of each sample */
 #define NSCC_AVG_DEN		80
@@ -226,9 +228,11 @@ static bool nscc_decrease(struct uet_nscc *cc, u64 now)
 	cc->fi_count = 0;
 	if (cc->avg_delay <= cc->target || now - cc->last_dec <= cc->base_rtt)
 		return false;
-	cut = div64_u64((u64)cc->cwnd * NSCC_MD_GAIN_NUM *
-			(cc->avg_delay - cc->target),
+	/* the fraction first (a window times a delay overflows), rounded up */
+	cut = div64_u64(((u64)(cc->avg_delay - cc->target) *
+			 NSCC_MD_GAIN_NUM) << NSCC_MD_SHIFT,
 			(u64)cc->avg_delay * NSCC_MD_GAIN_DEN);
+	cut = ((u64)cc->cwnd * cut + BIT_ULL(NSCC_MD_SHIFT) - 1) >> NSCC_MD_SHIFT;
 	cc->cwnd -= min_t(u64, cut, cc->cwnd / 2);
 	cc->last_dec = now;
 	return true;

@@ -4,6 +4,7 @@
 #define _UET_SHIM_LINUX_BITS_H
 
 #define BIT(nr)		(1UL << (nr))
+#define BIT_ULL(nr)	(1ULL << (nr))
 #define GENMASK(h, l)	((~0UL << (l)) & (~0UL >> (8 * sizeof(long) - 1 - (h))))
 
 #endif /* _UET_SHIM_LINUX_BITS_H */
