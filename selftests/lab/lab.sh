@@ -21,7 +21,9 @@
 # delivered and each sender's congestion window (debugfs), and every other
 # sample the bottleneck's queue; then each flow's figures and the
 # counters that matter.  Then a flow joins a running one and leaves
-# before it ends (two senders).  It prints one line "UET-LAB {json}" per
+# before it ends (two senders).  Last, a leaf-spine fabric (the BMWG
+# draft's Topology A, small) carries a permutation: every host of leaf 1
+# writes to one of leaf 2 over the spines' uplinks, each RATE Mbit/s.  It prints one line "UET-LAB {json}" per
 # run, for selftests/lab/report.py to turn into figures, JSON and plots.
 #
 # Runs in the test VM (make lab: selftests/lab/run.sh) or on a host as
@@ -38,6 +40,8 @@
 #   UET_LAB_BYTES      what each sender sends (8388608)
 #   UET_LAB_SAMPLE_MS  the sampling period (100)
 #   UET_LAB_JOIN_MS    when the joining flow starts, ms after the first (2000)
+#   UET_LAB_LEAVES, UET_LAB_SPINES, UET_LAB_HOSTS  the leaf-spine fabric
+#                      (2 leaves, 2 spines, 4 hosts under each leaf)
 d=$(dirname "$0")
 if [ -e "$d/lib.sh" ]; then . "$d/lib.sh"; else . "$d/../lib.sh"; fi
 
@@ -50,6 +54,9 @@ BYTES=${UET_LAB_BYTES:-8388608}
 SAMPLE_MS=${UET_LAB_SAMPLE_MS:-100}
 PERIOD=$(printf '%d.%03d' $((SAMPLE_MS / 1000)) $((SAMPLE_MS % 1000)))
 JOIN_MS=${UET_LAB_JOIN_MS:-2000}
+LEAVES=${UET_LAB_LEAVES:-2}
+SPINES=${UET_LAB_SPINES:-2}
+HOSTS=${UET_LAB_HOSTS:-4}
 SIZE=65536
 NET=198.19
 RX=$NET.100.1
@@ -95,49 +102,103 @@ lab_down() {
 	done
 	# the devices go with their netdevs
 	for i in $(seq 50); do
-		compgen -G '/sys/class/infiniband/luet*' >/dev/null || return 0
+		compgen -G '/sys/class/infiniband/lu*' >/dev/null || return 0
 		sleep 0.1
 	done
 	echo "# lab devices still there: $(ls /sys/class/infiniband)"
 	return 1
 }
 
-# link HOST-NS ADDR PORT-NAME: a host's eth0 with ADDR/24 to the switch's
-# port PORT-NAME (.254 of the same /24), its default route through it
+# switch NS: a routing namespace; multipath routes hash on the UDP ports
+# (policy 1, L4), so that a PDC's entropy picks its path
+switch() {
+	ip netns add "lab-$1" && in_ns "$1" ip link set lo up &&
+	in_ns "$1" sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward &&
+		echo 1 >/proc/sys/net/ipv4/fib_multipath_hash_policy'
+}
+
+# link HOST-NS SWITCH-NS ADDR PORT-NAME: a new host's eth0 with ADDR/24 to
+# the switch's port PORT-NAME (.254 of the same /24), its default route
+# through it, and its uet device luHOST-NS
 link() {
-	local net=${2%.*}
-	ip link add eth0 netns "lab-$1" type veth peer name "$3" netns lab-sw &&
-	in_ns "$1" ip addr add "$2/24" dev eth0 &&
+	local net=${3%.*}
+	ip netns add "lab-$1" &&
+	ip link add eth0 netns "lab-$1" type veth peer name "$4" netns "lab-$2" &&
+	in_ns "$1" ip addr add "$3/24" dev eth0 &&
 	in_ns "$1" ip link set eth0 up &&
 	in_ns "$1" ip link set lo up &&
 	in_ns "$1" ip route add default via "$net.254" &&
-	in_ns sw ip addr add "$net.254/24" dev "$3" &&
-	in_ns sw ip link set "$3" up &&
+	in_ns "$2" ip addr add "$net.254/24" dev "$4" &&
+	in_ns "$2" ip link set "$4" up &&
 	# a switch sees packets, not GSO batches
-	in_ns "$1" ip link set eth0 gso_max_segs 1
+	in_ns "$1" ip link set eth0 gso_max_segs 1 &&
+	in_ns "$1" rdma link add "lu$1" type uet netdev eth0
 }
 
-# incast_up N: the topology above, with uet devices luets1..N and luetr
+# bottleneck SWITCH-NS DEV: DEV sends at RATE, RED marking (certainly
+# above 3 MIN) what is ECN-capable and dropping the rest past MIN
+bottleneck() {
+	in_ns "$1" tc qdisc add dev "$2" root handle 1: tbf rate "${RATE}mbit" \
+		burst 16kb limit 1000000 &&
+	in_ns "$1" tc qdisc add dev "$2" parent 1:1 handle 10: red \
+		limit 1000000 min "$MIN" max $((MIN * 3)) avpkt 1500 \
+		burst $((MIN / 1500 + 1)) probability 1.0 \
+		bandwidth "${RATE}mbit" ecn
+}
+
+# incast_up N: the topology above, with uet devices lus1..N and lur
 incast_up() {
 	local i
-	ip netns add lab-sw && ip netns add lab-r || return 1
-	in_ns sw sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward' &&
-	in_ns sw ip link set lo up &&
-	link r "$RX" r || return 1
+	switch sw && link r sw "$RX" r || return 1
 	for i in $(seq "$1"); do
-		ip netns add "lab-s$i" && link "s$i" "$NET.$i.1" "s$i" || return 1
+		link "s$i" sw "$NET.$i.1" "s$i" || return 1
 	done
-	# the bottleneck: tbf's rate, RED's marks (probability 1 above max)
-	in_ns sw tc qdisc add dev r root handle 1: tbf rate "${RATE}mbit" \
-		burst 16kb limit 1000000 &&
-	in_ns sw tc qdisc add dev r parent 1:1 handle 10: red limit 1000000 \
-		min "$MIN" max $((MIN * 3)) avpkt 1500 burst $((MIN / 1500 + 1)) \
-		probability 1.0 bandwidth "${RATE}mbit" ecn &&
+	bottleneck sw r &&
 	in_ns r tc qdisc add dev eth0 root netem delay "${DELAY_US}us" \
-		limit 100000 || return 1
-	in_ns r rdma link add luetr type uet netdev eth0 || return 1
-	for i in $(seq "$1"); do
-		in_ns "s$i" rdma link add "luets$i" type uet netdev eth0 || return 1
+		limit 100000
+}
+
+# leafspine_up: Topology A of the BMWG draft, small: LEAVES leaf switches
+# lab-l1.., SPINES spine switches lab-p1.., every leaf linked to every
+# spine by uplinks that are bottlenecks both ways, and HOSTS hosts under
+# each leaf: host j of leaf l is lab-hLxJ, 198.19.(16 l + j).1, device
+# luhLxJ.  A leaf reaches the hosts of another (its /20) through every
+# spine (equal-cost multipath, by the UDP ports); a spine reaches each
+# leaf's /20 through that leaf.
+leafspine_up() {
+	local l m s j nh
+	for l in $(seq "$LEAVES"); do switch "l$l" || return 1; done
+	for s in $(seq "$SPINES"); do switch "p$s" || return 1; done
+	for l in $(seq "$LEAVES"); do
+		for s in $(seq "$SPINES"); do
+			ip link add "u$s" netns "lab-l$l" type veth \
+				peer name "d$l" netns "lab-p$s" &&
+			in_ns "l$l" ip addr add "$NET.$((128 + 8 * l + s)).1/24" \
+				dev "u$s" &&
+			in_ns "p$s" ip addr add "$NET.$((128 + 8 * l + s)).2/24" \
+				dev "d$l" &&
+			in_ns "l$l" ip link set "u$s" up &&
+			in_ns "p$s" ip link set "d$l" up &&
+			bottleneck "l$l" "u$s" && bottleneck "p$s" "d$l" &&
+			in_ns "p$s" ip route add "$NET.$((16 * l)).0/20" \
+				via "$NET.$((128 + 8 * l + s)).1" || return 1
+		done
+		for j in $(seq "$HOSTS"); do
+			link "h${l}x$j" "l$l" "$NET.$((16 * l + j)).1" "h$j" ||
+				return 1
+		done
+	done
+	for l in $(seq "$LEAVES"); do
+		nh=
+		for s in $(seq "$SPINES"); do
+			nh="$nh nexthop via $NET.$((128 + 8 * l + s)).2"
+		done
+		for m in $(seq "$LEAVES"); do
+			[ "$m" = "$l" ] && continue
+			# shellcheck disable=SC2086
+			in_ns "l$l" ip route add "$NET.$((16 * m)).0/20" $nh ||
+				return 1
+		done
 	done
 }
 
@@ -157,7 +218,7 @@ delivered() {
 		[ "${f[2]}" = tgt ] || continue
 		h=${f[5]#*"$NET."}
 		d[${h%%.*}]=${f[12]}
-	done </sys/kernel/debug/uet/luetr/pdcs
+	done </sys/kernel/debug/uet/lur/pdcs
 	DL=
 	for ((i = 1; i <= $1; i++)); do
 		DL="$DL${DL:+,}${d[$i]:-0}"
@@ -174,7 +235,7 @@ cwnds() {
 		cw=0
 		while read -r -a f; do
 			[ "${f[2]}" = ini ] && cw=${f[17]:-0}
-		done <"/sys/kernel/debug/uet/luets$i/pdcs"
+		done <"/sys/kernel/debug/uet/lus$i/pdcs"
 		CW="$CW${CW:+,}$cw"
 	done
 }
@@ -204,12 +265,12 @@ run() {
 	local -a iters
 	lab_down || return 1
 	incast_up "$n" || { echo "# $what $n: no topology"; return 1; }
-	gr=$(wait_gid luetr "$RX") || return 1
+	gr=$(wait_gid lur "$RX") || return 1
 	for i in $(seq "$n"); do
 		iters[i]=$((FLOW_BYTES[i] / SIZE))
-		in_ns "s$i" uetctl dev set "luets$i" cc "$cc" link-mbps "$RATE" ||
+		in_ns "s$i" uetctl dev set "lus$i" cc "$cc" link-mbps "$RATE" ||
 			return 1
-		in_ns r timeout 300 ib_send_bw -d luetr -x "$gr" -p $((PORT0 + i)) \
+		in_ns r timeout 300 ib_send_bw -d lur -x "$gr" -p $((PORT0 + i)) \
 			-e -F -s $SIZE -n "${iters[i]}" >"$OUT/server$i.log" 2>&1 &
 	done
 	sleep 1
@@ -217,13 +278,13 @@ run() {
 	T0=$NOW
 	SAMPLES=
 	for i in $(seq "$n"); do
-		gs=$(wait_gid "luets$i" "$NET.$i.1") || return 1
+		gs=$(wait_gid "lus$i" "$NET.$i.1") || return 1
 		(
 			sleep "$(printf '%d.%03d' $((FLOW_DELAY[i] / 1000)) \
 				 $((FLOW_DELAY[i] % 1000)))"
 			now
 			t0=$NOW
-			in_ns "s$i" timeout 300 ib_send_bw -d "luets$i" -x "$gs" \
+			in_ns "s$i" timeout 300 ib_send_bw -d "lus$i" -x "$gs" \
 				-p $((PORT0 + i)) -e -F -s $SIZE -n "${iters[i]}" "$RX" \
 				>"$OUT/client$i.log" 2>&1
 			rc=$?
@@ -252,10 +313,10 @@ run() {
 		fi
 		flows="$flows${flows:+,}$(printf '{"rc":%d,"bytes":%d,"start_ms":%d,"end_ms":%d,"bw_MBps":%s,"timeouts":%d,"retransmits":%d,"cc_decreases":%d,"ecn_echoes":%d}' \
 			"$rc" $((iters[i] * SIZE)) "$t0" "$t1" "${bw:-0}" \
-			"$(lab_counter "luets$i" timeouts)" \
-			"$(lab_counter "luets$i" retransmits)" \
-			"$(lab_counter "luets$i" cc_decreases)" \
-			"$(lab_counter "luets$i" ecn_echoes)")"
+			"$(lab_counter "lus$i" timeouts)" \
+			"$(lab_counter "lus$i" retransmits)" \
+			"$(lab_counter "lus$i" cc_decreases)" \
+			"$(lab_counter "lus$i" ecn_echoes)")"
 	done
 	red=$(in_ns sw tc -s qdisc show dev r | awk '
 		/qdisc red/ { red = 1 } red && /dropped/ { for (i = 1; i <= NF; i++) if ($i == "(dropped") d = $(i + 1) + 0 }
@@ -300,10 +361,62 @@ join() {
 	return $rc
 }
 
+# sent SWITCH-NS DEV: the bytes DEV's qdisc sent
+sent() {
+	in_ns "$1" tc -s qdisc show dev "$2" |
+		sed -n 's/^ *Sent \([0-9]*\) bytes.*/\1/p' | head -n 1
+}
+
+# A permutation across Topology A: host j of leaf 1 writes BYTES to host
+# j of leaf 2, every j at once; each flow takes one path (its PDC's
+# entropy), so the spines' uplinks carry what the hash gave them.  Per
+# flow its rate, per uplink of leaf 1 what it carried.
+permutation() {
+	local cc j gs gr up bw rc=0 flows ups s count=$((BYTES / SIZE))
+	mkdir -p "$OUT"
+	for cc in $CCS; do
+		echo "# a permutation across $LEAVES leaves and $SPINES spines, $HOSTS hosts each, cc $cc"
+		lab_down && leafspine_up || { rc=1; continue; }
+		for j in $(seq "$HOSTS"); do
+			in_ns "h1x$j" uetctl dev set "luh1x$j" cc "$cc" \
+				link-mbps "$RATE" &&
+			gr=$(wait_gid "luh2x$j" "$NET.$((32 + j)).1") || rc=1
+			in_ns "h2x$j" timeout 300 ib_send_bw -d "luh2x$j" -x "$gr" \
+				-p $((PORT0 + j)) -e -F -s $SIZE -n $count \
+				>"$OUT/server$j.log" 2>&1 &
+		done
+		sleep 1
+		for j in $(seq "$HOSTS"); do
+			gs=$(wait_gid "luh1x$j" "$NET.$((16 + j)).1") || rc=1
+			in_ns "h1x$j" timeout 300 ib_send_bw -d "luh1x$j" -x "$gs" \
+				-p $((PORT0 + j)) -e -F -s $SIZE -n $count \
+				"$NET.$((32 + j)).1" >"$OUT/client$j.log" 2>&1 &
+		done
+		wait
+		flows=
+		for j in $(seq "$HOSTS"); do
+			bw=$(awk '$1 == '$SIZE' && NF >= 5 { print $4 }' \
+				"$OUT/client$j.log" | tail -n 1)
+			[ -n "$bw" ] || { sed 's/^/# client: /' "$OUT/client$j.log"; rc=1; }
+			flows="$flows${flows:+,}{\"bw_MBps\":${bw:-0},\"timeouts\":$(lab_counter "luh1x$j" timeouts)}"
+		done
+		ups=
+		for s in $(seq "$SPINES"); do
+			up=$(sent l1 "u$s")
+			ups="$ups${ups:+,}${up:-0}"
+		done
+		printf 'UET-LAB {"scenario":"permutation","leaves":%d,"spines":%d,"hosts":%d,"cc":"%s","rate_mbit":%d,"bytes":%d,"flows":[%s],"uplink_bytes":[%s]}\n' \
+			"$LEAVES" "$SPINES" "$HOSTS" "$cc" "$RATE" "$BYTES" "$flows" "$ups"
+		lab_down || rc=1
+	done
+	return $rc
+}
+
 trap 'lab_down' EXIT
 ktap_print_header
-ktap_set_plan 3
+ktap_set_plan 4
 ktap_test_result "setup" modprobe uet
 ktap_test_result "incast through one ECN-marking bottleneck" incast
 ktap_test_result "a flow joins and leaves" join
+ktap_test_result "a permutation across a leaf-spine fabric" permutation
 ktap_finished

@@ -21,8 +21,10 @@ For each run (an incast degree and a congestion control) it computes:
   drops, marked, timeouts  the bottleneck's drops and ECN marks, the
                senders' retransmission timeouts
 
-and for a flow that joins a running one and leaves before it (scenario
-"join"): join_ms, from the second flow's start until both rates are
+and for a permutation across a leaf-spine fabric: each flow's rate, each
+of leaf 1's uplinks' share of the bytes, and what the flows moved as a
+share of the uplinks' rate; and for a flow that joins a running one and
+leaves before it (scenario "join"): join_ms, from the second flow's start until both rates are
 within 10% of their mean for two windows in a row, and leave_ms, from its
 end until the first flow's rate is within 10% of what the two had
 together.
@@ -117,6 +119,23 @@ def figures(r):
     return fig, series
 
 
+def permutation(r):
+    """A permutation over a leaf-spine fabric: how the uplinks shared it."""
+    ups = r["uplink_bytes"]
+    total = sum(ups)
+    rate = r["rate_mbit"] * 1e6 / 8
+    return {
+        "scenario": "permutation", "cc": r["cc"], "leaves": r["leaves"],
+        "spines": r["spines"], "hosts": r["hosts"],
+        "flow_MBps": [f["bw_MBps"] for f in r["flows"]],
+        "uplink_share": [u / total if total else 0 for u in ups],
+        # what the flows moved, against what the spines' uplinks carry
+        "uplinks_used": sum(f["bw_MBps"] for f in r["flows"]) * 1e6 /
+        (rate * r["spines"]),
+        "timeouts": sum(f["timeouts"] for f in r["flows"]),
+    }
+
+
 def join_leave(flows, series):
     """When the joining flow got its share, and the other all back."""
     joined, left = flows[1]["start_ms"], flows[1]["end_ms"]
@@ -195,6 +214,16 @@ def main():
                   "p99q_ms", "drops", "marked", "timeouts", "complete"))
     joins = []
     for r in runs_of(log):
+        if r["scenario"] == "permutation":
+            fig = permutation(r)
+            results.append(fig)
+            joins.append("permutation %dx%dx%d, cc %-5s flows %s MB/s, "
+                         "uplinks %s, %.0f%% of their rate, timeouts %d" %
+                         (r["leaves"], r["spines"], r["hosts"], r["cc"],
+                          " ".join("%.2f" % f["bw_MBps"] for f in r["flows"]),
+                          " ".join("%.0f%%" % (x * 100) for x in fig["uplink_share"]),
+                          fig["uplinks_used"] * 100, fig["timeouts"]))
+            continue
         fig, series = figures(r)
         name = "lab-%s%d-%s" % (r["scenario"], r["n"], r["cc"])
         fig["plot"] = plot(out, name, r, series)
@@ -220,7 +249,7 @@ def main():
     open(os.path.join(out, "lab.txt"), "w").write(text)
     sys.stdout.write(text)
     for f in results:
-        if f["plot"]:
+        if f.get("plot"):
             print("plot: %s" % f["plot"])
     return 0
 
