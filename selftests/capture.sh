@@ -117,19 +117,24 @@ count() { tcpdump -Z root -r "$pcap" -nn "$1" 2>/dev/null | wc -l; }
 
 # The DS field: uet0's requests (ECT(0)) in class 0's DSCP as set, 26;
 # its CLOSE, not ECN-capable, and uet1's ACKs in the control class,
-# class 6 by default: CS6, DSCP 48, not ECN-capable either
+# class 6 by default: CS6, DSCP 48, not ECN-capable either; but the two
+# that carry the read's data, which is data: class 0 of uet1's (job 1 is
+# none its control plane knows), CS0, and ECT(0)
 ds_field() {
-	local req bad_req ctl bad_ctl ack bad_ack
+	local req bad_req ctl bad_ctl ack data bad_ack
 	req=$(count "src $A_IP and dst $B_IP and ip[1] & 3 = 2")
 	bad_req=$(count "src $A_IP and ip[1] & 3 = 2 and ip[1] >> 2 != 26")
 	ctl=$(count "src $A_IP and dst $B_IP and ip[1] = 0xc0")
 	bad_ctl=$(count "src $A_IP and ip[1] & 3 != 2 and ip[1] != 0xc0")
-	ack=$(count "src $B_IP and dst $A_IP")
-	bad_ack=$(count "src $B_IP and ip[1] != 0xc0")
+	ack=$(count "src $B_IP and dst $A_IP and ip[1] = 0xc0")
+	data=$(count "src $B_IP and dst $A_IP and ip[1] = 0x02")
+	bad_ack=$(count "src $B_IP and ip[1] != 0xc0 and ip[1] != 0x02")
 	echo "# uet0: $req requests ($bad_req not AF31, ECT(0)), $ctl control" \
-	     "($bad_ctl not CS6); uet1: $ack packets ($bad_ack not CS6)"
+	     "($bad_ctl not CS6); uet1: $ack ACKs in CS6, $data with data" \
+	     "in CS0, ECT(0), $bad_ack else"
 	[ "$req" -gt 0 ] && [ "$bad_req" = 0 ] && [ "$ctl" -gt 0 ] &&
-	[ "$bad_ctl" = 0 ] && [ "$ack" -gt 0 ] && [ "$bad_ack" = 0 ]
+	[ "$bad_ctl" = 0 ] && [ "$ack" -gt 0 ] && [ "$data" = 2 ] &&
+	[ "$bad_ack" = 0 ]
 }
 
 trap 'fabric_down' EXIT
