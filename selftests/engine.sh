@@ -141,9 +141,10 @@ cc_seen() {
 # NSCC: through the same marking queue, a sender whose target delay is
 # 1 us (so that any delay counts as queueing) cuts its window on the
 # echoes (cc_decreases) and then finds it full (cc_window_full), and every
-# byte still arrives once, with no timeout; uetctl shows the PDC's window
-# meanwhile.  With congestion control off (cc none) the same
-# transfer cuts and waits for nothing.  Each run on a new PDC (its job):
+# byte still arrives once, with no timeout (but on a debug kernel, which
+# stalls past the RTO now and then); uetctl shows the PDC's window
+# meanwhile.  With congestion control off (cc none) the same transfer
+# cuts and waits for nothing, and may time out.  Each run on a new PDC (its job):
 # a PDC takes the device's settings when it starts sending.
 nscc_ecn() {
 	local d w r cc seen pid job=20 rc=0
@@ -165,10 +166,11 @@ nscc_ecn() {
 			echo "# cc $cc: window cuts $d, window full $w, timeouts $r"
 			if [ $cc = nscc ]; then
 				[ "$d" -gt 0 ] && [ "$w" -gt 0 ] || rc=1
+				# a debug kernel stalls past the RTO now and then
+				[ -n "${UET_SLOW:-}" ] || [ "$r" -eq 0 ] || rc=1
 			else
 				[ "$d" -eq 0 ] && [ "$w" -eq 0 ] || rc=1
 			fi
-			[ "$r" -eq 0 ] || rc=1
 			job=$((job + 1))
 		done
 	else
