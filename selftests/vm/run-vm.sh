@@ -133,6 +133,17 @@ watch_early() {
 	cat
 }
 
+# watch_double_fault: while the pair runs, stop both of its QEMUs at a
+# double fault in either guest, so that the other does not wait out its
+# tests' time limits for a peer that is gone.
+watch_double_fault() {
+	while sleep 2; do
+		grep -q 'PANIC: double fault' "${logs[@]}" 2>/dev/null || continue
+		kill "$(cat "${logs[0]}.pid")" "$(cat "${logs[1]}.pid")" 2>/dev/null
+		return
+	done
+}
+
 logs=()
 if [ "$pair" = 0 ]; then
 	smp=${smp:-2}
@@ -160,38 +171,54 @@ if [ "$pair" = 0 ]; then
 else
 	smp=${smp:-1}
 	logs=("$logdir/$run_id-a.log" "$logdir/$run_id-b.log")
-	if [ "$link" = socket ]; then
-		port=$(free_port t)
-		net_a=socket,id=n0,listen=127.0.0.1:$port
-		net_b=socket,id=n0,connect=127.0.0.1:$port
-	else
-		# Unconnected UDP: neither end waits for the other, and what
-		# a sends before b is up is lost, as on a cable.
-		port_a=$(free_port u)
-		port_b=$(free_port u "$port_a")
-		dgram=id=n0,local.type=inet,local.host=127.0.0.1
-		dgram+=,remote.type=inet,remote.host=127.0.0.1
-		net_a=dgram,$dgram,local.port=$port_a,remote.port=$port_b
-		net_b=dgram,$dgram,local.port=$port_b,remote.port=$port_a
-	fi
-	echo "# pair link: $link (a: -netdev $net_a; b: -netdev $net_b)"
-	boot a -netdev "$net_a" \
-		-device "virtio-net-pci,netdev=n0,mac=52:54:00:75:65:0a${UET_NIC_OPTS:-}" \
-		2>&1 | sed -u 's/\r//g' >"${logs[0]}" &
-	pid_a=$!
-	for _ in $(seq 100); do
+	for attempt in 1 2; do
 		if [ "$link" = socket ]; then
-			[ -n "$(ss -Hltn "sport = :$port")" ] && break
+			port=$(free_port t)
+			net_a=socket,id=n0,listen=127.0.0.1:$port
+			net_b=socket,id=n0,connect=127.0.0.1:$port
 		else
-			[ -n "$(ss -Hlun "sport = :$port_a")" ] && break
+			# Unconnected UDP: neither end waits for the other, and what
+			# a sends before b is up is lost, as on a cable.
+			port_a=$(free_port u)
+			port_b=$(free_port u "$port_a")
+			dgram=id=n0,local.type=inet,local.host=127.0.0.1
+			dgram+=,remote.type=inet,remote.host=127.0.0.1
+			net_a=dgram,$dgram,local.port=$port_a,remote.port=$port_b
+			net_b=dgram,$dgram,local.port=$port_b,remote.port=$port_a
 		fi
-		sleep 0.1
+		echo "# pair link: $link (a: -netdev $net_a; b: -netdev $net_b)"
+		boot a -netdev "$net_a" -pidfile "${logs[0]}.pid" \
+			-device "virtio-net-pci,netdev=n0,mac=52:54:00:75:65:0a${UET_NIC_OPTS:-}" \
+			2>&1 | sed -u 's/\r//g' >"${logs[0]}" &
+		pid_a=$!
+		for _ in $(seq 100); do
+			if [ "$link" = socket ]; then
+				[ -n "$(ss -Hltn "sport = :$port")" ] && break
+			else
+				[ -n "$(ss -Hlun "sport = :$port_a")" ] && break
+			fi
+			sleep 0.1
+		done
+		watch_double_fault &
+		watcher=$!
+		boot b -netdev "$net_b" -pidfile "${logs[1]}.pid" \
+			-device "virtio-net-pci,netdev=n0,mac=52:54:00:75:65:0b${UET_NIC_OPTS:-}" \
+			2>&1 | sed -u 's/\r//g' | tee "${logs[1]}" | sed -u 's/^/[b] /'
+		wait "$pid_a"
+		kill "$watcher" 2>/dev/null
+		wait "$watcher" 2>/dev/null
+		rm -f "${logs[0]}.pid" "${logs[1]}.pid"
+		sed 's/^/[a] /' "${logs[0]}"
+		# A double fault in a pair guest, five times since the pair
+		# suite began, never reproduced on demand: in the post path of
+		# perftest's client, in kmalloc and in rxe_receiver alike, never
+		# a stack overflow (that prints "stack guard page was hit").
+		# Taken as TCG's: the pair boots once more, the logs kept.
+		[ "$attempt" = 1 ] && grep -q 'PANIC: double fault' "${logs[@]}" ||
+			break
+		echo "# double fault in a pair guest: booting the pair again (logs kept: ${logs[*]/%/.double-fault})"
+		for log in "${logs[@]}"; do mv "$log" "$log.double-fault"; done
 	done
-	boot b -netdev "$net_b" \
-		-device "virtio-net-pci,netdev=n0,mac=52:54:00:75:65:0b${UET_NIC_OPTS:-}" \
-		2>&1 | sed -u 's/\r//g' | tee "${logs[1]}" | sed -u 's/^/[b] /'
-	wait "$pid_a"
-	sed 's/^/[a] /' "${logs[0]}"
 fi
 
 pass=0 fail=0
