@@ -181,6 +181,40 @@ nscc_ecn() {
 	return $rc
 }
 
+# RCCC: uet1 hands out credit at the pace of its link, 8 Mb/s here
+# (link-mbps), and uet0 sends only on it, alone or with NSCC.  After the
+# 187,500 bytes it may send first (1.5 BDP of its own link, 10 Gb/s and
+# 100 us), 2 MiB take at least 1.9 s (at 99% of 1 MB/s): the test asks
+# for 1.5 s.  uet0 waits for credit (cc_credit_stalls) and asks for it
+# (cc_credit_requests); uet1 grants at least what was not sent first
+# (cc_credit_granted); every byte arrives.  Each run on a new PDC.
+rccc_credit() {
+	local cc s q g t link job=30 rc=0 bytes=$((8 * 262144))
+	link=$(B uetctl -j dev show uet1 |
+		jq 'if type == "array" then .[0] else . end | .link_mbps')
+	B uetctl dev set uet1 link-mbps 8 || return 1
+	for cc in rccc nscc-rccc; do
+		A uetctl dev set uet0 cc $cc || rc=1
+		s=$(counter uet0 cc_credit_stalls)
+		q=$(counter uet0 cc_credit_requests)
+		g=$(counter uet1 cc_credit_granted)
+		t=$(uptime_ms)
+		xfer job=$job count=8 size=262144 || rc=1
+		t=$(($(uptime_ms) - t))
+		s=$(($(counter uet0 cc_credit_stalls) - s))
+		q=$(($(counter uet0 cc_credit_requests) - q))
+		g=$(($(counter uet1 cc_credit_granted) - g))
+		echo "# cc $cc: $bytes bytes in $t ms; credit stalls $s," \
+			"requests $q, granted $g bytes"
+		[ "$t" -ge 1500 ] && [ "$s" -gt 0 ] && [ "$q" -gt 0 ] &&
+		[ "$g" -ge $((bytes - 187500)) ] || rc=1
+		job=$((job + 1))
+	done
+	A uetctl dev set uet0 cc nscc && B uetctl dev set uet1 link-mbps "$link" ||
+		rc=1
+	return $rc
+}
+
 # UUD: one packet per message, best effort; through loss, reordering and
 # corruption what arrives is whole and never twice, and a message longer
 # than a packet (1416 bytes: MTU 1500 less IPv4, UDP, PDS and SES headers)
@@ -814,7 +848,7 @@ counters_sane() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 36
+ktap_set_plan 37
 ktap_test_result "setup" setup
 ktap_test_result "1 B to 16 MiB, lossless, no retransmit" sizes_lossless
 # sampled while the transfer runs: on the debug kernel one run in three
@@ -831,6 +865,7 @@ ktap_test_result "over IPv6" ipv6
 ktap_test_result "ROD" rod
 ktap_test_result "ECN: requests ECT(0), CE echoed at once, nothing lost" ecn_echo
 ktap_test_result "NSCC cuts its window on ECN echoes; cc none does not" nscc_ecn
+ktap_test_result "RCCC: the sender waits for the receiver's credit" rccc_credit
 ktap_test_result "UUD" uud
 ktap_test_result "1% loss" loss1
 ktap_test_result "5% loss" loss5

@@ -54,6 +54,11 @@ scaled() {
 	if [ -n "${UET_SLOW:-}" ]; then echo "$2"; else echo "$1"; fi
 }
 
+# Milliseconds since boot (the guest's date has no %N), to 10 ms.
+uptime_ms() {
+	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
+}
+
 # Print and run a command, the way the kernel's network selftests do.
 run() {
 	echo "# + $*"

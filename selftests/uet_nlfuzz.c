@@ -116,7 +116,7 @@ static const struct attr dev_attrs[UET_A_DEV_MAX + 1] = {
 	[UET_A_DEV_RTO_MAX_US]	 = { K_U32, UET_RTO_US_MIN, UET_RTO_US_MAX },
 	[UET_A_DEV_RTO_INIT_US]	 = { K_U32, UET_RTO_US_MIN, UET_RTO_US_MAX },
 	[UET_A_DEV_PDC_IDLE_MS]	 = { K_U32, 0, UET_PDC_IDLE_MS_MAX },
-	[UET_A_DEV_CC]		 = { K_U8, 0, UET_CC_NSCC },
+	[UET_A_DEV_CC]		 = { K_U8, 0, UET_CC_NSCC_RCCC },
 	[UET_A_DEV_CC_TARGET_US] = { K_U32, 0, UET_CC_TARGET_US_MAX },
 	[UET_A_DEV_LINK_MBPS]	 = { K_U32, 1, UET_LINK_MBPS_MAX },
 	[UET_A_DEV_TC_DSCP]	 = { K_BIN, 0, UET_TC_MAX + 1 },
@@ -181,6 +181,10 @@ static const struct attr pdc_attrs[UET_A_PDC_MAX + 1] = {
 	[UET_A_PDC_ECN_ECHOES]	= { K_U32 },
 	[UET_A_PDC_CC_CUTS]	= { K_U32 },
 	[UET_A_PDC_QUICK_ADAPTS] = { K_U32 },
+	/* an s32: what the fuzzer sends as a u32 is as long */
+	[UET_A_PDC_CREDIT]	= { K_U32 },
+	[UET_A_PDC_CREDIT_GRANTED] = { K_U32 },
+	[UET_A_PDC_CREDIT_WANTED] = { K_U32 },
 };
 
 static const struct attr counter_attrs[UET_A_COUNTER_MAX + 1] = {

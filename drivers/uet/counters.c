@@ -56,6 +56,9 @@ static const struct rdma_stat_desc uet_counter_descs[] = {
 	[UET_CNT_CC_DECREASES].name = "cc_decreases",
 	[UET_CNT_CC_QUICK_ADAPTS].name = "cc_quick_adapts",
 	[UET_CNT_CC_WINDOW_FULL].name = "cc_window_full",
+	[UET_CNT_CC_CREDIT_STALLS].name = "cc_credit_stalls",
+	[UET_CNT_CC_CREDIT_REQUESTS].name = "cc_credit_requests",
+	[UET_CNT_CC_CREDIT_GRANTED].name = "cc_credit_granted",
 	[UET_CNT_PDCS_ACTIVE].name = "pdcs_active",
 };
 

@@ -625,6 +625,14 @@ static int pdc_put_cc(struct sk_buff *skb, const struct uet_nscc *cc)
 	       nla_put_u32(skb, UET_A_PDC_QUICK_ADAPTS, cc->adapts);
 }
 
+/* RCCC: a sending initiator's credit, or what a target was asked. */
+static int pdc_put_credit(struct sk_buff *skb, const struct uet_pdc_info *pi)
+{
+	return (pi->rccc_on && nla_put_s32(skb, UET_A_PDC_CREDIT, pi->credit)) ||
+	       nla_put_u32(skb, UET_A_PDC_CREDIT_GRANTED, pi->credit_granted) ||
+	       nla_put_u32(skb, UET_A_PDC_CREDIT_WANTED, pi->credit_wanted);
+}
+
 static int pdc_fill(const struct uet_pdc_info *pi, void *arg)
 {
 	struct pdc_msg *m = arg;
@@ -659,7 +667,8 @@ static int pdc_fill(const struct uet_pdc_info *pi, void *arg)
 			min_t(u64, div_u64(pi->rto_ns, NSEC_PER_USEC), U32_MAX)) ||
 	    put_u64(skb, UET_A_PDC_RETRANSMITS, pi->retransmits, UET_A_PDC_PAD) ||
 	    put_u64(skb, UET_A_PDC_TIMEOUTS, pi->timeouts, UET_A_PDC_PAD) ||
-	    (pi->cc_on && pdc_put_cc(skb, &pi->cc))) {
+	    (pi->cc_on && pdc_put_cc(skb, &pi->cc)) ||
+	    ((pi->rccc_on || pi->rccc_asked) && pdc_put_credit(skb, pi))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

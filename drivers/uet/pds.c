@@ -232,7 +232,7 @@ int uet_pds_close(struct uet_dev *udev, u16 lpdcid)
 	} else {
 		spin_lock_bh(&pdc->lock);
 		if (!pdc->dead)
-			pdc_send_ctl(pdc, UET_PDS_CTL_REQ_CLOSE);
+			pdc_send_ctl(pdc, UET_PDS_CTL_REQ_CLOSE, 0);
 		pdc_unlock_bh(pdc);
 	}
 	pdc_put(pdc);
@@ -267,6 +267,7 @@ int uet_pds_init(struct uet_dev *udev)
 	spin_lock_init(&udev->pds.tx_lock);
 	INIT_LIST_HEAD(&udev->pds.tx_waiting);
 	INIT_WORK(&udev->pds.tx_work, pds_tx_work);
+	pds_credit_init(&udev->pds);
 	return 0;
 }
 
@@ -294,6 +295,7 @@ void uet_pds_fini(struct uet_dev *udev)
 	/* detached, the device no longer hears that the qdiscs drained */
 	cancel_work_sync(&pds->tx_work);
 	pds_tx_unwait_all(pds);
+	pds_credit_fini(pds);
 	xa_destroy(&pds->pdcs);
 	pds_tables_destroy(pds);
 	synchronize_rcu();
@@ -367,6 +369,19 @@ static void pdc_snapshot(struct uet_pds_pdc *pdc, struct uet_pdc_info *info)
 	info->cc_on = pdc->live && !pdc->dead && pdc->live->cc_on;
 	if (info->cc_on)
 		info->cc = pdc->live->cc;
+	info->rccc_on = pdc->live && !pdc->dead && pdc->live->rccc_on;
+	if (info->rccc_on) {
+		info->credit = clamp_t(s64, pdc->live->credit.credit, S32_MIN,
+				       S32_MAX);
+		info->credit_granted = pdc->live->credit.pull;
+		info->credit_wanted = pdc->live->credit.asked;
+	} else if (!pdc->initiator) {
+		spin_lock(&pdc->udev->pds.credit_lock);
+		info->credit_granted = pdc->credit_rx.granted;
+		info->credit_wanted = pdc->credit_rx.target;
+		spin_unlock(&pdc->udev->pds.credit_lock);
+		info->rccc_asked = info->credit_wanted;
+	}
 }
 
 /**

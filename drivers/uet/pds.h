@@ -20,6 +20,7 @@
 #include <net/dst_cache.h>
 
 #include "nscc.h"
+#include "rccc.h"
 #include "pdc.h"
 #include "sched.h"
 #include "wheel.h"
@@ -93,7 +94,9 @@ struct uet_pds_src {
  * @nacked_cack: target, ROD: the CACK PSN of the last NACK sent, ...
  * @nacked_valid: ... if one was.
  * @cc: initiator: the congestion window (nscc.c) ...
- * @cc_on: ... if the device's congestion control is NSCC.
+ * @cc_on: ... if the device's congestion control has NSCC.
+ * @credit: initiator: the credit receivers grant (rccc.c) ...
+ * @rccc_on: ... if the device's congestion control has RCCC.
  * @rx_psn: target: the last request taken, ...
  * @rx_at: ... when it came (ns): its ACK says how long it waited ...
  * @rcvd_bytes: ... and, with the payload bytes taken so far, what the
@@ -119,6 +122,8 @@ struct uet_pds_live {
 	struct dst_cache dst_cache;
 	struct uet_nscc cc;
 	bool cc_on;
+	struct uet_rccc_tx credit;
+	bool rccc_on;
 	u32 rx_psn;
 	u64 rx_at;
 	u32 rcvd_bytes;
@@ -153,8 +158,14 @@ struct uet_pds_live {
  * @live: while traffic flows, the core, timer and queues; else %NULL,
  *	and ...
  * @saved: ... what the core keeps while it is quiet.
+ * @pull: initiator: the credit its peer granted, as it last heard it
+ *	(struct uet_rccc_tx), kept while it is quiet; ...
+ * @credit_rx: ... a target: what it asked for and was granted, under the
+ *	device's @credit_lock.
  * @tx_wait: initiator: in the device's @tx_waiting while the qdisc holds
  *	too much to send more (struct uet_pds's @tx_lock) ...
+ * @crediting: target: in the device's @crediting while it is owed
+ *	credit (@credit_lock) ...
  * @rcu: ... and, once the PDC is unreferenced (never waiting then), what
  *	frees it after the readers that found it in a table.
  * @idle: on the device's wheel, due when the scanner is to look at the
@@ -182,7 +193,12 @@ struct uet_pds_pdc {
 	struct uet_pds_live *live;
 	struct uet_pdc_saved saved;
 	union {
+		u32 pull;
+		struct uet_rccc_rx credit_rx;
+	};
+	union {
 		struct list_head tx_wait;
+		struct list_head crediting;
 		struct rcu_head rcu;
 	};
 	struct uet_wheel_entry idle;
@@ -211,6 +227,13 @@ struct uet_pds_pdc {
  *	held too much (uet_socket_tx_full()), oldest first, each referenced.
  * @tx_work: sends for them in turn once the qdiscs have drained
  *	(uet_pds_tx_resume()).
+ * @credit_lock: protects @crediting, @credit_armed and the target PDCs'
+ *	@credit_rx; taken inside a PDC's lock, never around it.
+ * @crediting: target PDCs owed credit, each referenced, the next to get
+ *	its turn first (pds_credit.c).
+ * @credit_timer: hands out credit in turns, at the pace of the link ...
+ * @credit_armed: ... while set, which it is while @crediting is not
+ *	empty.
  */
 struct uet_pds {
 	spinlock_t lock;	/* see above */
@@ -228,6 +251,10 @@ struct uet_pds {
 	spinlock_t tx_lock;	/* see above */
 	struct list_head tx_waiting;
 	struct work_struct tx_work;
+	spinlock_t credit_lock;	/* see above */
+	struct list_head crediting;
+	struct hrtimer credit_timer;
+	bool credit_armed;
 };
 
 /**
@@ -298,6 +325,13 @@ void uet_rudi_fini(struct uet_dev *udev);
  * @timeouts: retransmission timer expiries.
  * @cc_on: an initiator with NSCC, sending: @cc holds its window.
  * @cc: its congestion window, as it stands.
+ * @rccc_on: an initiator with RCCC, sending: @credit holds its credit,
+ *	bytes ...
+ * @rccc_asked: ... or a target whose initiator asked for credit; either
+ *	way, @credit_granted and @credit_wanted hold the counts, quanta.
+ * @credit: see @rccc_on.
+ * @credit_granted: the credit granted (as an initiator heard it).
+ * @credit_wanted: the credit asked for (as a target heard it).
  */
 struct uet_pdc_info {
 	struct in6_addr peer;
@@ -318,6 +352,11 @@ struct uet_pdc_info {
 	u64 timeouts;
 	bool cc_on;
 	struct uet_nscc cc;
+	bool rccc_on;
+	s32 credit;
+	bool rccc_asked;
+	u32 credit_granted;
+	u32 credit_wanted;
 };
 
 typedef int (*uet_pds_info_fn)(const struct uet_pdc_info *info, void *arg);

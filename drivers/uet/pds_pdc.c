@@ -547,7 +547,11 @@ static void pdc_cfg(struct uet_dev *udev, enum uet_pdc_mode mode,
  */
 #define UET_PDS_CC_BASE_RTT_NS	(100 * NSEC_PER_USEC)
 
-/* An initiator's congestion window, if the device has NSCC on. */
+/*
+ * An initiator's congestion control, as the device has it: NSCC's window,
+ * RCCC's credit, both or neither.  RCCC holds at most, and sends first,
+ * what NSCC's window would start at: 1.5 BDP.
+ */
 static void pdc_cc_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
 {
 	struct uet_dev *udev = pdc->udev;
@@ -559,11 +563,18 @@ static void pdc_cc_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
 		.base_rtt = UET_PDS_CC_BASE_RTT_NS,
 		.target = READ_ONCE(udev->cfg.cc_target_us) * NSEC_PER_USEC,
 	};
+	u8 cc = READ_ONCE(udev->cfg.cc);
 
-	live->cc_on = pdc->initiator &&
-		      READ_ONCE(udev->cfg.cc) == UET_CC_NSCC;
-	if (live->cc_on)
-		uet_nscc_init(&live->cc, &cfg);
+	if (!pdc->initiator)
+		return;
+	live->cc_on = cc == UET_CC_NSCC || cc == UET_CC_NSCC_RCCC;
+	live->rccc_on = cc == UET_CC_RCCC || cc == UET_CC_NSCC_RCCC;
+	if (!live->cc_on && !live->rccc_on)
+		return;
+	uet_nscc_init(&live->cc, &cfg);
+	if (live->rccc_on)
+		uet_rccc_tx_init(&live->credit, live->cc.maxwnd, cfg.mss,
+				 pdc->pull);
 }
 
 /**
@@ -669,6 +680,9 @@ void pdc_sleep(struct uet_pds_pdc *pdc)
 		pdc_dst_release(live);
 		return;
 	}
+	/* the grant heard, which the target's count goes on from */
+	if (live->rccc_on)
+		pdc->pull = live->credit.pull;
 	pdc->live = NULL;
 	live_free(live);
 }

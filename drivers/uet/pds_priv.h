@@ -15,6 +15,7 @@
 
 #include "pds.h"
 
+struct uet_pds_ctl_info;
 struct uet_pds_hdr_info;
 
 /*
@@ -93,8 +94,15 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 		 const struct in6_addr *saddr, bool ce);
 void pds_rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 		  const struct in6_addr *saddr);
+void pds_rcv_credit(struct uet_dev *udev, const struct uet_pds_ctl_info *ctl,
+		    const struct in6_addr *saddr);
+
+/* pds_credit.c */
+void pdc_credit_want(struct uet_pds_pdc *pdc, u32 target);
+void pds_credit_init(struct uet_pds *pds);
+void pds_credit_fini(struct uet_pds *pds);
 
 /* pds_rx.c */
-void pdc_send_ctl(struct uet_pds_pdc *pdc, u8 type);
+void pdc_send_ctl(struct uet_pds_pdc *pdc, u8 type, u32 payload);
 
 #endif /* _UET_PDS_PRIV_H */

@@ -127,6 +127,20 @@ static enum hrtimer_restart pdc_ack_expired(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
+/* The delivery mode of a request of @type, with or without CC state. */
+static enum uet_pdc_mode req_mode(u8 type)
+{
+	return type == UET_PDS_TYPE_ROD_REQ || type == UET_PDS_TYPE_ROD_CC_REQ ?
+	       UET_PDC_ROD : UET_PDC_RUD;
+}
+
+/* A request of @type carries CC state: the credit its sender wants. */
+static bool req_has_cc(u8 type)
+{
+	return type == UET_PDS_TYPE_RUD_CC_REQ ||
+	       type == UET_PDS_TYPE_ROD_CC_REQ;
+}
+
 /* A target's live state (pdc_wake()); %NULL if none can be had. */
 static struct uet_pds_live *tgt_wake(struct uet_pds_pdc *pdc)
 {
@@ -159,7 +173,7 @@ static struct uet_pds_pdc *pdc_get_syn_target(struct uet_dev *udev,
 	src = src_get(udev, saddr);
 	if (!src)
 		goto unlock;
-	key.mode = h->type == UET_PDS_TYPE_ROD_REQ ? UET_PDC_ROD : UET_PDC_RUD;
+	key.mode = req_mode(h->type);
 	/* counted ahead: src_put() undoes it if no PDC comes */
 	src->pdcs++;
 	pdc = pdc_alloc(udev, &key, false, req->psn - req->dst.psn_offset,
@@ -333,8 +347,7 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	struct uet_ses_hdr_info ses;
 	struct uet_ses_rx rx = {
 		.udev = udev,
-		.mode = h->type == UET_PDS_TYPE_ROD_REQ ? UET_PDC_ROD :
-							  UET_PDC_RUD,
+		.mode = req_mode(h->type),
 		.peer = saddr,
 		.skb = skb,
 		.h = &ses,
@@ -376,6 +389,9 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	live = tgt_wake(pdc);
 	if (!live)
 		goto out;	/* dead, or a counted drop */
+	/* a trimmed request's header still asks for credit (RCCC) */
+	if (req_has_cc(h->type))
+		pdc_credit_want(pdc, h->req.credit_target);
 	if (trimmed) {
 		/* nothing to deliver: the sender resends it at once */
 		uet_count(udev, UET_CNT_TRIMMED, 1);
@@ -479,8 +495,11 @@ static void ack_unknown_close(struct uet_dev *udev, const struct uet_pds_hdr_inf
 	pds_answer(udev, &a, sizeof(struct uet_pds_ack), saddr);
 }
 
-/* A control packet of @pdc's, outside its PSN sequence (REQ_CLOSE). */
-void pdc_send_ctl(struct uet_pds_pdc *pdc, u8 type)
+/*
+ * Target: a control packet of @pdc's outside its PSN sequence, @payload
+ * its payload: REQ_CLOSE, or CREDIT (pds_credit.c).
+ */
+void pdc_send_ctl(struct uet_pds_pdc *pdc, u8 type, u32 payload)
 {
 	struct uet_pds_hdr_info h = {
 		.type = UET_PDS_TYPE_CTRL,
@@ -489,6 +508,7 @@ void pdc_send_ctl(struct uet_pds_pdc *pdc, u8 type)
 			.type = type,
 			.spdcid = pdc->lpdcid,
 			.dst.dpdcid = pdc->rpdcid,
+			.payload = payload,
 		},
 	};
 	struct sk_buff *skb;
@@ -502,8 +522,10 @@ void pdc_send_ctl(struct uet_pds_pdc *pdc, u8 type)
 }
 
 /*
- * Control packets: CLOSE (target: the initiator is done with the PDC) and
- * REQ_CLOSE (initiator: the target asks it to close).
+ * Control packets: CLOSE (target: the initiator is done with the PDC),
+ * REQ_CLOSE (initiator: the target asks it to close), REQ_CREDIT
+ * (target: the initiator wants credit) and CREDIT (initiator: the target
+ * granted it).
  */
 static void rcv_ctl(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 		    const struct in6_addr *saddr)
@@ -515,8 +537,14 @@ static void rcv_ctl(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 	bool peer;
 
 	if (h->flags & UET_PDS_F_SYN ||
-	    (ctl->type != UET_PDS_CTL_CLOSE && ctl->type != UET_PDS_CTL_REQ_CLOSE)) {
+	    (ctl->type != UET_PDS_CTL_CLOSE && ctl->type != UET_PDS_CTL_REQ_CLOSE &&
+	     ctl->type != UET_PDS_CTL_CREDIT &&
+	     ctl->type != UET_PDS_CTL_REQ_CREDIT)) {
 		uet_count(udev, UET_CNT_DROP_UNSUPPORTED, 1);
+		return;
+	}
+	if (ctl->type == UET_PDS_CTL_CREDIT) {
+		pds_rcv_credit(udev, ctl, saddr);
 		return;
 	}
 	pdc = pdc_get_by_id(udev, ctl->dst.dpdcid,
@@ -524,6 +552,14 @@ static void rcv_ctl(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 	if (!pdc) {
 		if (ctl->type == UET_PDS_CTL_CLOSE)
 			ack_unknown_close(udev, h, saddr);
+		return;
+	}
+	if (ctl->type == UET_PDS_CTL_REQ_CREDIT) {
+		/* outside the PSN sequence: no ACK, a newer count or not */
+		spin_lock(&pdc->lock);
+		pdc_credit_want(pdc, ctl->payload);
+		pdc_unlock(pdc);
+		pdc_put(pdc);
 		return;
 	}
 	if (ctl->type == UET_PDS_CTL_REQ_CLOSE) {
@@ -583,6 +619,8 @@ void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
 	switch (h.type) {
 	case UET_PDS_TYPE_RUD_REQ:
 	case UET_PDS_TYPE_ROD_REQ:
+	case UET_PDS_TYPE_RUD_CC_REQ:
+	case UET_PDS_TYPE_ROD_CC_REQ:
 		skb_pull(skb, hlen);
 		rcv_request(udev, skb, &h, saddr, ce);
 		break;

@@ -60,8 +60,12 @@ static struct uet_pds_live *ini_wake(struct uet_pds_pdc *pdc)
 	return pdc_wake(pdc, pdc_rto_expired);
 }
 
+/* With RCCC, requests carry the credit wanted: the _CC types. */
 static u8 req_type(const struct uet_pds_pdc *pdc)
 {
+	if (pdc->live->rccc_on)
+		return pdc->key.mode == UET_PDC_ROD ? UET_PDS_TYPE_ROD_CC_REQ :
+						      UET_PDS_TYPE_RUD_CC_REQ;
 	return pdc->key.mode == UET_PDC_ROD ? UET_PDS_TYPE_ROD_REQ :
 					      UET_PDS_TYPE_RUD_REQ;
 }
@@ -89,7 +93,7 @@ static void pdc_tx_finish(struct uet_pds_pdc *pdc, u32 psn, int err)
 
 /*
  * The one gate of what may leave a PDC: the tracking window, the bound on
- * what is in flight, and the congestion window.
+ * what is in flight, the congestion window and the receiver's credit.
  */
 static bool pdc_may_send(struct uet_pds_pdc *pdc)
 {
@@ -97,7 +101,53 @@ static bool pdc_may_send(struct uet_pds_pdc *pdc)
 
 	return !uet_pdc_tx_window_full(&live->core) &&
 	       uet_pdc_tx_in_flight(&live->core) < UET_PDS_INFLIGHT_MAX &&
-	       (!live->cc_on || uet_nscc_may_send(&live->cc));
+	       (!live->cc_on || uet_nscc_may_send(&live->cc)) &&
+	       (!live->rccc_on || uet_rccc_may_send(&live->credit));
+}
+
+/*
+ * RCCC: the credit to ask the target for (uet_rccc_target()): what is
+ * queued, at most NSCC's window and a request more when NSCC is on too.
+ */
+static u32 pdc_credit_target(struct uet_pds_pdc *pdc)
+{
+	struct uet_pds_live *live = pdc->live;
+	u32 cap = live->cc_on ? live->cc.cwnd + uet_nscc_bytes(live->cc.mss) :
+				U32_MAX;
+
+	return uet_rccc_target(&live->credit,
+			       uet_sched_backlog(&live->sched,
+						 UET_NSCC_REQ_OVERHEAD,
+						 live->credit.maxwnd),
+			       cap);
+}
+
+/*
+ * RCCC: ask the target for @target in a REQ_CREDIT, outside the PSN
+ * sequence.  Only once the target's PDCID is known: before, the PDC
+ * sends on the credit it starts with, and its requests ask.
+ */
+static void pdc_ask_credit(struct uet_pds_pdc *pdc, u32 target)
+{
+	struct uet_pds_hdr_info h = {
+		.type = UET_PDS_TYPE_CTRL,
+		.next_hdr = UET_PDS_CTL_REQ_CREDIT,
+		.ctl = {
+			.type = UET_PDS_CTL_REQ_CREDIT,
+			.psn = pdc->live->core.tx.nxt,
+			.spdcid = pdc->lpdcid,
+			.dst.dpdcid = pdc->rpdcid,
+			.payload = target,
+		},
+	};
+	struct sk_buff *skb;
+
+	lockdep_assert_held(&pdc->lock);
+	skb = pds_hdr_skb(&h, sizeof(struct uet_pds_ctl));
+	if (!skb)
+		return;
+	uet_count(pdc->udev, UET_CNT_CC_CREDIT_REQUESTS, 1);
+	pdc_out(pdc, skb);
 }
 
 /* What the request of @psn counts for in the congestion window; 0: none. */
@@ -162,6 +212,11 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 		h.req.dst.psn_offset = psn - pdc->start_psn;
 	} else {
 		h.req.dst.dpdcid = pdc->rpdcid;
+	}
+	if (pdc->live->rccc_on) {
+		h.req.credit_target = pdc_credit_target(pdc);
+		uet_rccc_ask(&pdc->live->credit, h.req.credit_target);
+		hlen = sizeof(struct uet_pds_req_cc);
 	}
 	if (retx)
 		h.flags |= UET_PDS_F_RETX | UET_PDS_F_AR;
@@ -260,6 +315,24 @@ static void pdc_tx_wait(struct uet_pds_pdc *pdc)
 }
 
 /*
+ * RCCC: requests wait for credit.  The target hears what is wanted, if it
+ * has not yet; with nothing in flight to bring answers, the timer asks
+ * again should the request or the grants be lost (pdc_rto_expired()).
+ */
+static void pdc_credit_stall(struct uet_pds_pdc *pdc)
+{
+	struct uet_pds_live *live = pdc->live;
+	u32 target = pdc_credit_target(pdc);
+
+	uet_count(pdc->udev, UET_CNT_CC_CREDIT_STALLS, 1);
+	if (pdc->rpdcid_known && uet_rccc_ask(&live->credit, target))
+		pdc_ask_credit(pdc, target);
+	if (!uet_pdc_tx_in_flight(&live->core) &&
+	    !hrtimer_is_queued(&live->timer))
+		pdc_rto_arm(pdc);
+}
+
+/*
  * Retransmit what the core asks for, lowest PSN first, then cut and send
  * new requests while the window has room: at most @budget packets in all,
  * %UET_PDS_TX_BURST but after a timeout.  The ACKs of what is in flight
@@ -283,6 +356,9 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 		return;
 	}
 	while (sent < budget && uet_pdc_tx_next_rtx(&live->core, &psn)) {
+		/* resent on credit or not, lest a loss wait for a grant */
+		if (live->rccc_on)
+			uet_rccc_sent(&live->credit, pdc_cc_bytes(pdc, psn));
 		pdc_xmit_req(pdc, psn, true);
 		sent++;
 	}
@@ -307,6 +383,8 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 		uet_sched_cut(&live->sched, psn);
 		if (live->cc_on)
 			uet_nscc_sent(&live->cc, pdc_cc_bytes(pdc, psn));
+		if (live->rccc_on)
+			uet_rccc_sent(&live->credit, pdc_cc_bytes(pdc, psn));
 		pdc_xmit_req(pdc, psn, false);
 		sent++;
 		pdc_drop_cancelled(pdc);
@@ -316,6 +394,9 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 		uet_count(pdc->udev, UET_CNT_CC_WINDOW_FULL, 1);
 	if (was_idle && uet_pdc_tx_in_flight(&live->core))
 		pdc_rto_arm(pdc);
+	if (live->rccc_on && !uet_rccc_may_send(&live->credit) &&
+	    uet_sched_queued(&live->sched))
+		pdc_credit_stall(pdc);
 }
 
 /**
@@ -429,8 +510,16 @@ static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t)
 	u32 psn;
 
 	spin_lock(&pdc->lock);
-	if (pdc->dead || !uet_pdc_tx_in_flight(&live->core))
+	if (pdc->dead)
 		goto out;
+	if (!uet_pdc_tx_in_flight(&live->core)) {
+		/* waiting for credit: ask again, as if never asked */
+		if (live->rccc_on) {
+			live->credit.asked = live->credit.pull;
+			pdc_push(pdc, UET_PDS_TX_BURST);
+		}
+		goto out;
+	}
 	if (uet_pdc_tx_rnr_probe(&live->core, &psn)) {
 		pdc_rnr_retry(pdc, psn);
 		pdc_rto_arm(pdc);
@@ -818,6 +907,8 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 	cc.ecn = (h->flags & UET_PDS_F_M) || ce;
 	if (pdc->live->cc_on)
 		pdc_cc_count(pdc, uet_nscc_ack(&pdc->live->cc, &cc, now));
+	if (pdc->live->rccc_on)
+		uet_rccc_answered(&pdc->live->credit);
 	uet_pdc_transition(&pdc->live->core, UET_PDC_EV_ACK);
 	pdc_push(pdc, UET_PDS_TX_BURST);
 	pdc_close_progress(pdc);
@@ -875,6 +966,8 @@ void pds_rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 	if (!pdc_live_peer(pdc, n->spdcid) || !ini_wake(pdc))
 		goto unlock;
 	uet_count(udev, UET_CNT_NACKS_RECEIVED, 1);
+	if (pdc->live->rccc_on)
+		uet_rccc_answered(&pdc->live->credit);
 	if (n->code == UET_PDS_NACK_INV_DPDCID) {
 		lost = pdc_lost(pdc, n->psn);
 	} else if ((n->code == UET_PDS_NACK_ROD_OOO ||
@@ -895,5 +988,41 @@ unlock:
 	pdc_unlock(pdc);
 	if (lost)
 		pdc_unhash(pdc);
+	pdc_put(pdc);
+}
+
+/**
+ * pds_rcv_credit() - initiator: a CREDIT from @saddr
+ * @udev: the device it arrived on
+ * @ctl: the control packet: its payload, the target's count of credit
+ *	granted (rccc.h)
+ * @saddr: its source address
+ *
+ * Only from the PDC's peer.  New credit sends what waited for it.  A
+ * quiet PDC keeps the count for when it next sends: it has nothing to
+ * send on it now.
+ */
+void pds_rcv_credit(struct uet_dev *udev, const struct uet_pds_ctl_info *ctl,
+		    const struct in6_addr *saddr)
+{
+	struct uet_pds_live *live;
+	struct uet_pds_pdc *pdc;
+
+	pdc = pdc_get_by_id(udev, ctl->dst.dpdcid, true, ctl->spdcid, saddr);
+	if (!pdc)
+		return;
+	spin_lock(&pdc->lock);
+	if (!pdc_live_peer(pdc, ctl->spdcid))
+		goto unlock;
+	live = pdc->live;
+	if (!live) {
+		if (uet_rccc_after(ctl->payload, pdc->pull))
+			pdc->pull = ctl->payload & UET_RCCC_COUNT_MASK;
+	} else if (live->rccc_on && uet_rccc_credit(&live->credit,
+						    ctl->payload)) {
+		pdc_push(pdc, UET_PDS_TX_BURST);
+	}
+unlock:
+	pdc_unlock(pdc);
 	pdc_put(pdc);
 }

@@ -25,14 +25,6 @@
 /* The most quanta paced at once: 16 MiB, which keeps the product in u64. */
 #define RCCC_PACE_MAX		65536
 
-/* @a is after @b, as 24-bit counters go. */
-static bool rccc_after(u32 a, u32 b)
-{
-	u32 d = (a - b) & UET_RCCC_COUNT_MASK;
-
-	return d && d < UET_RCCC_COUNT_HALF;
-}
-
 /**
  * uet_rccc_tx_init() - a sender's credit when its PDC wakes
  * @tx: filled in
@@ -86,7 +78,7 @@ u32 uet_rccc_credit(struct uet_rccc_tx *tx, u32 pull)
 
 	pull &= UET_RCCC_COUNT_MASK;
 	uet_rccc_answered(tx);
-	if (!rccc_after(pull, tx->pull))
+	if (!uet_rccc_after(pull, tx->pull))
 		return 0;
 	bytes = ((pull - tx->pull) & UET_RCCC_COUNT_MASK) * UET_RCCC_QUANTUM;
 	tx->pull = pull;
@@ -131,7 +123,7 @@ u32 uet_rccc_target(const struct uet_rccc_tx *tx, u64 backlog, u32 cap)
  */
 bool uet_rccc_ask(struct uet_rccc_tx *tx, u32 target)
 {
-	if (!rccc_after(target, tx->asked))
+	if (!uet_rccc_after(target, tx->asked))
 		return false;
 	tx->asked = target;
 	return true;
@@ -149,7 +141,7 @@ bool uet_rccc_ask(struct uet_rccc_tx *tx, u32 target)
 bool uet_rccc_want(struct uet_rccc_rx *rx, u32 target)
 {
 	target &= UET_RCCC_COUNT_MASK;
-	if (!rccc_after(target, rx->target))
+	if (!uet_rccc_after(target, rx->target))
 		return false;
 	rx->target = target;
 	return true;

@@ -67,6 +67,14 @@ bool uet_rccc_want(struct uet_rccc_rx *rx, u32 target);
 u32 uet_rccc_grant(struct uet_rccc_rx *rx, u32 max);
 u64 uet_rccc_pace_ns(u32 quanta, u64 rate);
 
+/* Count @a is after @b, as 24-bit counters go. */
+static inline bool uet_rccc_after(u32 a, u32 b)
+{
+	u32 d = (a - b) & UET_RCCC_COUNT_MASK;
+
+	return d && d < UET_RCCC_COUNT_HALF;
+}
+
 /* May the sender send a request? */
 static inline bool uet_rccc_may_send(const struct uet_rccc_tx *tx)
 {

@@ -165,6 +165,45 @@ void uet_sched_cut(struct uet_sched *s, u32 psn)
 	}
 }
 
+/*
+ * The most messages uet_sched_backlog() looks at: it runs with every
+ * request sent, so it stays short.
+ */
+#define UET_SCHED_BACKLOG_MSGS	16
+
+/**
+ * uet_sched_backlog() - the bytes waiting to be cut
+ * @s: the scheduler
+ * @overhead: bytes each request adds to its payload
+ * @limit: no need to count past this
+ *
+ * Reads to reissue and the oldest %UET_SCHED_BACKLOG_MSGS messages are
+ * counted, until @limit is reached.
+ *
+ * Return: the bytes queued, with @overhead for each request; at least
+ * what was counted, at most @limit.
+ */
+u64 uet_sched_backlog(const struct uet_sched *s, u32 overhead, u64 limit)
+{
+	const struct uet_sched_reissue *r;
+	const struct uet_pds_msg *m;
+	unsigned int n = 0;
+	u64 bytes = 0;
+
+	list_for_each_entry(r, &s->reissue, node) {
+		bytes += r->tx.len + overhead;
+		if (bytes >= limit)
+			return limit;
+	}
+	list_for_each_entry(m, &s->sendq, node) {
+		bytes += m->seg.len - uet_seg_off(&m->seg, m->ncut) +
+			 (u64)(m->seg.count - m->ncut) * overhead;
+		if (bytes >= limit || ++n == UET_SCHED_BACKLOG_MSGS)
+			break;
+	}
+	return min(bytes, limit);
+}
+
 /* @psn, not in flight, carries the PDC's CLOSE command. */
 void uet_sched_close(struct uet_sched *s, u32 psn)
 {

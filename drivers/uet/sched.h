@@ -133,6 +133,8 @@ static inline bool uet_sched_queued(const struct uet_sched *s)
 	return !list_empty(&s->reissue) || !list_empty(&s->sendq);
 }
 
+u64 uet_sched_backlog(const struct uet_sched *s, u32 overhead, u64 limit);
+
 /* The request of @psn, in flight or not. */
 static inline struct uet_pds_tx *uet_sched_tx(struct uet_sched *s, u32 psn)
 {

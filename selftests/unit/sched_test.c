@@ -62,6 +62,32 @@ TEST_F(sched, cut_in_order)
 	EXPECT_FALSE(uet_sched_queued(&self->s));
 }
 
+/*
+ * The backlog: what is left of each message, 64 bytes a request more,
+ * counted up to the limit and over 16 messages at most.
+ */
+TEST_F(sched, backlog)
+{
+	static struct uet_pds_msg m[20];
+	int i;
+
+	EXPECT_EQ(0, uet_sched_backlog(&self->s, 64, 1000000));
+	/* 4096 bytes in 3 requests of 1366, 1366, 1364 */
+	msg_init(&m[0], 4096, 1416, false);
+	uet_sched_queue(&self->s, &m[0]);
+	EXPECT_EQ(4096 + 3 * 64, uet_sched_backlog(&self->s, 64, 1000000));
+	uet_sched_cut(&self->s, 0);
+	/* one request cut: 2730 bytes in 2 left */
+	EXPECT_EQ(2730 + 2 * 64, uet_sched_backlog(&self->s, 64, 1000000));
+	EXPECT_EQ(1000, uet_sched_backlog(&self->s, 64, 1000));
+	for (i = 1; i < 20; i++) {
+		msg_init(&m[i], 100, 1416, false);
+		uet_sched_queue(&self->s, &m[i]);
+	}
+	/* the first message and 15 more of 164 bytes each */
+	EXPECT_EQ(2858 + 15 * 164, uet_sched_backlog(&self->s, 64, 1000000));
+}
+
 /* Messages go in the order queued; PSNs wrap around the table. */
 TEST_F(sched, messages_fifo_and_wrap)
 {

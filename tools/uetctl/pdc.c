@@ -40,6 +40,13 @@ static int pdc_one(const struct uet_pdc_attrs *p, void *arg)
 			       p->cwnd, p->cwnd_max, p->cc_in_flight,
 			       p->base_rtt_us, p->delay_us, p->ecn_echoes,
 			       p->cc_cuts, p->quick_adapts);
+		if (UET_HAS(p, UET_A_PDC_CREDIT))
+			printf("    cc rccc credit %" PRId32 " granted %u"
+			       " wanted %u\n", p->credit, p->credit_granted,
+			       p->credit_wanted);
+		else if (UET_HAS(p, UET_A_PDC_CREDIT_GRANTED))
+			printf("    cc rccc granted %u wanted %u\n",
+			       p->credit_granted, p->credit_wanted);
 	} else {
 		json_sep(*n);
 		printf("{\"dev\":");
@@ -63,6 +70,13 @@ static int pdc_one(const struct uet_pdc_attrs *p, void *arg)
 			       p->cwnd, p->cwnd_max, p->cc_in_flight,
 			       p->base_rtt_us, p->delay_us, p->ecn_echoes,
 			       p->cc_cuts, p->quick_adapts);
+		if (UET_HAS(p, UET_A_PDC_CREDIT_GRANTED)) {
+			printf(",\"credit\":{");
+			if (UET_HAS(p, UET_A_PDC_CREDIT))
+				printf("\"credit\":%" PRId32 ",", p->credit);
+			printf("\"granted\":%u,\"wanted\":%u}",
+			       p->credit_granted, p->credit_wanted);
+		}
 		printf("}");
 	}
 	(*n)++;

@@ -16,6 +16,8 @@ static const char * const modes[] = {
 static const char * const ccs[] = {
 	[UET_CC_NONE] = "none",
 	[UET_CC_NSCC] = "nscc",
+	[UET_CC_RCCC] = "rccc",
+	[UET_CC_NSCC_RCCC] = "nscc-rccc",
 };
 
 static const char * const addr_modes[] = {

@@ -106,6 +106,9 @@ static const enum mnl_attr_data_type pdc_types[UET_A_PDC_MAX + 1] = {
 	[UET_A_PDC_ECN_ECHOES] = MNL_TYPE_U32,
 	[UET_A_PDC_CC_CUTS] = MNL_TYPE_U32,
 	[UET_A_PDC_QUICK_ADAPTS] = MNL_TYPE_U32,
+	[UET_A_PDC_CREDIT] = MNL_TYPE_U32,
+	[UET_A_PDC_CREDIT_GRANTED] = MNL_TYPE_U32,
+	[UET_A_PDC_CREDIT_WANTED] = MNL_TYPE_U32,
 };
 
 static const enum mnl_attr_data_type stats_types[UET_A_STATS_MAX + 1] = {
@@ -270,6 +273,9 @@ static int pdc_msg(const struct nlattr **tb, struct uet_nl_reply *r)
 	GET(&p, tb, UET_A_PDC_ECN_ECHOES, ecn_echoes, 32);
 	GET(&p, tb, UET_A_PDC_CC_CUTS, cc_cuts, 32);
 	GET(&p, tb, UET_A_PDC_QUICK_ADAPTS, quick_adapts, 32);
+	GET(&p, tb, UET_A_PDC_CREDIT, credit, 32);
+	GET(&p, tb, UET_A_PDC_CREDIT_GRANTED, credit_granted, 32);
+	GET(&p, tb, UET_A_PDC_CREDIT_WANTED, credit_wanted, 32);
 	if (tb[UET_A_PDC_INITIATOR]) {
 		p.initiator = 1;
 		UET_SET(&p, UET_A_PDC_INITIATOR);

@@ -45,10 +45,16 @@ enum uet_delivery_mode {
  * @UET_CC_NONE: None; the tracking window alone bounds what is in flight.
  * @UET_CC_NSCC: NSCC, the sender-based congestion window
  *   (Documentation/congestion.rst).
+ * @UET_CC_RCCC: RCCC, receiver credit; the sender sends only on credit its
+ *   receivers grant.
+ * @UET_CC_NSCC_RCCC: NSCC and RCCC together; a request leaves with room in the
+ *   window and credit.
  */
 enum uet_cc {
 	UET_CC_NONE,
 	UET_CC_NSCC,
+	UET_CC_RCCC,
+	UET_CC_NSCC_RCCC,
 };
 
 /**
@@ -189,6 +195,9 @@ enum {
 	UET_A_PDC_ECN_ECHOES,
 	UET_A_PDC_CC_CUTS,
 	UET_A_PDC_QUICK_ADAPTS,
+	UET_A_PDC_CREDIT,
+	UET_A_PDC_CREDIT_GRANTED,
+	UET_A_PDC_CREDIT_WANTED,
 
 	__UET_A_PDC_MAX,
 	UET_A_PDC_MAX = (__UET_A_PDC_MAX - 1)

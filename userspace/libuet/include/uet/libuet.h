@@ -109,6 +109,13 @@ struct uet_pdc_attrs {
 	/* an initiator with NSCC, while it sends (UET_HAS(p, UET_A_PDC_CWND)) */
 	uint32_t cwnd, cwnd_max, cc_in_flight, base_rtt_us, delay_us;
 	uint32_t ecn_echoes, cc_cuts, quick_adapts;
+	/*
+	 * RCCC: an initiator's credit while it sends (UET_HAS(p,
+	 * UET_A_PDC_CREDIT)); an initiator's or an asked target's counts
+	 * (UET_HAS(p, UET_A_PDC_CREDIT_GRANTED)), 256-byte quanta
+	 */
+	int32_t credit;
+	uint32_t credit_granted, credit_wanted;
 };
 
 /* One counter of a device or of a job. */

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RCCC in the engine, the receiver's half: credit handed out in turns.
+ *
+ * An initiator with RCCC names in each request (RUD_CC/ROD_CC) and in
+ * REQ_CREDIT control packets the credit it wants, a count that only grows
+ * (rccc.h).  Its target PDC, owed credit, waits its turn in the device's
+ * @crediting, referenced.  The device's credit timer gives the first PDC
+ * at most %UET_RCCC_GRANT_MAX quanta, tells its initiator in a CREDIT
+ * control packet with the PDC's count of credit granted, and puts it
+ * last if it is owed more; then it waits for as long as the device's
+ * link takes for what it granted (at 99% of @link_mbps): the senders
+ * together send no faster than the receiver's link drains.  uet-htsim's
+ * UecPullPacer, a round robin of pulls at line rate.
+ */
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
+
+#include "counters.h"
+#include "pds_priv.h"
+#include "uet.h"
+#include "wire.h"
+
+/* A turn that found only dead PDCs waits as long as 4 quanta take. */
+#define UET_CREDIT_IDLE_QUANTA	4
+
+/**
+ * pdc_credit_want() - target: the initiator of @pdc asked for credit
+ * @pdc: the target PDC, locked
+ * @target: its count of credit wanted, quanta (24 bits)
+ *
+ * A count that grew puts the PDC in the device's turns, if it is not in
+ * them, and starts the credit timer, if it is not running.
+ */
+void pdc_credit_want(struct uet_pds_pdc *pdc, u32 target)
+{
+	struct uet_pds *pds = &pdc->udev->pds;
+
+	lockdep_assert_held(&pdc->lock);
+	if (pdc->initiator || pdc->dead)
+		return;
+	spin_lock(&pds->credit_lock);
+	if (uet_rccc_want(&pdc->credit_rx, target) &&
+	    list_empty(&pdc->crediting)) {
+		pdc_get(pdc);
+		list_add_tail(&pdc->crediting, &pds->crediting);
+		if (!pds->credit_armed) {
+			pds->credit_armed = true;
+			hrtimer_start(&pds->credit_timer, 0,
+				      HRTIMER_MODE_REL_SOFT);
+		}
+	}
+	spin_unlock(&pds->credit_lock);
+}
+
+/*
+ * The next PDC's turn: the first of @crediting alive, its list reference
+ * passed to the caller if it leaves the list, else another taken; dead
+ * ones met on the way are left in @dead.  Sets @q to the quanta granted
+ * and @count to the PDC's count after them.
+ */
+static struct uet_pds_pdc *credit_next(struct uet_pds *pds, u32 *q,
+				       u32 *count, struct list_head *dead)
+{
+	struct uet_pds_pdc *pdc, *tmp;
+
+	lockdep_assert_held(&pds->credit_lock);
+	list_for_each_entry_safe(pdc, tmp, &pds->crediting, crediting) {
+		if (READ_ONCE(pdc->dead)) {
+			list_move_tail(&pdc->crediting, dead);
+			continue;
+		}
+		*q = uet_rccc_grant(&pdc->credit_rx, UET_RCCC_GRANT_MAX);
+		*count = pdc->credit_rx.granted;
+		if (uet_rccc_owed(&pdc->credit_rx)) {
+			list_move_tail(&pdc->crediting, &pds->crediting);
+			pdc_get(pdc);
+		} else {
+			list_del_init(&pdc->crediting);
+		}
+		return pdc;
+	}
+	return NULL;
+}
+
+/* The credit timer: one PDC's turn, then the pause its grant takes. */
+static enum hrtimer_restart pds_credit_turn(struct hrtimer *t)
+{
+	struct uet_pds *pds = container_of(t, struct uet_pds, credit_timer);
+	struct uet_dev *udev = container_of(pds, struct uet_dev, pds);
+	struct uet_pds_pdc *pdc, *d, *tmp;
+	u32 q = 0, count = 0;
+	LIST_HEAD(dead);
+	u64 rate;
+	bool more;
+
+	spin_lock(&pds->credit_lock);
+	pdc = credit_next(pds, &q, &count, &dead);
+	more = !list_empty(&pds->crediting);
+	if (!pdc && !more)
+		pds->credit_armed = false;
+	spin_unlock(&pds->credit_lock);
+
+	list_for_each_entry_safe(d, tmp, &dead, crediting) {
+		list_del_init(&d->crediting);
+		pdc_put(d);
+	}
+	if (pdc) {
+		spin_lock(&pdc->lock);
+		if (!pdc->dead)
+			pdc_send_ctl(pdc, UET_PDS_CTL_CREDIT, count);
+		pdc_unlock(pdc);
+		pdc_put(pdc);
+		uet_count(udev, UET_CNT_CC_CREDIT_GRANTED,
+			  (u64)q * UET_RCCC_QUANTUM);
+	} else if (!more) {
+		return HRTIMER_NORESTART;
+	}
+	/* Mb/s to bytes/s */
+	rate = (u64)READ_ONCE(udev->cfg.link_mbps) *
+	       (USEC_PER_SEC / BITS_PER_BYTE);
+	hrtimer_forward_now(t, ns_to_ktime(uet_rccc_pace_ns(q ?:
+				UET_CREDIT_IDLE_QUANTA, rate)));
+	return HRTIMER_RESTART;
+}
+
+/* The device's turns: none yet. */
+void pds_credit_init(struct uet_pds *pds)
+{
+	spin_lock_init(&pds->credit_lock);
+	INIT_LIST_HEAD(&pds->crediting);
+	hrtimer_init(&pds->credit_timer, CLOCK_MONOTONIC,
+		     HRTIMER_MODE_REL_SOFT);
+	pds->credit_timer.function = pds_credit_turn;
+}
+
+/*
+ * The device's turns end: the timer stopped, the PDCs let go.  Nothing
+ * asks for credit any more: the device receives no packets.
+ */
+void pds_credit_fini(struct uet_pds *pds)
+{
+	struct uet_pds_pdc *pdc, *tmp;
+	LIST_HEAD(left);
+
+	hrtimer_cancel(&pds->credit_timer);
+	spin_lock_bh(&pds->credit_lock);
+	list_splice_init(&pds->crediting, &left);
+	pds->credit_armed = false;
+	spin_unlock_bh(&pds->credit_lock);
+	list_for_each_entry_safe(pdc, tmp, &left, crediting) {
+		list_del_init(&pdc->crediting);
+		pdc_put(pdc);
+	}
+}
