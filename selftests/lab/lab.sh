@@ -33,7 +33,8 @@
 #
 # Environment:
 #   UET_LAB_N          incast degrees, one run each ("2 4 8")
-#   UET_LAB_CC         the congestion controls to run each with ("nscc none")
+#   UET_LAB_CC         the congestion controls to run each with
+#                      ("nscc rccc nscc-rccc none")
 #   UET_LAB_RATE       the bottleneck, Mbit/s (40)
 #   UET_LAB_DELAY_US   the receiver link's one-way delay, us (500)
 #   UET_LAB_MIN        RED's marking threshold, bytes (6000; max 3 times it)
@@ -46,7 +47,7 @@ d=$(dirname "$0")
 if [ -e "$d/lib.sh" ]; then . "$d/lib.sh"; else . "$d/../lib.sh"; fi
 
 NS=${UET_LAB_N:-2 4 8}
-CCS=${UET_LAB_CC:-nscc none}
+CCS=${UET_LAB_CC:-nscc rccc nscc-rccc none}
 RATE=${UET_LAB_RATE:-40}
 DELAY_US=${UET_LAB_DELAY_US:-500}
 MIN=${UET_LAB_MIN:-6000}
@@ -266,6 +267,8 @@ run() {
 	lab_down || return 1
 	incast_up "$n" || { echo "# $what $n: no topology"; return 1; }
 	gr=$(wait_gid lur "$RX") || return 1
+	# the receiver grants RCCC's credit at the pace of its link
+	in_ns r uetctl dev set lur link-mbps "$RATE" || return 1
 	for i in $(seq "$n"); do
 		iters[i]=$((FLOW_BYTES[i] / SIZE))
 		in_ns "s$i" uetctl dev set "lus$i" cc "$cc" link-mbps "$RATE" ||
@@ -380,6 +383,7 @@ permutation() {
 		for j in $(seq "$HOSTS"); do
 			in_ns "h1x$j" uetctl dev set "luh1x$j" cc "$cc" \
 				link-mbps "$RATE" &&
+			in_ns "h2x$j" uetctl dev set "luh2x$j" link-mbps "$RATE" &&
 			gr=$(wait_gid "luh2x$j" "$NET.$((32 + j)).1") || rc=1
 			in_ns "h2x$j" timeout 300 ib_send_bw -d "luh2x$j" -x "$gr" \
 				-p $((PORT0 + j)) -e -F -s $SIZE -n $count \
