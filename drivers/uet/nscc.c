@@ -125,11 +125,16 @@ void uet_nscc_init(struct uet_nscc *cc, const struct uet_nscc_cfg *cfg)
 	cc->cwnd = cc->maxwnd;
 }
 
-/*
+/**
+ * uet_nscc_base() - a round trip measured, for the base RTT alone
+ * @cc: the context
+ * @rtt: the round trip, ns; 0: none
+ *
  * The first round trip measured, then any shorter than those before, is
- * the new base.
+ * the new base, which sizes the BDP and the ceiling.  uet_nscc_ack() does
+ * this with every sample; RCCC without NSCC needs the ceiling alone.
  */
-static void nscc_base(struct uet_nscc *cc, u32 rtt)
+void uet_nscc_base(struct uet_nscc *cc, u32 rtt)
 {
 	if (rtt && (rtt < cc->base_rtt || !cc->measured)) {
 		cc->base_rtt = rtt;
@@ -286,7 +291,7 @@ enum uet_nscc_event uet_nscc_ack(struct uet_nscc *cc,
 	cc->received += ack->bytes;
 	nscc_ignore(cc, ack->bytes);
 	if (ack->rtt) {
-		nscc_base(cc, ack->rtt);
+		uet_nscc_base(cc, ack->rtt);
 		delay = ack->rtt - cc->base_rtt;
 		nscc_avg(cc, delay, ack->ecn);
 	}
@@ -332,7 +337,7 @@ enum uet_nscc_event uet_nscc_trim(struct uet_nscc *cc, u32 bytes, u32 rtt,
 	enum uet_nscc_event ev;
 
 	nscc_ignore(cc, bytes);
-	nscc_base(cc, rtt);
+	uet_nscc_base(cc, rtt);
 	nscc_avg(cc, cc->base_rtt, true);
 	cc->trigger_qa = true;
 	if (nscc_quick_adapt(cc, true, true, 0, now, &ev))

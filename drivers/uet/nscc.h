@@ -153,6 +153,7 @@ enum uet_nscc_event uet_nscc_ack(struct uet_nscc *cc,
 enum uet_nscc_event uet_nscc_trim(struct uet_nscc *cc, u32 bytes, u32 rtt,
 				  u64 now);
 enum uet_nscc_event uet_nscc_timeout(struct uet_nscc *cc, u32 bytes);
+void uet_nscc_base(struct uet_nscc *cc, u32 rtt);
 
 /* @ev cut the window: what the counters call a cut. */
 static inline bool uet_nscc_cut(enum uet_nscc_event ev)

@@ -496,6 +496,26 @@ static void pdc_rnr_retry(struct uet_pds_pdc *pdc, u32 psn)
 }
 
 /*
+ * RCCC: no grant came for an RTO while the PDC waited with nothing in
+ * flight.  It asks again, as if never asked, the timer backed off as for
+ * a timeout; after as many asks in a row as timeouts a PDC may have, its
+ * receiver is taken for gone, as it would be for a timeout.
+ */
+static void pdc_credit_timeout(struct uet_pds_pdc *pdc)
+{
+	struct uet_pds_live *live = pdc->live;
+
+	if (++live->credit.unanswered > live->core.cfg.max_retries) {
+		uet_count(pdc->udev, UET_CNT_TIMEOUTS, 1);
+		pdc_fail_all(pdc, -ETIMEDOUT);
+		return;
+	}
+	uet_pdc_rtt_backoff(&live->core.rtt);
+	live->credit.asked = live->credit.pull;
+	pdc_push(pdc, UET_PDS_TX_BURST);
+}
+
+/*
  * The sender's timer: after the wait for a receive buffer, the first PSN
  * that waits; a tail probe (RUD, RUDI), the highest PSN missing sent
  * again to learn what the tail lost; or a timeout.  After a timeout the
@@ -513,11 +533,8 @@ static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t)
 	if (pdc->dead)
 		goto out;
 	if (!uet_pdc_tx_in_flight(&live->core)) {
-		/* waiting for credit: ask again, as if never asked */
-		if (live->rccc_on) {
-			live->credit.asked = live->credit.pull;
-			pdc_push(pdc, UET_PDS_TX_BURST);
-		}
+		if (live->rccc_on && uet_sched_queued(&live->sched))
+			pdc_credit_timeout(pdc);
 		goto out;
 	}
 	if (uet_pdc_tx_rnr_probe(&live->core, &psn)) {
@@ -907,8 +924,13 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 	cc.ecn = (h->flags & UET_PDS_F_M) || ce;
 	if (pdc->live->cc_on)
 		pdc_cc_count(pdc, uet_nscc_ack(&pdc->live->cc, &cc, now));
-	if (pdc->live->rccc_on)
+	else if (pdc->live->rccc_on)
+		uet_nscc_base(&pdc->live->cc, cc.rtt);
+	if (pdc->live->rccc_on) {
+		/* RCCC holds up to NSCC's ceiling, of the base RTT measured */
 		uet_rccc_answered(&pdc->live->credit);
+		uet_rccc_window(&pdc->live->credit, pdc->live->cc.maxwnd);
+	}
 	uet_pdc_transition(&pdc->live->core, UET_PDC_EV_ACK);
 	pdc_push(pdc, UET_PDS_TX_BURST);
 	pdc_close_progress(pdc);

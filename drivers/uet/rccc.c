@@ -63,6 +63,19 @@ void uet_rccc_answered(struct uet_rccc_tx *tx)
 }
 
 /**
+ * uet_rccc_window() - the most credit to hold, as the path is measured
+ * @tx: the sender
+ * @maxwnd: 1.5 BDP of the base RTT measured (NSCC's ceiling), bytes
+ *
+ * Credit held beyond it is given up.
+ */
+void uet_rccc_window(struct uet_rccc_tx *tx, u32 maxwnd)
+{
+	tx->maxwnd = maxwnd;
+	tx->credit = min_t(s64, tx->credit, maxwnd);
+}
+
+/**
  * uet_rccc_credit() - a grant came
  * @tx: the sender
  * @pull: the receiver's count of what it granted, quanta (24 bits)
@@ -82,6 +95,7 @@ u32 uet_rccc_credit(struct uet_rccc_tx *tx, u32 pull)
 		return 0;
 	bytes = ((pull - tx->pull) & UET_RCCC_COUNT_MASK) * UET_RCCC_QUANTUM;
 	tx->pull = pull;
+	tx->unanswered = 0;
 	tx->credit = min_t(s64, tx->credit + bytes, tx->maxwnd);
 	return bytes;
 }
@@ -134,13 +148,17 @@ bool uet_rccc_ask(struct uet_rccc_tx *tx, u32 target)
  * @rx: what the receiver knows of it
  * @target: its target, quanta (24 bits)
  *
- * Targets only grow: an older one, reordered, changes nothing.
+ * Targets only grow: an older one, reordered, changes nothing.  One more
+ * than %UET_RCCC_OWED_MAX quanta past the grant counts as that far.
  *
  * Return: true if the target grew.
  */
 bool uet_rccc_want(struct uet_rccc_rx *rx, u32 target)
 {
 	target &= UET_RCCC_COUNT_MASK;
+	if (uet_rccc_after(target, rx->granted) &&
+	    ((target - rx->granted) & UET_RCCC_COUNT_MASK) > UET_RCCC_OWED_MAX)
+		target = (rx->granted + UET_RCCC_OWED_MAX) & UET_RCCC_COUNT_MASK;
 	if (!uet_rccc_after(target, rx->target))
 		return false;
 	rx->target = target;

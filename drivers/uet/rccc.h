@@ -26,6 +26,12 @@
 #define UET_RCCC_COUNT_HALF	0x800000u
 /* The most one grant hands one sender: uet-htsim's 64 quanta, 16 KiB. */
 #define UET_RCCC_GRANT_MAX	64
+/*
+ * The most a receiver owes one sender, 16 MiB: a sender asks for at most
+ * its window, 1.5 BDP; a forged target beyond costs the receiver no more
+ * than this many bytes of grants.
+ */
+#define UET_RCCC_OWED_MAX	65536
 
 /**
  * struct uet_rccc_tx - a sender's credit
@@ -36,6 +42,8 @@
  * @asked: the target it last told the receiver, quanta (24 bits).
  * @speculating: it has heard nothing yet: it sends on the credit it was
  *	given to start with, which it gives up at the first answer.
+ * @unanswered: its asks in a row that no grant answered (the engine's
+ *	count: a grant zeroes it).
  * @stalls: times it had requests to send and no credit.
  */
 struct uet_rccc_tx {
@@ -45,6 +53,7 @@ struct uet_rccc_tx {
 	u32 pull;
 	u32 asked;
 	bool speculating;
+	u32 unanswered;
 	u32 stalls;
 };
 
@@ -60,6 +69,7 @@ struct uet_rccc_rx {
 
 void uet_rccc_tx_init(struct uet_rccc_tx *tx, u32 maxwnd, u32 mss, u32 pull);
 void uet_rccc_answered(struct uet_rccc_tx *tx);
+void uet_rccc_window(struct uet_rccc_tx *tx, u32 maxwnd);
 u32 uet_rccc_credit(struct uet_rccc_tx *tx, u32 pull);
 u32 uet_rccc_target(const struct uet_rccc_tx *tx, u64 backlog, u32 cap);
 bool uet_rccc_ask(struct uet_rccc_tx *tx, u32 target);

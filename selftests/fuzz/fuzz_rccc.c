@@ -6,7 +6,7 @@
  * the receiver's view of it, then scripts events, one operation per byte
  * followed by its arguments: requests sent (at most a request's bytes
  * with headers), answers, grants and targets with any 24-bit count (the
- * wire's), turns of the receiver's pacer.  After each operation the
+ * wire's), turns of the receiver's pacer, the window measured anew.  After each operation the
  * invariants are checked, and any breach aborts:
  *  - credit never passes the window, and never falls below what one
  *    request may take past 0 (requests leave only on credit, as in the
@@ -16,7 +16,8 @@
  *  - a target is never behind the grant heard, nor more than the window
  *    (or a request, speculating) past it;
  *  - the receiver never grants past the target, nor more than asked in a
- *    turn, and what it owes is what it was asked less what it granted.
+ *    turn, and what it owes is what it was asked less what it granted,
+ *    at most %UET_RCCC_OWED_MAX.
  * UBSan catches any overflow of a signed value or shift along the way.
  */
 #include <stdlib.h>
@@ -61,12 +62,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	maxwnd = take(&in, 4) % (64u << 20) + 1;
 	mss = take(&in, 2) % 9000 + 1;
 	uet_rccc_tx_init(&tx, maxwnd, mss, take(&in, 3));
-	rx.target = take(&in, 3);
 	rx.granted = take(&in, 3);
+	rx.target = (rx.granted + take(&in, 3) % (UET_RCCC_OWED_MAX + 1)) &
+		    UET_RCCC_COUNT_MASK;
 	for (ops = 0; in.left && ops < MAX_OPS; ops++) {
 		before = tx;
 		rxb = rx;
-		switch (take(&in, 1) % 7) {
+		switch (take(&in, 1) % 8) {
 		case 0:
 			/* as the engine: only while there is credit */
 			n = take(&in, 2) % (mss + 64) + 1;
@@ -111,6 +113,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			    dist(rx.granted, rxb.granted) != q)
 				abort();
 			break;
+		case 6:
+			uet_rccc_window(&tx, take(&in, 4) % (64u << 20) + 1);
+			break;
 		default:
 			uet_rccc_pace_ns(take(&in, 4), take(&in, 5) + 1);
 			break;
@@ -119,7 +124,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			abort();
 		if (tx.speculating && !before.speculating)
 			abort();
-		if (uet_rccc_owed(&rx) > dist(rx.target, rx.granted))
+		if (uet_rccc_owed(&rx) > dist(rx.target, rx.granted) ||
+		    uet_rccc_owed(&rx) > UET_RCCC_OWED_MAX)
 			abort();
 	}
 	return 0;

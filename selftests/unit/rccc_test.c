@@ -84,6 +84,25 @@ TEST(credit_held_up_to_the_window)
 	ASSERT_EQ(20000, tx.credit);
 }
 
+/* The window follows the path: credit above a smaller one is given up. */
+TEST(window_follows_the_path)
+{
+	struct uet_rccc_tx tx;
+
+	uet_rccc_tx_init(&tx, 2250, 1500, 0);
+	uet_rccc_window(&tx, 30000);
+	ASSERT_EQ(30000, tx.maxwnd);
+	ASSERT_EQ(2250, tx.credit);
+	uet_rccc_answered(&tx);
+	ASSERT_EQ(64 * Q, uet_rccc_credit(&tx, 64));
+	ASSERT_EQ(16384, tx.credit);
+	uet_rccc_window(&tx, 10000);
+	ASSERT_EQ(10000, tx.credit);
+	/* 10,000 bytes and nothing held: 39.06 quanta, 40 */
+	uet_rccc_sent(&tx, 10000);
+	ASSERT_EQ(64 + 40, uet_rccc_target(&tx, 50000, U32_MAX));
+}
+
 TEST(counters_wrap)
 {
 	struct uet_rccc_tx tx;
@@ -151,6 +170,21 @@ TEST(receiver_grants_in_turns)
 	ASSERT_EQ(36, uet_rccc_grant(&rx, UET_RCCC_GRANT_MAX));
 	ASSERT_EQ(0, uet_rccc_grant(&rx, UET_RCCC_GRANT_MAX));
 	ASSERT_EQ(100, rx.granted);
+}
+
+/* A target far ahead, forged or not, is owed no more than 16 MiB. */
+TEST(owed_at_most)
+{
+	struct uet_rccc_rx rx = { .target = 10, .granted = 10 };
+
+	ASSERT_TRUE(uet_rccc_want(&rx, 10 + 0x7fffff));
+	ASSERT_EQ(UET_RCCC_OWED_MAX, uet_rccc_owed(&rx));
+	ASSERT_EQ(10 + UET_RCCC_OWED_MAX, rx.target);
+	/* asked again as far: no news */
+	ASSERT_FALSE(uet_rccc_want(&rx, 10 + 0x7fffff));
+	ASSERT_EQ(64, uet_rccc_grant(&rx, 64));
+	ASSERT_TRUE(uet_rccc_want(&rx, 10 + 0x7fffff));
+	ASSERT_EQ(UET_RCCC_OWED_MAX, uet_rccc_owed(&rx));
 }
 
 TEST(pace)
