@@ -182,7 +182,8 @@ nscc_ecn() {
 }
 
 # RCCC: uet1 hands out credit at the pace of its link, 8 Mb/s here
-# (link-mbps), and uet0 sends only on it, alone or with NSCC.  After the
+# (link-mbps), and uet0 sends only on it: alone, set on the device, and
+# with NSCC, set on the job (the device keeps NSCC).  After the
 # 187,500 bytes it may send first (1.5 BDP of its own link, 10 Gb/s and
 # 100 us), 2 MiB take at least 1.9 s (at 99% of 1 MB/s): the test asks
 # for 1.5 s.  uet0 waits for credit (cc_credit_stalls) and asks for it
@@ -194,7 +195,12 @@ rccc_credit() {
 		jq 'if type == "array" then .[0] else . end | .link_mbps')
 	B uetctl dev set uet1 link-mbps 8 || return 1
 	for cc in rccc nscc-rccc; do
-		A uetctl dev set uet0 cc $cc || rc=1
+		if [ $cc = rccc ]; then
+			A uetctl dev set uet0 cc $cc || rc=1
+		else
+			A uetctl dev set uet0 cc nscc &&
+			A uetctl job add dev uet0 id $job cc $cc || rc=1
+		fi
 		s=$(counter uet0 cc_credit_stalls)
 		q=$(counter uet0 cc_credit_requests)
 		g=$(counter uet1 cc_credit_granted)
@@ -210,6 +216,7 @@ rccc_credit() {
 		[ "$g" -ge $((bytes - 187500)) ] || rc=1
 		job=$((job + 1))
 	done
+	A uetctl job del dev uet0 id 31 &&
 	A uetctl dev set uet0 cc nscc && B uetctl dev set uet1 link-mbps "$link" ||
 		rc=1
 	return $rc

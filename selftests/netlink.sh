@@ -161,15 +161,18 @@ default_job() {
 }
 
 job_lifecycle() {
-	A uetctl job add dev uet0 id 42 addr absolute pid 100-199 tc 3 mode rod || return 1
+	A uetctl job add dev uet0 id 42 addr absolute pid 100-199 tc 3 mode rod \
+		cc nscc-rccc || return 1
 	local j
 	j=$(A uetctl -j job show dev uet0 id 42) || return 1
 	echo "# $j"
-	[ "$(jq -r '.[0] | "\(.id) \(.addr) \(.pid_lo)-\(.pid_hi) \(.tc) \(.mode)"' <<<"$j")" = \
-	  "42 absolute 100-199 3 rod" ] &&
+	[ "$(jq -r '.[0] | "\(.id) \(.addr) \(.pid_lo)-\(.pid_hi) \(.tc) \(.mode) \(.cc)"' <<<"$j")" = \
+	  "42 absolute 100-199 3 rod nscc-rccc" ] &&
 	expect_rc 1 'A job with this ID exists on this device \(File exists\)' \
 		A uetctl job add dev uet0 id 42 &&
-	A uetctl job show dev uet0 id 42 | grep -q '^uet0 job 42 addr absolute pid 100-199 tc 3 mode rod$' &&
+	A uetctl job show dev uet0 id 42 | grep -q '^uet0 job 42 addr absolute pid 100-199 tc 3 mode rod cc nscc-rccc$' &&
+	# a job without a cc of its own takes the device's: none shown
+	A uetctl -j job show dev uet0 id 0 | jq -e '.[0] | has("cc") | not' >/dev/null &&
 	A uetctl job del dev uet0 id 42 &&
 	expect_rc 1 'No job with this ID on this device \(No such file or directory\)' \
 		A uetctl job del dev uet0 id 42 &&

@@ -146,6 +146,7 @@ static const struct attr job_attrs[UET_A_JOB_MAX + 1] = {
 	[UET_A_JOB_RX_BYTES]	  = { K_U64 },
 	[UET_A_JOB_ERRORS]	  = { K_U64 },
 	[UET_A_JOB_PAD]		  = { K_PAD },
+	[UET_A_JOB_CC]		  = { K_U8, 0, UET_CC_NSCC_RCCC },
 };
 
 static const struct attr profile_attrs[UET_A_PROFILE_MAX + 1] = {

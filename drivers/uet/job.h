@@ -38,6 +38,8 @@ struct uet_job_counters {
  * @pid_hi: ... and highest, 12 bits each.
  * @tc: default traffic class.
  * @mode: default delivery mode, enum uet_pdc_mode.
+ * @cc: congestion control of its initiator PDCs: enum uet_cc plus one;
+ *	%UET_PDS_CC_DEVICE (0), the device's.
  */
 struct uet_job_cfg {
 	u32 id;
@@ -46,6 +48,7 @@ struct uet_job_cfg {
 	u16 pid_hi;
 	u8 tc;
 	u8 mode;
+	u8 cc;
 };
 
 /**

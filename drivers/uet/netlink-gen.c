@@ -101,7 +101,7 @@ const struct nla_policy uet_job_get_nl_policy[UET_A_JOB_ID + 1] = {
 };
 
 /* UET_CMD_JOB_ADD - do */
-const struct nla_policy uet_job_add_nl_policy[UET_A_JOB_DELIVERY_MODE + 1] = {
+const struct nla_policy uet_job_add_nl_policy[UET_A_JOB_CC + 1] = {
 	[UET_A_JOB_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NAME_MAX_LEN, },
 	[UET_A_JOB_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_job_id_range),
 	[UET_A_JOB_ADDR_MODE] = NLA_POLICY_MAX(NLA_U8, 1),
@@ -109,6 +109,7 @@ const struct nla_policy uet_job_add_nl_policy[UET_A_JOB_DELIVERY_MODE + 1] = {
 	[UET_A_JOB_PID_HI] = NLA_POLICY_MAX(NLA_U16, UET_PID_MAX),
 	[UET_A_JOB_TC] = NLA_POLICY_MAX(NLA_U8, UET_TC_MAX),
 	[UET_A_JOB_DELIVERY_MODE] = NLA_POLICY_MAX(NLA_U8, 3),
+	[UET_A_JOB_CC] = NLA_POLICY_MAX(NLA_U8, 3),
 };
 
 /* UET_CMD_JOB_DEL - do */
@@ -188,7 +189,7 @@ const struct genl_ops uet_nl_ops[12] = {
 		.cmd		= UET_CMD_JOB_ADD,
 		.doit		= uet_nl_job_add_doit,
 		.policy		= uet_job_add_nl_policy,
-		.maxattr	= UET_A_JOB_DELIVERY_MODE,
+		.maxattr	= UET_A_JOB_CC,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 	{

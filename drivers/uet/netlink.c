@@ -389,7 +389,9 @@ static int job_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 	    nla_put_u16(skb, UET_A_JOB_PID_LO, job->cfg.pid_lo) ||
 	    nla_put_u16(skb, UET_A_JOB_PID_HI, job->cfg.pid_hi) ||
 	    nla_put_u8(skb, UET_A_JOB_TC, job->cfg.tc) ||
-	    nla_put_u8(skb, UET_A_JOB_DELIVERY_MODE, job->cfg.mode))
+	    nla_put_u8(skb, UET_A_JOB_DELIVERY_MODE, job->cfg.mode) ||
+	    (job->cfg.cc != UET_PDS_CC_DEVICE &&
+	     nla_put_u8(skb, UET_A_JOB_CC, job->cfg.cc - 1)))
 		goto cancel;
 	for (i = 0; i < ARRAY_SIZE(job_counter_attrs); i++)
 		if (put_u64(skb, job_counter_attrs[i].attr,
@@ -496,6 +498,8 @@ int uet_nl_job_add_doit(struct sk_buff *skb, struct genl_info *info)
 		cfg.tc = nla_get_u8(a[UET_A_JOB_TC]);
 	if (a[UET_A_JOB_DELIVERY_MODE])
 		cfg.mode = nla_get_u8(a[UET_A_JOB_DELIVERY_MODE]);
+	if (a[UET_A_JOB_CC])
+		cfg.cc = nla_get_u8(a[UET_A_JOB_CC]) + 1;
 	err = uet_job_add(udev, &cfg, info->extack);
 out:
 	nl_dev_put(udev);

@@ -51,13 +51,19 @@ struct uet_dev;
  * @job: the job both endpoints belong to.
  * @tc: traffic class.
  * @mode: enum uet_pdc_mode.
+ * @cc: the job's congestion control (struct uet_job_cfg): enum uet_cc
+ *	plus one; %UET_PDS_CC_DEVICE, the device's.
  */
 struct uet_pds_key {
 	struct in6_addr raddr;
 	u32 job;
 	u8 tc;
 	u8 mode;
+	u8 cc;
 };
+
+/* A key's or a job's congestion control: the device's (zero). */
+#define UET_PDS_CC_DEVICE	0
 
 /**
  * struct uet_pds_src - the target PDCs of one peer address

@@ -548,8 +548,8 @@ static void pdc_cfg(struct uet_dev *udev, enum uet_pdc_mode mode,
 #define UET_PDS_CC_BASE_RTT_NS	(100 * NSEC_PER_USEC)
 
 /*
- * An initiator's congestion control, as the device has it: NSCC's window,
- * RCCC's credit, both or neither.  RCCC holds at most, and sends first,
+ * An initiator's congestion control, as its job or else the device has
+ * it: NSCC's window, RCCC's credit, both or neither.  RCCC holds at most, and sends first,
  * what NSCC's window would start at: 1.5 BDP.
  */
 static void pdc_cc_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
@@ -563,7 +563,8 @@ static void pdc_cc_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
 		.base_rtt = UET_PDS_CC_BASE_RTT_NS,
 		.target = READ_ONCE(udev->cfg.cc_target_us) * NSEC_PER_USEC,
 	};
-	u8 cc = READ_ONCE(udev->cfg.cc);
+	u8 cc = pdc->key.cc == UET_PDS_CC_DEVICE ? READ_ONCE(udev->cfg.cc) :
+						   pdc->key.cc - 1;
 
 	if (!pdc->initiator)
 		return;

@@ -299,6 +299,12 @@ static inline u8 ses_ep_tc(const struct uet_ep *ep)
 	return ep->jobp ? ep->jobp->cfg.tc : 0;
 }
 
+/* ... and its congestion control (struct uet_pds_key's @cc). */
+static inline u8 ses_ep_cc(const struct uet_ep *ep)
+{
+	return ep->jobp ? ep->jobp->cfg.cc : UET_PDS_CC_DEVICE;
+}
+
 /* ses_rma.c */
 u8 ses_rx_write(struct uet_ep *ep, const struct uet_ses_req_info *req,
 		struct sk_buff *skb, unsigned int hlen, u32 len);

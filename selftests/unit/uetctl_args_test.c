@@ -42,7 +42,7 @@ TEST(job_add_full)
 
 	ASSERT_EQ(0, PARSE(args_job_add, &j, "dev", "uet0", "id", "42",
 			   "addr", "absolute", "pid", "100-199", "tc", "3",
-			   "mode", "rod"));
+			   "mode", "rod", "cc", "nscc-rccc"));
 	ASSERT_STREQ("uet0", j.dev);
 	ASSERT_EQ(42u, j.id);
 	ASSERT_EQ(UET_ADDR_MODE_ABSOLUTE, j.addr_mode);
@@ -50,6 +50,8 @@ TEST(job_add_full)
 	ASSERT_EQ(199, j.pid_hi);
 	ASSERT_EQ(3, j.tc);
 	ASSERT_EQ(UET_DELIVERY_MODE_ROD, j.mode);
+	ASSERT_EQ(UET_CC_NSCC_RCCC, j.cc);
+	ASSERT_TRUE(UET_HAS(&j, UET_A_JOB_CC));
 	ASSERT_TRUE(UET_HAS(&j, UET_A_JOB_ID) && UET_HAS(&j, UET_A_JOB_TC) &&
 		    UET_HAS(&j, UET_A_JOB_PID_LO) && UET_HAS(&j, UET_A_JOB_PID_HI) &&
 		    UET_HAS(&j, UET_A_JOB_ADDR_MODE) &&
@@ -66,7 +68,7 @@ TEST(job_add_minimal)
 	/* what is not given is left to the kernel's defaults */
 	ASSERT_FALSE(UET_HAS(&j, UET_A_JOB_TC) || UET_HAS(&j, UET_A_JOB_PID_LO) ||
 		     UET_HAS(&j, UET_A_JOB_DELIVERY_MODE) ||
-		     UET_HAS(&j, UET_A_JOB_ADDR_MODE));
+		     UET_HAS(&j, UET_A_JOB_ADDR_MODE) || UET_HAS(&j, UET_A_JOB_CC));
 	/* a single PIDonFEP is a range of one */
 	ASSERT_EQ(0, PARSE(args_job_add, &j, "dev", "d", "id", "1", "pid", "7"));
 	ASSERT_EQ(7, j.pid_lo);
@@ -92,6 +94,8 @@ TEST(job_add_errors)
 	ASSERT_NE(NULL, strstr(err, "invalid id \"x1\""));
 	ASSERT_EQ(-1, PARSE(args_job_add, &j, "dev", "uet0", "id", "1", "tc", "256"));
 	ASSERT_NE(NULL, strstr(err, "invalid tc \"256\""));
+	ASSERT_EQ(-1, PARSE(args_job_add, &j, "dev", "uet0", "id", "1", "cc", "reno"));
+	ASSERT_NE(NULL, strstr(err, "invalid cc \"reno\""));
 	ASSERT_EQ(-1, PARSE(args_job_add, &j, "dev", "uet0", "id", "1", "pid", "1-"));
 	ASSERT_NE(NULL, strstr(err, "invalid pid range \"1-\""));
 	ASSERT_EQ(-1, PARSE(args_job_add, &j, "dev", "uet0", "id", "1", "pid", "65536"));
@@ -169,7 +173,7 @@ TEST(dev_set_errors)
 	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "rc-mode", "fast"));
 	ASSERT_NE(NULL, strstr(err, "invalid rc-mode \"fast\""));
 	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "cc", "dcqcn"));
-	ASSERT_NE(NULL, strstr(err, "invalid cc \"dcqcn\" (none, nscc)"));
+	ASSERT_NE(NULL, strstr(err, "invalid cc \"dcqcn\" (none, nscc, rccc, nscc-rccc)"));
 	/* eight DSCPs of six bits, no more, no fewer */
 	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "tc-dscp", "0,8,16"));
 	ASSERT_NE(NULL, strstr(err, "invalid tc-dscp \"0,8,16\" (8 DSCPs 0-63"));

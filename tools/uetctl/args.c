@@ -171,7 +171,8 @@ int args_dev_set(int argc, char **argv, struct uet_dev_attrs *s, char *err)
 		if (!strcmp(argv[i], "cc")) {
 			m = uet_cc_parse(argv[i + 1]);
 			if (m < 0)
-				return ERR("invalid cc \"%s\" (none, nscc)", argv[i + 1]);
+				return ERR("invalid cc \"%s\" (none, nscc, rccc, nscc-rccc)",
+					   argv[i + 1]);
 			s->cc = (uint8_t)m;
 			UET_SET(s, UET_A_DEV_CC);
 			continue;
@@ -249,6 +250,13 @@ int args_job_add(int argc, char **argv, struct uet_job_attrs *j, char *err)
 					   argv[i + 1]);
 			j->mode = (uint8_t)m;
 			UET_SET(j, UET_A_JOB_DELIVERY_MODE);
+		} else if (!strcmp(argv[i], "cc")) {
+			m = uet_cc_parse(argv[i + 1]);
+			if (m < 0)
+				return ERR("invalid cc \"%s\" (none, nscc, rccc, nscc-rccc)",
+					   argv[i + 1]);
+			j->cc = (uint8_t)m;
+			UET_SET(j, UET_A_JOB_CC);
 		} else {
 			return ERR("unknown argument \"%s\"", argv[i]);
 		}

@@ -9,13 +9,16 @@
 static void job_print(const struct uet_job_attrs *j, int i)
 {
 	if (!opts.json) {
-		printf("%s job %u addr %s pid %u-%u tc %u mode %s\n"
-		       "    tx %" PRIu64 " packets %" PRIu64 " bytes rx %" PRIu64
-		       " packets %" PRIu64 " bytes errors %" PRIu64 "\n",
+		printf("%s job %u addr %s pid %u-%u tc %u mode %s",
 		       j->dev, j->id, uet_addr_mode_name(j->addr_mode) ?: "?",
 		       j->pid_lo, j->pid_hi, j->tc,
-		       uet_delivery_mode_name(j->mode) ?: "?", j->tx_packets,
-		       j->tx_bytes, j->rx_packets, j->rx_bytes, j->errors);
+		       uet_delivery_mode_name(j->mode) ?: "?");
+		if (UET_HAS(j, UET_A_JOB_CC))
+			printf(" cc %s", uet_cc_name(j->cc) ?: "?");
+		printf("\n    tx %" PRIu64 " packets %" PRIu64 " bytes rx %" PRIu64
+		       " packets %" PRIu64 " bytes errors %" PRIu64 "\n",
+		       j->tx_packets, j->tx_bytes, j->rx_packets, j->rx_bytes,
+		       j->errors);
 		return;
 	}
 	json_sep(i);
@@ -26,6 +29,10 @@ static void job_print(const struct uet_job_attrs *j, int i)
 	printf(",\"pid_lo\":%u,\"pid_hi\":%u,\"tc\":%u,\"mode\":",
 	       j->pid_lo, j->pid_hi, j->tc);
 	json_string(uet_delivery_mode_name(j->mode) ?: "?");
+	if (UET_HAS(j, UET_A_JOB_CC)) {
+		printf(",\"cc\":");
+		json_string(uet_cc_name(j->cc) ?: "?");
+	}
 	printf(",\"tx_packets\":%" PRIu64 ",\"tx_bytes\":%" PRIu64
 	       ",\"rx_packets\":%" PRIu64 ",\"rx_bytes\":%" PRIu64
 	       ",\"errors\":%" PRIu64 "}",
@@ -98,7 +105,7 @@ static int job_del(int argc, char **argv)
 static const struct uetctl_cmd job_cmds[] = {
 	{ "show", job_show, "job show [dev DEV [id ID]]" },
 	{ "list", job_show, NULL },
-	{ "add", job_add, "job add dev DEV id ID [addr relative|absolute] [pid LO-HI] [tc TC] [mode rud|rod|rudi|uud]" },
+	{ "add", job_add, "job add dev DEV id ID [addr relative|absolute] [pid LO-HI] [tc TC] [mode rud|rod|rudi|uud] [cc none|nscc|rccc|nscc-rccc]" },
 	{ "del", job_del, "job del dev DEV id ID" },
 	{ NULL },
 };

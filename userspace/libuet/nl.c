@@ -257,6 +257,8 @@ int uet_nl_job_add(struct uet_nl *nl, const struct uet_job_attrs *j)
 		mnl_attr_put_u8(nlh, UET_A_JOB_TC, j->tc);
 	if (UET_HAS(j, UET_A_JOB_DELIVERY_MODE))
 		mnl_attr_put_u8(nlh, UET_A_JOB_DELIVERY_MODE, j->mode);
+	if (UET_HAS(j, UET_A_JOB_CC))
+		mnl_attr_put_u8(nlh, UET_A_JOB_CC, j->cc);
 	return run(nl, nlh, 0, NULL, NULL);
 }
 

@@ -65,6 +65,7 @@ static const enum mnl_attr_data_type job_types[UET_A_JOB_MAX + 1] = {
 	[UET_A_JOB_PID_HI] = MNL_TYPE_U16,
 	[UET_A_JOB_TC] = MNL_TYPE_U8,
 	[UET_A_JOB_DELIVERY_MODE] = MNL_TYPE_U8,
+	[UET_A_JOB_CC] = MNL_TYPE_U8,
 	[UET_A_JOB_TX_PACKETS] = MNL_TYPE_U64,
 	[UET_A_JOB_TX_BYTES] = MNL_TYPE_U64,
 	[UET_A_JOB_RX_PACKETS] = MNL_TYPE_U64,
@@ -228,6 +229,7 @@ static int job_msg(const struct nlattr **tb, struct uet_nl_reply *r)
 	GET(&j, tb, UET_A_JOB_PID_HI, pid_hi, 16);
 	GET(&j, tb, UET_A_JOB_TC, tc, 8);
 	GET(&j, tb, UET_A_JOB_DELIVERY_MODE, mode, 8);
+	GET(&j, tb, UET_A_JOB_CC, cc, 8);
 	GET(&j, tb, UET_A_JOB_TX_PACKETS, tx_packets, 64);
 	GET(&j, tb, UET_A_JOB_TX_BYTES, tx_bytes, 64);
 	GET(&j, tb, UET_A_JOB_RX_PACKETS, rx_packets, 64);

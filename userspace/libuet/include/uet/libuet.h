@@ -84,6 +84,8 @@ struct uet_job_attrs {
 	uint16_t pid_lo, pid_hi;
 	uint8_t tc;
 	uint8_t mode;
+	/* enum uet_cc; absent (UET_HAS), the device's */
+	uint8_t cc;
 	uint64_t tx_packets, tx_bytes, rx_packets, rx_bytes, errors;
 };
 
