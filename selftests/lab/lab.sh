@@ -375,7 +375,7 @@ sent() {
 # entropy), so the spines' uplinks carry what the hash gave them.  Per
 # flow its rate, per uplink of leaf 1 what it carried.
 permutation() {
-	local cc j gs gr up bw rc=0 flows ups s count=$((BYTES / SIZE))
+	local cc j gs gr up bw rc=0 flows ups s frc t0 t1 count=$((BYTES / SIZE))
 	mkdir -p "$OUT"
 	for cc in $CCS; do
 		echo "# a permutation across $LEAVES leaves and $SPINES spines, $HOSTS hosts each, cc $cc"
@@ -390,19 +390,31 @@ permutation() {
 				>"$OUT/server$j.log" 2>&1 &
 		done
 		sleep 1
+		rm -f "$OUT"/done*
 		for j in $(seq "$HOSTS"); do
 			gs=$(wait_gid "luh1x$j" "$NET.$((16 + j)).1") || rc=1
-			in_ns "h1x$j" timeout 300 ib_send_bw -d "luh1x$j" -x "$gs" \
-				-p $((PORT0 + j)) -e -F -s $SIZE -n $count \
-				"$NET.$((32 + j)).1" >"$OUT/client$j.log" 2>&1 &
+			(
+				now
+				t0=$NOW
+				in_ns "h1x$j" timeout 300 ib_send_bw -d "luh1x$j" \
+					-x "$gs" -p $((PORT0 + j)) -e -F -s $SIZE \
+					-n $count "$NET.$((32 + j)).1" \
+					>"$OUT/client$j.log" 2>&1
+				rc=$?
+				now
+				echo "$rc $t0 $NOW" >"$OUT/done$j"
+			) &
 		done
 		wait
 		flows=
 		for j in $(seq "$HOSTS"); do
-			bw=$(awk '$1 == '$SIZE' && NF >= 5 { print $4 }' \
-				"$OUT/client$j.log" | tail -n 1)
-			[ -n "$bw" ] || { sed 's/^/# client: /' "$OUT/client$j.log"; rc=1; }
-			flows="$flows${flows:+,}{\"bw_MBps\":${bw:-0},\"timeouts\":$(lab_counter "luh1x$j" timeouts)}"
+			# the rate from the flow's own time: perftest's average
+			# read 0.00 for some flows that stalled on credit
+			read -r frc t0 t1 <"$OUT/done$j"
+			[ "$frc" = 0 ] || { sed 's/^/# client: /' "$OUT/client$j.log"; rc=1; }
+			bw=$(awk -v b="$BYTES" -v ms=$((t1 - t0)) \
+				'BEGIN { printf "%.2f", ms ? b / 1048576 / (ms / 1000) : 0 }')
+			flows="$flows${flows:+,}{\"bw_MBps\":$bw,\"timeouts\":$(lab_counter "luh1x$j" timeouts)}"
 		done
 		ups=
 		for s in $(seq "$SPINES"); do
