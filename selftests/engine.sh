@@ -188,14 +188,19 @@ nscc_ecn() {
 # 100 us), 2 MiB take at least 1.9 s (at 99% of 1 MB/s): the test asks
 # for 1.5 s.  uet0 waits for credit (cc_credit_stalls) and asks for it
 # (cc_credit_requests); uet1 grants at least what was not sent first
-# (cc_credit_granted); every byte arrives.  Each run on a new PDC.
+# (cc_credit_granted); every byte arrives.  Each run on a new PDC.  A
+# third run, RCCC with 5% loss both ways, loses grants and asks too: a
+# lost last grant is made good when the sender asks again.
 rccc_credit() {
 	local cc s q g t link job=30 rc=0 bytes=$((8 * 262144))
 	link=$(B uetctl -j dev show uet1 |
 		jq 'if type == "array" then .[0] else . end | .link_mbps')
 	B uetctl dev set uet1 link-mbps 8 || return 1
-	for cc in rccc nscc-rccc; do
-		if [ $cc = rccc ]; then
+	for cc in rccc nscc-rccc lossy; do
+		if [ $cc = lossy ]; then
+			# grants, asks and answers lost as well
+			A uetctl dev set uet0 cc rccc && netem loss 5% || rc=1
+		elif [ $cc = rccc ]; then
 			A uetctl dev set uet0 cc $cc || rc=1
 		else
 			A uetctl dev set uet0 cc nscc &&
@@ -207,6 +212,7 @@ rccc_credit() {
 		t=$(uptime_ms)
 		xfer job=$job count=8 size=262144 || rc=1
 		t=$(($(uptime_ms) - t))
+		[ $cc = lossy ] && netem_off
 		s=$(($(counter uet0 cc_credit_stalls) - s))
 		q=$(($(counter uet0 cc_credit_requests) - q))
 		g=$(($(counter uet1 cc_credit_granted) - g))

@@ -349,6 +349,7 @@ static void pdc_snapshot(struct uet_pds_pdc *pdc, struct uet_pdc_info *info)
 	struct uet_pdc tmp;
 	const struct uet_pdc *c = pdc_core(pdc, &tmp);
 
+	memset(info, 0, sizeof(*info));
 	info->peer = pdc->key.raddr;
 	info->job = pdc->key.job;
 	info->lpdcid = pdc->lpdcid;

@@ -52,7 +52,8 @@ struct uet_dev;
  * @tc: traffic class.
  * @mode: enum uet_pdc_mode.
  * @cc: the job's congestion control (struct uet_job_cfg): enum uet_cc
- *	plus one; %UET_PDS_CC_DEVICE, the device's.
+ *	plus one; %UET_PDS_CC_DEVICE, the device's.  Not part of the
+ *	lookup: a job's PDCs keep the cc they were made with.
  */
 struct uet_pds_key {
 	struct in6_addr raddr;

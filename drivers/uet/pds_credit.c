@@ -30,20 +30,24 @@
  * pdc_credit_want() - target: the initiator of @pdc asked for credit
  * @pdc: the target PDC, locked
  * @target: its count of credit wanted, quanta (24 bits)
+ * @answer: a REQ_CREDIT, which gets a turn (a CREDIT) even if the count
+ *	did not grow: the initiator may have lost the last CREDIT, which
+ *	only a CREDIT makes good
  *
  * A count that grew puts the PDC in the device's turns, if it is not in
  * them, and starts the credit timer, if it is not running.
  */
-void pdc_credit_want(struct uet_pds_pdc *pdc, u32 target)
+void pdc_credit_want(struct uet_pds_pdc *pdc, u32 target, bool answer)
 {
 	struct uet_pds *pds = &pdc->udev->pds;
+	bool grew;
 
 	lockdep_assert_held(&pdc->lock);
 	if (pdc->initiator || pdc->dead)
 		return;
 	spin_lock(&pds->credit_lock);
-	if (uet_rccc_want(&pdc->credit_rx, target) &&
-	    list_empty(&pdc->crediting)) {
+	grew = uet_rccc_want(&pdc->credit_rx, target);
+	if ((grew || answer) && list_empty(&pdc->crediting)) {
 		pdc_get(pdc);
 		list_add_tail(&pdc->crediting, &pds->crediting);
 		if (!pds->credit_armed) {
@@ -59,7 +63,8 @@ void pdc_credit_want(struct uet_pds_pdc *pdc, u32 target)
  * The next PDC's turn: the first of @crediting alive, its list reference
  * passed to the caller if it leaves the list, else another taken; dead
  * ones met on the way are left in @dead.  Sets @q to the quanta granted
- * and @count to the PDC's count after them.
+ * (0 for a turn that answers a REQ_CREDIT only) and @count to the PDC's
+ * count after them.
  */
 static struct uet_pds_pdc *credit_next(struct uet_pds *pds, u32 *q,
 				       u32 *count, struct list_head *dead)

@@ -98,7 +98,7 @@ void pds_rcv_credit(struct uet_dev *udev, const struct uet_pds_ctl_info *ctl,
 		    const struct in6_addr *saddr);
 
 /* pds_credit.c */
-void pdc_credit_want(struct uet_pds_pdc *pdc, u32 target);
+void pdc_credit_want(struct uet_pds_pdc *pdc, u32 target, bool answer);
 void pds_credit_init(struct uet_pds *pds);
 void pds_credit_fini(struct uet_pds *pds);
 

@@ -391,7 +391,7 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 		goto out;	/* dead, or a counted drop */
 	/* a trimmed request's header still asks for credit (RCCC) */
 	if (req_has_cc(h->type))
-		pdc_credit_want(pdc, h->req.credit_target);
+		pdc_credit_want(pdc, h->req.credit_target, false);
 	if (trimmed) {
 		/* nothing to deliver: the sender resends it at once */
 		uet_count(udev, UET_CNT_TRIMMED, 1);
@@ -555,9 +555,9 @@ static void rcv_ctl(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 		return;
 	}
 	if (ctl->type == UET_PDS_CTL_REQ_CREDIT) {
-		/* outside the PSN sequence: no ACK, a newer count or not */
+		/* outside the PSN sequence: no ACK; a CREDIT answers it */
 		spin_lock(&pdc->lock);
-		pdc_credit_want(pdc, ctl->payload);
+		pdc_credit_want(pdc, ctl->payload, true);
 		pdc_unlock(pdc);
 		pdc_put(pdc);
 		return;

@@ -148,16 +148,19 @@ bool uet_rccc_ask(struct uet_rccc_tx *tx, u32 target)
  * @rx: what the receiver knows of it
  * @target: its target, quanta (24 bits)
  *
- * Targets only grow: an older one, reordered, changes nothing.  One more
- * than %UET_RCCC_OWED_MAX quanta past the grant counts as that far.
+ * Targets only grow: an older one, reordered, changes nothing, and so
+ * does one not after the grant.  One more than %UET_RCCC_OWED_MAX quanta
+ * past the grant counts as that far: a target half the count away, which
+ * would hide the next ones, is never taken.
  *
  * Return: true if the target grew.
  */
 bool uet_rccc_want(struct uet_rccc_rx *rx, u32 target)
 {
 	target &= UET_RCCC_COUNT_MASK;
-	if (uet_rccc_after(target, rx->granted) &&
-	    ((target - rx->granted) & UET_RCCC_COUNT_MASK) > UET_RCCC_OWED_MAX)
+	if (!uet_rccc_after(target, rx->granted))
+		return false;
+	if (((target - rx->granted) & UET_RCCC_COUNT_MASK) > UET_RCCC_OWED_MAX)
 		target = (rx->granted + UET_RCCC_OWED_MAX) & UET_RCCC_COUNT_MASK;
 	if (!uet_rccc_after(target, rx->target))
 		return false;

@@ -187,6 +187,22 @@ TEST(owed_at_most)
 	ASSERT_EQ(UET_RCCC_OWED_MAX, uet_rccc_owed(&rx));
 }
 
+/*
+ * A target half the count past the grant, which would hide the targets
+ * after it, is never taken; nor one not past the grant.
+ */
+TEST(far_targets_refused)
+{
+	struct uet_rccc_rx rx = { .target = 15, .granted = 10 };
+
+	ASSERT_FALSE(uet_rccc_want(&rx, 10 + UET_RCCC_COUNT_HALF + 2));
+	ASSERT_FALSE(uet_rccc_want(&rx, 10));
+	ASSERT_FALSE(uet_rccc_want(&rx, 9));
+	ASSERT_EQ(5, uet_rccc_owed(&rx));
+	ASSERT_TRUE(uet_rccc_want(&rx, 20));
+	ASSERT_EQ(10, uet_rccc_owed(&rx));
+}
+
 TEST(pace)
 {
 	/* 16,384 bytes at 99% of 40 Mb/s (5e6 B/s): 3,309,898.99 ns */
