@@ -22,28 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_input.h"
 #include "nscc.h"
 
 #define MAX_OPS		4096
-
-struct input {
-	const unsigned char *p;
-	size_t left;
-};
-
-static u64 take(struct input *in, unsigned int bytes)
-{
-	u64 v = 0;
-
-	while (bytes--) {
-		v <<= 8;
-		if (in->left) {
-			v |= *in->p++;
-			in->left--;
-		}
-	}
-	return v;
-}
 
 static void check(const struct uet_nscc *cc, u64 in_flight,
 		  const struct uet_nscc *before, enum uet_nscc_event ev)

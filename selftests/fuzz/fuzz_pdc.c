@@ -29,6 +29,7 @@
 
 #include <linux/minmax.h>
 
+#include "fuzz_input.h"
 #include "pdc.h"
 #include "psn.h"
 
@@ -65,11 +66,6 @@ enum op {
 	OP_COUNT
 };
 
-struct input {
-	const u8 *data;
-	size_t left;
-};
-
 struct fuzz {
 	struct uet_pdc tx;
 	struct uet_pdc rx;
@@ -78,20 +74,6 @@ struct fuzz {
 	u8 acked[SPAN];
 	u8 delivered[SPAN];
 };
-
-static u64 take(struct input *in, unsigned int bytes)
-{
-	u64 v = 0;
-
-	while (bytes--) {
-		v <<= 8;
-		if (in->left) {
-			v |= *in->data++;
-			in->left--;
-		}
-	}
-	return v;
-}
 
 static u32 offset(const struct fuzz *f, u32 psn)
 {

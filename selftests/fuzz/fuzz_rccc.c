@@ -22,28 +22,10 @@
  */
 #include <stdlib.h>
 
+#include "fuzz_input.h"
 #include "rccc.h"
 
 #define MAX_OPS		4096
-
-struct input {
-	const unsigned char *p;
-	size_t left;
-};
-
-static u64 take(struct input *in, unsigned int bytes)
-{
-	u64 v = 0;
-
-	while (bytes--) {
-		v <<= 8;
-		if (in->left) {
-			v |= *in->p++;
-			in->left--;
-		}
-	}
-	return v;
-}
 
 static u32 dist(u32 a, u32 b)
 {
