@@ -90,21 +90,74 @@ static struct uet_pds_pdc *credit_next(struct uet_pds *pds, u32 *q,
 	return NULL;
 }
 
-/* The credit timer: one PDC's turn, then the pause its grant takes. */
+/*
+ * What one run of the credit timer hands out: turns until their pause
+ * adds up to 20 us, at most 16 of them.  At 40 Mb/s a turn of 16 KiB
+ * pauses 3.3 ms, one turn a run; at 100 Gb/s 1.3 us, and the timer would
+ * run back to back.
+ */
+#define UET_CREDIT_RUN_NS	(20 * NSEC_PER_USEC)
+#define UET_CREDIT_RUN_TURNS	16
+
+/* A PDC's turns in one run: the last count granted. */
+struct credit_turn {
+	struct uet_pds_pdc *pdc;
+	u32 count;
+};
+
+/* Send each PDC of @turn its count in a CREDIT, and let it go. */
+static void credit_send(struct credit_turn *turn, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct uet_pds_pdc *pdc = turn[i].pdc;
+
+		spin_lock(&pdc->lock);
+		if (!pdc->dead)
+			pdc_send_ctl(pdc, UET_PDS_CTL_CREDIT, turn[i].count);
+		pdc_unlock(pdc);
+		pdc_put(pdc);
+	}
+}
+
+/*
+ * The credit timer: turns in order, then the pause their grants take.  A
+ * PDC with turns in a row (the only one owed) gets one CREDIT of the
+ * last count.
+ */
 static enum hrtimer_restart pds_credit_turn(struct hrtimer *t)
 {
 	struct uet_pds *pds = container_of(t, struct uet_pds, credit_timer);
 	struct uet_dev *udev = container_of(pds, struct uet_dev, pds);
+	struct credit_turn turn[UET_CREDIT_RUN_TURNS];
 	struct uet_pds_pdc *pdc, *d, *tmp;
-	u32 q = 0, count = 0;
+	unsigned int n = 0, i;
+	u32 q, count, granted = 0;
+	u64 rate, pause = 0;
 	LIST_HEAD(dead);
-	u64 rate;
 	bool more;
 
+	/* Mb/s to bytes/s */
+	rate = (u64)READ_ONCE(udev->cfg.link_mbps) *
+	       (USEC_PER_SEC / BITS_PER_BYTE);
 	spin_lock(&pds->credit_lock);
-	pdc = credit_next(pds, &q, &count, &dead);
+	for (i = 0; i < UET_CREDIT_RUN_TURNS && pause < UET_CREDIT_RUN_NS; i++) {
+		pdc = credit_next(pds, &q, &count, &dead);
+		if (!pdc)
+			break;
+		granted += q;
+		pause += uet_rccc_pace_ns(q ?: UET_CREDIT_IDLE_QUANTA, rate);
+		if (n && turn[n - 1].pdc == pdc) {
+			turn[n - 1].count = count;
+			pdc_put(pdc);	/* turn[n - 1] holds one too */
+			continue;
+		}
+		turn[n].pdc = pdc;
+		turn[n++].count = count;
+	}
 	more = !list_empty(&pds->crediting);
-	if (!pdc && !more)
+	if (!n && !more)
 		pds->credit_armed = false;
 	spin_unlock(&pds->credit_lock);
 
@@ -112,22 +165,13 @@ static enum hrtimer_restart pds_credit_turn(struct hrtimer *t)
 		list_del_init(&d->crediting);
 		pdc_put(d);
 	}
-	if (pdc) {
-		spin_lock(&pdc->lock);
-		if (!pdc->dead)
-			pdc_send_ctl(pdc, UET_PDS_CTL_CREDIT, count);
-		pdc_unlock(pdc);
-		pdc_put(pdc);
-		uet_count(udev, UET_CNT_CC_CREDIT_GRANTED,
-			  (u64)q * UET_RCCC_QUANTUM);
-	} else if (!more) {
+	credit_send(turn, n);
+	uet_count(udev, UET_CNT_CC_CREDIT_GRANTED,
+		  (u64)granted * UET_RCCC_QUANTUM);
+	if (!n && !more)
 		return HRTIMER_NORESTART;
-	}
-	/* Mb/s to bytes/s */
-	rate = (u64)READ_ONCE(udev->cfg.link_mbps) *
-	       (USEC_PER_SEC / BITS_PER_BYTE);
-	hrtimer_forward_now(t, ns_to_ktime(uet_rccc_pace_ns(q ?:
-				UET_CREDIT_IDLE_QUANTA, rate)));
+	hrtimer_forward_now(t, ns_to_ktime(pause ?:
+			    uet_rccc_pace_ns(UET_CREDIT_IDLE_QUANTA, rate)));
 	return HRTIMER_RESTART;
 }
 
