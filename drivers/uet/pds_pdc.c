@@ -547,10 +547,17 @@ static void pdc_cfg(struct uet_dev *udev, enum uet_pdc_mode mode,
  */
 #define UET_PDS_CC_BASE_RTT_NS	(100 * NSEC_PER_USEC)
 
+/* The congestion control @pdc's job, or else its device, has now. */
+static u8 pdc_cc_wanted(const struct uet_pds_pdc *pdc)
+{
+	return pdc->key.cc == UET_PDS_CC_DEVICE ? READ_ONCE(pdc->udev->cfg.cc) :
+						  pdc->key.cc - 1;
+}
+
 /*
  * An initiator's congestion control, as its job or else the device has
- * it: NSCC's window, RCCC's credit, both or neither.  RCCC holds at most, and sends first,
- * what NSCC's window would start at: 1.5 BDP.
+ * it: NSCC's window, RCCC's credit, both or neither.  RCCC holds at most,
+ * and sends first, what NSCC's window would start at: 1.5 BDP.
  */
 static void pdc_cc_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
 {
@@ -563,8 +570,7 @@ static void pdc_cc_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
 		.base_rtt = UET_PDS_CC_BASE_RTT_NS,
 		.target = READ_ONCE(udev->cfg.cc_target_us) * NSEC_PER_USEC,
 	};
-	u8 cc = pdc->key.cc == UET_PDS_CC_DEVICE ? READ_ONCE(udev->cfg.cc) :
-						   pdc->key.cc - 1;
+	u8 cc = pdc_cc_wanted(pdc);
 
 	if (!pdc->initiator)
 		return;
@@ -576,6 +582,29 @@ static void pdc_cc_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
 	if (live->rccc_on)
 		uet_rccc_tx_init(&live->credit, live->cc.maxwnd, cfg.mss,
 				 pdc->pull);
+}
+
+/**
+ * pdc_cc_refresh() - an initiator takes its congestion control anew
+ * @pdc: the initiator, locked, live, with nothing in flight
+ *
+ * If its job's or device's congestion control changed since the PDC
+ * woke, it starts again with the new one, as a PDC that wakes does: a
+ * PDC busy without a pause would otherwise keep the old one for good.
+ */
+void pdc_cc_refresh(struct uet_pds_pdc *pdc)
+{
+	struct uet_pds_live *live = pdc->live;
+	u8 cc = pdc_cc_wanted(pdc);
+
+	lockdep_assert_held(&pdc->lock);
+	if (live->cc_on == (cc == UET_CC_NSCC || cc == UET_CC_NSCC_RCCC) &&
+	    live->rccc_on == (cc == UET_CC_RCCC || cc == UET_CC_NSCC_RCCC))
+		return;
+	/* the grant heard, which the target's count goes on from */
+	if (live->rccc_on)
+		pdc->pull = live->credit.pull;
+	pdc_cc_init(pdc, live);
 }
 
 /**

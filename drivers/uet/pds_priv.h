@@ -75,6 +75,7 @@ struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 struct uet_pds_live *pdc_wake(struct uet_pds_pdc *pdc,
 			      enum hrtimer_restart (*expired)(struct hrtimer *));
 void pdc_sleep(struct uet_pds_pdc *pdc);
+void pdc_cc_refresh(struct uet_pds_pdc *pdc);
 const struct uet_pdc *pdc_core(const struct uet_pds_pdc *pdc,
 			       struct uet_pdc *tmp);
 struct uet_pds_pdc *pdc_get_by_id(struct uet_dev *udev, u16 lpdcid,

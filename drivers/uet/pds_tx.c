@@ -349,6 +349,8 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 	u32 psn;
 
 	lockdep_assert_held(&pdc->lock);
+	if (was_idle)
+		pdc_cc_refresh(pdc);
 	if (uet_sched_queued(&live->sched))
 		pdc->last_active = jiffies;
 	if (uet_socket_tx_full(pdc->udev)) {
