@@ -190,7 +190,8 @@ nscc_ecn() {
 # (cc_credit_requests); uet1 grants at least what was not sent first
 # (cc_credit_granted); every byte arrives.  Each run on a new PDC.  A
 # third run, RCCC with 5% loss both ways, loses grants and asks too: a
-# lost last grant is made good when the sender asks again.
+# lost last grant is made good when the sender asks again.  Then the
+# device has NSCC again, and the first run's PDC takes it at once.
 rccc_credit() {
 	local cc s q g t link job=30 rc=0 bytes=$((8 * 262144))
 	link=$(B uetctl -j dev show uet1 |
@@ -222,9 +223,14 @@ rccc_credit() {
 		[ "$g" -ge $((bytes - 187500)) ] || rc=1
 		job=$((job + 1))
 	done
-	A uetctl job del dev uet0 id 31 &&
-	A uetctl dev set uet0 cc nscc && B uetctl dev set uet1 link-mbps "$link" ||
-		rc=1
+	# the first run's PDC, still awake, takes NSCC back at its next
+	# message: no credit waited for
+	A uetctl job del dev uet0 id 31 && A uetctl dev set uet0 cc nscc || rc=1
+	s=$(counter uet0 cc_credit_stalls)
+	xfer job=30 count=4 size=262144 || rc=1
+	echo "# cc nscc again, job 30: credit stalls $(($(counter uet0 cc_credit_stalls) - s))"
+	[ "$(counter uet0 cc_credit_stalls)" -eq "$s" ] || rc=1
+	B uetctl dev set uet1 link-mbps "$link" || rc=1
 	return $rc
 }
 
@@ -417,10 +423,12 @@ receiver_close() {
 	[ "$(counter uet1 drop_no_endpoint)" -gt "$d" ]
 }
 
-# ini_pdc: "lpdcid rpdcid una nxt" of uet0's established RUD PDC to uet1
+# ini_pdc [busy]: "lpdcid rpdcid una nxt" of uet0's established RUD PDC to
+# uet1 (busy: the first with requests in flight; another may be idle)
 ini_pdc() {
-	awk -v peer="::ffff:$UET_NET4.2" '$3 == "ini" && $4 == "ESTABLISHED" &&
-		$5 == "RUD" && $6 == peer { print $1, $2, $7, $8; exit }' \
+	awk -v peer="::ffff:$UET_NET4.2" -v busy="${1:-}" '
+		$3 == "ini" && $4 == "ESTABLISHED" && $5 == "RUD" &&
+		$6 == peer && (!busy || $7 != $8) { print $1, $2, $7, $8; exit }' \
 		/sys/kernel/debug/uet/uet0/pdcs
 }
 
@@ -492,12 +500,13 @@ forged_acks() {
 	xfer count=2 size=100 timeout_s=150 &
 	pid=$!
 	for i in $(seq 50); do
-		read -r id rid una nxt <<<"$(ini_pdc)"
-		[ -n "$nxt" ] && [ "$una" != "$nxt" ] && break
+		read -r id rid una nxt <<<"$(ini_pdc busy)"
+		[ -n "$nxt" ] && break
 		sleep 0.1
 	done
 	echo "# uet0 PDC $id (peer $rid): una $una nxt $nxt"
-	if [ -z "$nxt" ] || [ "$una" = "$nxt" ]; then
+	if [ -z "$nxt" ]; then
+		sed 's/^/# /' /sys/kernel/debug/uet/uet*/pdcs
 		A tc qdisc del dev veth0 root
 		neigh_pin del
 		wait $pid
@@ -512,7 +521,8 @@ forged_acks() {
 	craft "$NS_B" "$UET_NET6::1" \
 		"$(printf '50000e00%08x%04x%04x00000000' $una $rid $id)"
 	sleep 0.3
-	read -r _ _ i _ <<<"$(ini_pdc)"
+	i=$(awk -v id="$id" '$1 == id && $3 == "ini" { print $7; exit }' \
+		/sys/kernel/debug/uet/uet0/pdcs)
 	echo "# una after the forged packets: $i"
 	[ "$i" = "$una" ] || rc=1
 	expect_delta uet0 drop_pdc_not_peer "${w:-0}" 3 || rc=1
