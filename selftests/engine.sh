@@ -153,7 +153,9 @@ nscc_ecn() {
 			A uetctl dev set uet0 cc $cc cc-target-us 1 || rc=1
 			d=$(counter uet0 cc_decreases) w=$(counter uet0 cc_window_full)
 			r=$(counter uet0 timeouts)
-			xfer job=$job count="$(scaled 64 16)" size=262144 &
+			# long enough on a debug kernel for uetctl, slow
+			# there, to look a few times while it sends
+			xfer job=$job count="$(scaled 64 48)" size=262144 &
 			pid=$!
 			seen=$(cc_seen $job $pid)
 			wait $pid || rc=1
