@@ -314,6 +314,13 @@ static void pdc_tx_wait(struct uet_pds_pdc *pdc)
 		uet_pds_tx_resume(pdc->udev);
 }
 
+/* RCCC: the request of @psn, sent or resent, spends credit. */
+static void pdc_credit_spend(struct uet_pds_pdc *pdc, u32 psn)
+{
+	if (pdc->live->rccc_on)
+		uet_rccc_sent(&pdc->live->credit, pdc_cc_bytes(pdc, psn));
+}
+
 /*
  * RCCC: requests wait for credit.  The target hears what is wanted, if it
  * has not yet; with nothing in flight to bring answers, the timer asks
@@ -359,8 +366,7 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 	}
 	while (sent < budget && uet_pdc_tx_next_rtx(&live->core, &psn)) {
 		/* resent on credit or not, lest a loss wait for a grant */
-		if (live->rccc_on)
-			uet_rccc_sent(&live->credit, pdc_cc_bytes(pdc, psn));
+		pdc_credit_spend(pdc, psn);
 		pdc_xmit_req(pdc, psn, true);
 		sent++;
 	}
@@ -385,8 +391,7 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 		uet_sched_cut(&live->sched, psn);
 		if (live->cc_on)
 			uet_nscc_sent(&live->cc, pdc_cc_bytes(pdc, psn));
-		if (live->rccc_on)
-			uet_rccc_sent(&live->credit, pdc_cc_bytes(pdc, psn));
+		pdc_credit_spend(pdc, psn);
 		pdc_xmit_req(pdc, psn, false);
 		sent++;
 		pdc_drop_cancelled(pdc);

@@ -44,7 +44,6 @@
  *	given to start with, which it gives up at the first answer.
  * @unanswered: its asks in a row that no grant answered (the engine's
  *	count: a grant zeroes it).
- * @stalls: times it had requests to send and no credit.
  */
 struct uet_rccc_tx {
 	s64 credit;
@@ -54,7 +53,6 @@ struct uet_rccc_tx {
 	u32 asked;
 	bool speculating;
 	u32 unanswered;
-	u32 stalls;
 };
 
 /**
