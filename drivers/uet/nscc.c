@@ -38,15 +38,16 @@
 #define NSCC_REF_BDP		150000
 #define NSCC_SCALE_SHIFT	16	/* struct uet_nscc's @scale is Q16 */
 
-/* Gains, in MSS scaled to the path (uet-htsim initNsccParams()) */
-#define NSCC_FI_MSS		5	/* fair increase: 5 MSS a round trip */
-#define NSCC_ALPHA_MSS		4	/* proportional: 4 MSS per 12 us below T */
-#define NSCC_ETA_MSS_PCT	15	/* 0.15 MSS once a base RTT */
+/*
+ * The gains of struct uet_nscc_gains are in hundredths of an MSS, or
+ * percent; uet-htsim's (initNsccParams()) are its defaults: fair increase
+ * 5 MSS a round trip, proportional 4 MSS per 12 us below T, eta 0.15 MSS
+ * once a base RTT, multiplicative decrease by 0.8 (avg - T) / avg.
+ */
+#define NSCC_PCT		100
 #define NSCC_FAST_SHIFT		2	/* fast increase: a/4 per byte acked */
 
-/* Multiplicative decrease by 0.8 (avg - T) / avg, at most by half */
-#define NSCC_MD_GAIN_NUM	4
-#define NSCC_MD_GAIN_DEN	5
+/* The multiplicative decrease cuts at most by half */
 #define NSCC_MD_SHIFT		24	/* the cut's fraction in Q24 */
 
 /* The average delay moves by 1/80 (0.0125) of each sample */
@@ -73,8 +74,8 @@
 static void nscc_scale(struct uet_nscc *cc)
 {
 	/* a rate of bytes/s in kB/s, a time in ns in ms: no overflow */
-	u64 bdp = div_u64(div_u64(cc->rate, 1000) * cc->base_rtt,
-			  NSCC_NS_PER_SEC / 1000);
+	u64 bdp = cc->bdp_cfg ?: div_u64(div_u64(cc->rate, 1000) * cc->base_rtt,
+					 NSCC_NS_PER_SEC / 1000);
 	u64 scale, mss_scaled;
 
 	bdp = clamp_t(u64, bdp, cc->mss, U32_MAX / NSCC_MAXWND_NUM);
@@ -83,9 +84,11 @@ static void nscc_scale(struct uet_nscc *cc)
 	scale = div_u64(bdp << NSCC_SCALE_SHIFT, NSCC_REF_BDP);
 	cc->scale = min_t(u64, scale, U32_MAX);
 	mss_scaled = ((u64)cc->mss * cc->scale) >> NSCC_SCALE_SHIFT;
-	cc->fi = min_t(u64, NSCC_FI_MSS * mss_scaled, U32_MAX);
-	cc->alpha = min_t(u64, NSCC_ALPHA_MSS * mss_scaled, U32_MAX);
-	cc->eta = min_t(u64, div_u64(NSCC_ETA_MSS_PCT * mss_scaled, 100),
+	cc->fi = min_t(u64, div_u64(cc->gains.fi * mss_scaled, NSCC_PCT),
+		       U32_MAX);
+	cc->alpha = min_t(u64, div_u64(cc->gains.alpha * mss_scaled, NSCC_PCT),
+			  U32_MAX);
+	cc->eta = min_t(u64, div_u64(cc->gains.eta * mss_scaled, NSCC_PCT),
 			U32_MAX);
 	cc->target = cc->target_cfg ?:
 		(u64)cc->base_rtt * NSCC_TARGET_NUM / NSCC_TARGET_DEN;
@@ -108,17 +111,31 @@ static void nscc_ignore(struct uet_nscc *cc, u32 bytes)
 /**
  * uet_nscc_init() - a congestion context, its window at the ceiling
  * @cc: the context
- * @cfg: the path: MSS, link rate, base RTT, target delay
+ * @cfg: the path: MSS, link rate, base RTT, BDP, target delay; the gains
  *
  * The window starts at 1.5 BDP of the configured base RTT, as uet-htsim's
- * senders start, and the first ACKs correct it.
+ * senders start, and the first ACKs correct it.  Gains above their bounds
+ * (struct uet_nscc_gains) are taken at them.
  */
 void uet_nscc_init(struct uet_nscc *cc, const struct uet_nscc_cfg *cfg)
 {
+	struct uet_nscc_gains g = cfg->gains ? *cfg->gains :
+					       UET_NSCC_GAINS_DEFAULT;
+
 	*cc = (struct uet_nscc) {
 		.mss = max_t(u32, cfg->mss, 1),
 		.rate = cfg->rate,
 		.target_cfg = cfg->target,
+		.bdp_cfg = cfg->bdp,
+		.gains = {
+			.fi = min_t(u16, g.fi, UET_NSCC_GAIN_MAX),
+			.alpha = min_t(u16, g.alpha, UET_NSCC_GAIN_MAX),
+			.eta = min_t(u16, g.eta, UET_NSCC_GAIN_MAX),
+			.md = min_t(u8, g.md, NSCC_PCT),
+			.ignore = min_t(u8, g.ignore, NSCC_PCT),
+		},
+		.base_fixed = cfg->base_fixed,
+		.measured = cfg->base_fixed,
 		.base_rtt = max_t(u32, cfg->base_rtt, 1),
 	};
 	nscc_scale(cc);
@@ -131,12 +148,13 @@ void uet_nscc_init(struct uet_nscc *cc, const struct uet_nscc_cfg *cfg)
  * @rtt: the round trip, ns; 0: none
  *
  * The first round trip measured, then any shorter than those before, is
- * the new base, which sizes the BDP and the ceiling.  uet_nscc_ack() does
- * this with every sample; RCCC without NSCC needs the ceiling alone.
+ * the new base, which sizes the BDP and the ceiling; a fixed base stays.
+ * uet_nscc_ack() does this with every sample; RCCC without NSCC needs the
+ * ceiling alone.
  */
 void uet_nscc_base(struct uet_nscc *cc, u32 rtt)
 {
-	if (rtt && (rtt < cc->base_rtt || !cc->measured)) {
+	if (rtt && !cc->base_fixed && (rtt < cc->base_rtt || !cc->measured)) {
 		cc->base_rtt = rtt;
 		cc->measured = true;
 		nscc_scale(cc);
@@ -160,7 +178,8 @@ static void nscc_avg(struct uet_nscc *cc, u32 delay, bool ecn)
 
 /*
  * Quick adapt (uet-htsim quick_adapt()): while the ECN echoes of what was
- * in flight at the last one still come in, they are ignored.  At the end
+ * in flight at the last one (the share the ignore gain gives) still come
+ * in, they are ignored.  At the end
  * of each period of a base RTT and T, if that period's signs were bad (a
  * trim, or a delay above 4 T) and it achieved less than maxwnd / 8, the
  * window becomes what it achieved.
@@ -182,7 +201,8 @@ static bool nscc_quick_adapt(struct uet_nscc *cc, bool loss, bool ecn,
 	       cc->achieved < cc->maxwnd >> NSCC_QA_GATE_SHIFT;
 	if (fire) {
 		cc->cwnd = max(cc->achieved, cc->mss);
-		cc->to_ignore = cc->in_flight;
+		cc->to_ignore = div_u64((u64)cc->in_flight * cc->gains.ignore,
+					NSCC_PCT);
 		cc->ignored = 0;
 		cc->trigger_qa = false;
 	}
@@ -222,8 +242,8 @@ static bool nscc_fast_increase(struct uet_nscc *cc, u32 bytes, u32 delay)
 
 /*
  * Multiplicative decrease (uet-htsim multiplicative_decrease()): by
- * 0.8 (avg - T) / avg of the average delay, at most by half, at most once
- * a base RTT.
+ * md (avg - T) / avg of the average delay (md 0.8 by default), at most by
+ * half, at most once a base RTT.
  */
 static bool nscc_decrease(struct uet_nscc *cc, u64 now)
 {
@@ -234,9 +254,8 @@ static bool nscc_decrease(struct uet_nscc *cc, u64 now)
 	if (cc->avg_delay <= cc->target || now - cc->last_dec <= cc->base_rtt)
 		return false;
 	/* the fraction first (a window times a delay overflows), rounded up */
-	cut = div64_u64(((u64)(cc->avg_delay - cc->target) *
-			 NSCC_MD_GAIN_NUM) << NSCC_MD_SHIFT,
-			(u64)cc->avg_delay * NSCC_MD_GAIN_DEN);
+	cut = div64_u64(((u64)(cc->avg_delay - cc->target) * cc->gains.md)
+			<< NSCC_MD_SHIFT, (u64)cc->avg_delay * NSCC_PCT);
 	cut = ((u64)cc->cwnd * cut + BIT_ULL(NSCC_MD_SHIFT) - 1) >> NSCC_MD_SHIFT;
 	cc->cwnd -= min_t(u64, cut, cc->cwnd / 2);
 	cc->last_dec = now;
@@ -292,7 +311,8 @@ enum uet_nscc_event uet_nscc_ack(struct uet_nscc *cc,
 	nscc_ignore(cc, ack->bytes);
 	if (ack->rtt) {
 		uet_nscc_base(cc, ack->rtt);
-		delay = ack->rtt - cc->base_rtt;
+		/* below a fixed base: no delay */
+		delay = ack->rtt - min(ack->rtt, cc->base_rtt);
 		nscc_avg(cc, delay, ack->ecn);
 	}
 

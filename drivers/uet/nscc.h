@@ -23,21 +23,82 @@
  */
 #define UET_NSCC_REQ_OVERHEAD	64
 
+/* The largest increase gain, in hundredths of an MSS: 100 MSS */
+#define UET_NSCC_GAIN_MAX	10000
+
+/**
+ * struct uet_nscc_gains - how strongly NSCC reacts
+ * @fi: the fair increase of a round trip ...
+ * @alpha: ... the proportional increase of a round trip whose delay is
+ *	the reference RTT (12 us) below the target ...
+ * @eta: ... and the increase once a base RTT: each in hundredths of an
+ *	MSS scaled to the path, at most %UET_NSCC_GAIN_MAX.
+ * @md: the multiplicative decrease's gain, percent.
+ * @ignore: the share of the bytes in flight at a quick adapt whose ECN
+ *	echoes are ignored, percent.
+ *
+ * %UET_NSCC_GAINS_DEFAULT has uet-htsim's (Documentation/congestion.rst).
+ */
+struct uet_nscc_gains {
+	u16 fi;
+	u16 alpha;
+	u16 eta;
+	u8 md;
+	u8 ignore;
+};
+
+#define UET_NSCC_GAINS_DEFAULT ((struct uet_nscc_gains) {		\
+	.fi = 500, .alpha = 400, .eta = 15, .md = 80, .ignore = 100,	\
+})
+
+/**
+ * enum uet_nscc_param - NSCC's parameters as a device or a job sets them
+ * @UET_NSCC_P_TARGET_US: the target queueing delay, us; 0: derived.
+ * @UET_NSCC_P_BASE_RTT_US: the base RTT, us, fixed; 0: measured.
+ * @UET_NSCC_P_BDP: bytes; 0: derived.
+ * @UET_NSCC_P_MTU: the largest request, bytes; 0: the netdev's MTU.
+ * @UET_NSCC_P_FI: struct uet_nscc_gains's @fi ...
+ * @UET_NSCC_P_ALPHA: ... @alpha ...
+ * @UET_NSCC_P_ETA: ... @eta ...
+ * @UET_NSCC_P_MD: ... @md ...
+ * @UET_NSCC_P_IGNORE: ... and @ignore.
+ * @UET_NSCC_NUM_PARAMS: how many.
+ */
+enum uet_nscc_param {
+	UET_NSCC_P_TARGET_US,
+	UET_NSCC_P_BASE_RTT_US,
+	UET_NSCC_P_BDP,
+	UET_NSCC_P_MTU,
+	UET_NSCC_P_FI,
+	UET_NSCC_P_ALPHA,
+	UET_NSCC_P_ETA,
+	UET_NSCC_P_MD,
+	UET_NSCC_P_IGNORE,
+	UET_NSCC_NUM_PARAMS
+};
+
 /**
  * struct uet_nscc_cfg - what a congestion context is set up from
  * @mss: bytes of the largest request: payload and %UET_NSCC_REQ_OVERHEAD.
  *	The window never shrinks below it.
  * @rate: the link's rate, bytes per second.
  * @base_rtt: ns: the round trip of an idle path, assumed until the first
- *	one is measured.
+ *	one is measured ...
+ * @base_fixed: ... or for good: no round trip measured replaces it.
+ * @bdp: bytes: the bandwidth-delay product; 0: @rate times the base RTT,
+ *	as it is measured.
  * @target: ns: the queueing delay to aim for; 0: three quarters of the
  *	base RTT, as it is measured.
+ * @gains: the gains; %NULL: %UET_NSCC_GAINS_DEFAULT.
  */
 struct uet_nscc_cfg {
 	u32 mss;
 	u64 rate;
 	u32 base_rtt;
+	bool base_fixed;
+	u32 bdp;
 	u32 target;
+	const struct uet_nscc_gains *gains;
 };
 
 /**
@@ -45,6 +106,9 @@ struct uet_nscc_cfg {
  * @mss: from the configuration.
  * @rate: from the configuration.
  * @target_cfg: from the configuration.
+ * @bdp_cfg: from the configuration (its @bdp).
+ * @gains: from the configuration.
+ * @base_fixed: from the configuration.
  * @base_rtt: ns: the shortest RTT measured, or the configured one before
  *	the first.
  * @target: ns: the target queueing delay in use.
@@ -72,7 +136,7 @@ struct uet_nscc_cfg {
  * @qa_end: ns: the end of the quick-adapt period; 0 before the first.
  * @increasing: fast increase is on.
  * @trigger_qa: a trim asks for quick adapt at the period's end.
- * @measured: @base_rtt was measured.
+ * @measured: @base_rtt was measured (or is fixed).
  * @echoes: ACKs with an ECN echo ...
  * @cuts: ... cuts of the window (multiplicative decrease, trim, timeout)
  *	...
@@ -82,6 +146,9 @@ struct uet_nscc {
 	u32 mss;
 	u64 rate;
 	u32 target_cfg;
+	u32 bdp_cfg;
+	struct uet_nscc_gains gains;
+	bool base_fixed;
 
 	u32 base_rtt;
 	u32 target;

@@ -2,15 +2,17 @@
 /*
  * libFuzzer target for NSCC's window (drivers/uet/nscc.c).
  *
- * The input sets up a congestion context (MSS, link rate, base RTT,
- * target delay, any values) and then scripts events for it, one operation
+ * The input sets up a congestion context (MSS, link rate, base RTT, fixed
+ * or not, BDP, target delay, gains, any values) and then scripts events for it, one operation
  * per byte followed by its arguments: requests sent, ACKs with any byte
  * count, RTT and mark, trims, timeouts, the clock moving on (at most by
  * what a u32 holds, never back: the kernel reads it under the PDC's lock).
  * After each operation the invariants are checked, and any breach aborts:
  *  - the window stays within [MSS, its ceiling], and the ceiling at least
  *    an MSS;
- *  - the base RTT is never 0, and only goes down once measured;
+ *  - the base RTT is never 0, and only goes down once measured; a fixed
+ *    one never moves;
+ *  - the gains stay within their bounds;
  *  - the bytes whose echoes are ignored never pass those to ignore;
  *  - the bytes in flight are what was sent less what was acknowledged
  *    (never below 0);
@@ -37,6 +39,13 @@ static void check(const struct uet_nscc *cc, u64 in_flight,
 		abort();
 	if (before->measured && cc->base_rtt > before->base_rtt)
 		abort();
+	if (cc->base_fixed && cc->base_rtt != before->base_rtt)
+		abort();
+	if (cc->gains.fi > UET_NSCC_GAIN_MAX ||
+	    cc->gains.alpha > UET_NSCC_GAIN_MAX ||
+	    cc->gains.eta > UET_NSCC_GAIN_MAX || cc->gains.md > 100 ||
+	    cc->gains.ignore > 100)
+		abort();
 	if (cc->in_flight != in_flight)
 		abort();
 	if (cc->cuts - before->cuts > 1 || cc->adapts - before->adapts > 1 ||
@@ -52,6 +61,7 @@ static void check(const struct uet_nscc *cc, u64 in_flight,
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	struct input in = { data, size };
+	struct uet_nscc_gains gains;
 	struct uet_nscc_cfg cfg;
 	struct uet_nscc cc, before;
 	enum uet_nscc_event ev;
@@ -64,6 +74,14 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	cfg.rate = take(&in, 5);
 	cfg.base_rtt = take(&in, 4);
 	cfg.target = take(&in, 4);
+	cfg.base_fixed = take(&in, 1) & 1;
+	cfg.bdp = take(&in, 1) & 1 ? take(&in, 4) : 0;
+	gains.fi = take(&in, 2);
+	gains.alpha = take(&in, 2);
+	gains.eta = take(&in, 2);
+	gains.md = take(&in, 1);
+	gains.ignore = take(&in, 1);
+	cfg.gains = take(&in, 1) & 1 ? &gains : NULL;
 	now = take(&in, 4);
 	uet_nscc_init(&cc, &cfg);
 	before = cc;

@@ -336,6 +336,87 @@ TEST_F(nscc, ceiling_holds)
 	EXPECT_EQ(self->cc.maxwnd, self->cc.cwnd);
 }
 
+/*
+ * A fixed base RTT stays, whatever is measured; a configured BDP sizes
+ * the ceiling and the gains, whatever the base RTT and the rate.
+ */
+TEST(nscc_fixed_base_and_bdp)
+{
+	struct uet_nscc_cfg cfg = {
+		.mss = MSS, .rate = RATE, .base_rtt = BASE, .base_fixed = true,
+		.bdp = 75000,
+	};
+	struct uet_nscc_ack a = { .bytes = MSS, .rtt = BASE / 2 };
+	struct uet_nscc cc;
+
+	uet_nscc_init(&cc, &cfg);
+	EXPECT_EQ(75000, cc.bdp);
+	EXPECT_EQ(112500, cc.maxwnd);
+	EXPECT_EQ(10000, cc.fi);	/* half the reference's */
+	EXPECT_EQ(9000, cc.target);
+	uet_nscc_ack(&cc, &a, T0);
+	EXPECT_EQ(BASE, cc.base_rtt);
+	/* the sample is 6 us below the base: no delay, not an underflow */
+	EXPECT_EQ(0, cc.avg_delay);
+	uet_nscc_base(&cc, 1);
+	EXPECT_EQ(BASE, cc.base_rtt);
+	EXPECT_EQ(75000, cc.bdp);
+}
+
+/*
+ * Gains of the configuration: fair increase 2.5 MSS (10,000 bytes),
+ * proportional 1 MSS, eta 0.5 MSS (2,000), decrease 0.4, half of the
+ * bytes in flight ignored after a quick adapt; and gains above their
+ * bounds taken at them.
+ */
+TEST(nscc_configured_gains)
+{
+	struct uet_nscc_gains g = {
+		.fi = 250, .alpha = 100, .eta = 50, .md = 40, .ignore = 50,
+	};
+	struct uet_nscc_cfg cfg = {
+		.mss = MSS, .rate = RATE, .base_rtt = BASE, .gains = &g,
+	};
+	struct uet_nscc cc;
+
+	uet_nscc_init(&cc, &cfg);
+	cc.measured = true;
+	EXPECT_EQ(10000, cc.fi);
+	EXPECT_EQ(4000, cc.alpha);
+	EXPECT_EQ(2000, cc.eta);
+
+	/* fair increase, adjusted at once: 100,000 + 4e7 / 1e5 + 2,000 */
+	cc.cwnd = 100000;
+	EXPECT_EQ(UET_NSCC_NONE, ack(&cc, 9000, false, T0));
+	EXPECT_EQ(102400, cc.cwnd);
+
+	/* a cut of 0.4 * (18 - 9) / 18 = 0.2 of the window */
+	cc.cwnd = 100000;
+	cc.avg_delay = 18000;
+	cc.last_adjust = T0 + BASE;
+	EXPECT_EQ(UET_NSCC_DECREASE, ack(&cc, 18000, true, T0 + BASE));
+	EXPECT_EQ(80000, cc.cwnd);
+
+	/* quick adapt ignores the echoes of half of what was in flight */
+	cc.avg_delay = 0;
+	cc.in_flight = 100000;
+	cc.qa_end = T0 + 2 * BASE;
+	EXPECT_EQ(UET_NSCC_QUICK_ADAPT, ack(&cc, 40000, false,
+					    T0 + 2 * BASE + 1));
+	EXPECT_EQ(48000, cc.to_ignore);
+
+	g = (struct uet_nscc_gains) {
+		.fi = 65535, .alpha = 65535, .eta = 65535, .md = 255,
+		.ignore = 255,
+	};
+	uet_nscc_init(&cc, &cfg);
+	EXPECT_EQ(UET_NSCC_GAIN_MAX, cc.gains.fi);
+	EXPECT_EQ(UET_NSCC_GAIN_MAX, cc.gains.eta);
+	EXPECT_EQ(100, cc.gains.md);
+	EXPECT_EQ(100, cc.gains.ignore);
+	EXPECT_EQ(100 * MSS, cc.fi);
+}
+
 /* No valid RTT: the average delay stands in for the sample. */
 TEST_F(nscc, no_sample_uses_the_average)
 {
