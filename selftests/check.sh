@@ -21,6 +21,16 @@ kver61=$(newest 6.1.0-)
 total_pass=0 total_fail=0 failed_steps=()
 start=$SECONDS
 
+# keep_log STEP: a copy of a failed step's log outside the tree, which a
+# clean clone's run (CI) removes: the last ten in $UET_CHECK_KEEP
+keep_log() {
+	local keep=${UET_CHECK_KEEP:-/var/tmp/uet-check}
+	mkdir -p "$keep" 2>/dev/null || return 0
+	cp "$logs/$1.log" "$keep/$(date +%Y%m%d-%H%M%S)-$1.log" 2>/dev/null
+	ls -t "$keep"/*.log 2>/dev/null | tail -n +11 | xargs -r rm -f
+	echo "#   log kept: $keep"
+}
+
 step() {
 	local name=$1 t0=$SECONDS rc p f line
 	shift
@@ -46,10 +56,14 @@ step() {
 	else
 		failed_steps+=("$name")
 		echo "not ok $name ($p passed, $f failed, $((SECONDS - t0)) s; log: $logs/$name.log)"
-		# the failed tests first, then what they printed
+		# the failed tests first, then kernel reports, then what
+		# else they printed
 		{ grep -E '(^|[] #] )not ok ' "$logs/$name.log" | grep -v '# SKIP'
-		  grep -E 'error|warning|WARNING|FAIL|BUG|Call Trace' "$logs/$name.log"; } |
+		  grep -E 'WARNING:|BUG:|Oops|UBSAN:|KASAN:|Call Trace' "$logs/$name.log" |
+			head -n 10
+		  grep -E 'error|warning|FAIL' "$logs/$name.log"; } |
 			head -n 40 | sed 's/^/#   /'
+		keep_log "$name"
 	fi
 }
 

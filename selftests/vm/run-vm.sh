@@ -236,7 +236,9 @@ for log in "${logs[@]}"; do
 		fail=$((fail + 1))
 	fi
 	if grep -qE "$splat" "$log"; then
-		echo "not ok - $name: kernel report in guest log:"
+		# the first report on the verdict's line: a summary that
+		# keeps only verdicts still says what it was
+		echo "not ok - $name: kernel report in guest log: $(grep -m 1 -E "$splat" "$log")"
 		grep -E "$splat" "$log" | sort -u | head -n 10 | sed 's/^/#   /'
 		# and the first report whole: where it happened, and how
 		echo "#   the first report:"
