@@ -159,14 +159,25 @@ if [ "$pair" = 0 ]; then
 		# wild-memory-access in early boot, before init (handle_edge_irq
 		# during identify_cpu; do_raw_spin_lock with 5-level paging):
 		# boot once more, keeping the log.  watch_early stopped that
-		# QEMU at the report.
-		early_report "$log" || break
-		if [ "$attempt" = 2 ]; then
-			echo "# kernel report in early boot again: run stopped"
+		# QEMU at the report.  A double fault boots once more too (see
+		# the pair's below; the sixth, 2026-11-27, in this suite:
+		# kmem_cache_alloc under uet_inject's sendto, EFLAGS holding
+		# half of RDI).
+		if early_report "$log"; then
+			why="kernel report in early boot, before the suite"
+			keep=early-boot
+		elif grep -q 'PANIC: double fault' "$log"; then
+			why="double fault in the guest"
+			keep=double-fault
+		else
 			break
 		fi
-		echo "# kernel report in early boot, before the suite: booting again (log kept: $log)"
-		mv "$log" "$log.early-boot"
+		if [ "$attempt" = 2 ]; then
+			echo "# $why again: run stopped"
+			break
+		fi
+		echo "# $why: booting again (log kept: $log.$keep)"
+		mv "$log" "$log.$keep"
 	done
 else
 	smp=${smp:-1}
@@ -210,7 +221,8 @@ else
 		rm -f "${logs[0]}.pid" "${logs[1]}.pid"
 		sed 's/^/[a] /' "${logs[0]}"
 		# A double fault in a pair guest, five times since the pair
-		# suite began, never reproduced on demand: in the post path of
+		# suite began (and once in a single guest, above), never
+		# reproduced on demand: in the post path of
 		# perftest's client, in kmalloc and in rxe_receiver alike, never
 		# a stack overflow (that prints "stack guard page was hit").
 		# Taken as TCG's: the pair boots once more, the logs kept.
