@@ -120,19 +120,25 @@ ecn_echo() {
 	[ "$r" -eq 0 ]
 }
 
-# cc_seen JOB PID: while PID runs, the congestion window of uet0's PDC of
-# JOB as uetctl shows it (one MTU at least, the ceiling at most), the
-# first that has seen echoes and cut: its JSON.  uetctl alone while PID
-# runs, as often as it can (jq there would take most of the time: a look
-# takes longer than the transfer under a debug kernel); jq after.
-cc_seen() {
-	local n=0 f=/tmp/cc-seen.json
-	: >"$f"
-	while kill -0 "$2" 2>/dev/null; do
-		A uetctl -j pdc show dev uet0 >>"$f" 2>/dev/null
+# pdc_looks PID FILE: while PID runs, uetctl's JSON of uet0's PDCs into
+# FILE, as often as it can (jq there would take most of the time: a look
+# takes longer than the transfer under a debug kernel)
+pdc_looks() {
+	local n=0
+	: >"$2"
+	while kill -0 "$1" 2>/dev/null; do
+		A uetctl -j pdc show dev uet0 >>"$2" 2>/dev/null
 		n=$((n + 1))
 	done
 	echo "# $n looks at the PDCs" >&2
+}
+
+# cc_seen JOB PID: while PID runs, the congestion window of uet0's PDC of
+# JOB as uetctl shows it (one MTU at least, the ceiling at most), the
+# first that has seen echoes and cut: its JSON.
+cc_seen() {
+	local f=/tmp/cc-seen.json
+	pdc_looks "$2" "$f"
 	jq -c ".[] | select(.job == $1) | .cc // empty |
 	       select(.ecn_echoes > 0 and .cuts > 0 and .cwnd >= 1500 and
 		      .cwnd <= .cwnd_max)" "$f" | head -n 1 | grep .
@@ -180,6 +186,86 @@ nscc_ecn() {
 	fi
 	A uetctl dev set uet0 cc nscc cc-target-us 0 || rc=1
 	ecn_mark_off || rc=1
+	return $rc
+}
+
+# NSCC's parameters reach the windows of the PDCs, as uetctl shows them
+# while they send: the device's (a fixed base RTT of 2 ms; a BDP of
+# 100,000 bytes, so a ceiling of 150,000) for job 35, which sets none;
+# job 36's own BDP (40,000 bytes: a ceiling of 60,000) with the device's
+# base.  The fixed base stays, though netem's 20 ms each way make the
+# round trip twenty times longer (a target delay of 50 ms keeps that from
+# counting as congestion).  Each run on a new PDC (its job).
+nscc_params() {
+	local job want f=/tmp/nscc-params.json pid seen rc=0
+	A uetctl dev set uet0 cc nscc cc-base-rtt-us 2000 cc-bdp 100000 \
+		cc-target-us 50000 &&
+	A uetctl job add dev uet0 id 36 cc-bdp 40000 && netem delay 20ms ||
+		rc=1
+	for job in 35 36; do
+		want=$([ $job = 35 ] && echo 150000 || echo 60000)
+		xfer job=$job count="$(scaled 16 8)" size=262144 &
+		pid=$!
+		pdc_looks $pid "$f"
+		wait $pid || rc=1
+		seen=$(jq -c ".[] | select(.job == $job) | .cc // empty" "$f" |
+		       sort -u)
+		echo "# job $job: uetctl pdc show: $(head -n 2 <<<"$seen")"
+		# every look the same ceiling and base, and at least one look
+		[ -n "$seen" ] && ! jq -e "select(.cwnd_max != $want or
+			.base_rtt_us != 2000)" <<<"$seen" >/dev/null || rc=1
+	done
+	netem_off
+	A uetctl job del dev uet0 id 36 &&
+	A uetctl dev set uet0 cc-base-rtt-us 0 cc-bdp 0 cc-target-us 0 || rc=1
+	return $rc
+}
+
+# shared_looks FILE JOB: of the looks in FILE, those where uet0's PDCs of
+# job 0 and JOB both had a window: "SAME PDCS" for each (SAME 1 if their
+# congestion contexts were one, PDCS the PDCs sharing job 0's)
+shared_looks() {
+	jq -r "[.[] | select(.cc and (.job == 0 or .job == $2))] |
+	       select(length == 2) |
+	       \"\\(if .[0].cc.context == .[1].cc.context then 1 else 0 end)\" +
+	       \" \\(.[0].cc.pdcs)\"" "$1"
+}
+
+# NSCC's window is the path's: an RC QP (perftest, job 0) and job 37,
+# both with the device's parameters, send to uet1 at once: their PDCs are
+# in one congestion context, which (at least) two PDCs share.  Job 38
+# sets a parameter of its own (cc-md-pct): its PDC is in a context of its
+# own beside the QP's.  Every byte arrives either way.
+nscc_shared() {
+	local ga gb job spid pid xpid looks want f=/tmp/nscc-shared.json rc=0
+	ga=$(gid_index uet0 1) && gb=$(gid_index uet1 2) || return 1
+	A uetctl job add dev uet0 id 38 cc-md-pct 50 || return 1
+	for job in 37 38; do
+		B timeout 120 ib_write_bw -d uet1 -x "$gb" -F -c RC -s 65536 \
+			-D "$(scaled 4 8)" >/tmp/shared-server.log 2>&1 &
+		spid=$!
+		sleep 1
+		A timeout 120 ib_write_bw -d uet0 -x "$ga" -F -c RC -s 65536 \
+			-D "$(scaled 4 8)" "$UET_NET4.2" >/tmp/shared-client.log 2>&1 &
+		pid=$!
+		sleep 1
+		xfer job=$job count="$(scaled 32 8)" size=262144 &
+		xpid=$!
+		pdc_looks $xpid "$f"
+		wait $xpid || rc=1
+		wait $pid || rc=1
+		wait $spid || rc=1
+		report $rc /tmp/shared-client.log /tmp/shared-server.log
+		looks=$(shared_looks "$f" $job | sort | uniq -c | tr '\n' ';')
+		echo "# job $job and the QP's, looks by (same context, PDCs sharing): $looks"
+		# in every look that saw both: shared, by two at least (PDCs
+		# of earlier tests may not have gone quiet yet), or not
+		want='^1 [2-9]'
+		[ $job = 37 ] || want='^0 '
+		shared_looks "$f" $job | grep -q . &&
+		! shared_looks "$f" $job | grep -qv "$want" || rc=1
+	done
+	A uetctl job del dev uet0 id 38 || rc=1
 	return $rc
 }
 
@@ -873,7 +959,7 @@ counters_sane() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 37
+ktap_set_plan 39
 ktap_test_result "setup" setup
 ktap_test_result "1 B to 16 MiB, lossless, no retransmit" sizes_lossless
 # sampled while the transfer runs: on the debug kernel one run in three
@@ -890,6 +976,8 @@ ktap_test_result "over IPv6" ipv6
 ktap_test_result "ROD" rod
 ktap_test_result "ECN: requests ECT(0), CE echoed at once, nothing lost" ecn_echo
 ktap_test_result "NSCC cuts its window on ECN echoes; cc none does not" nscc_ecn
+ktap_test_result "NSCC's parameters, a device's and a job's" nscc_params
+ktap_test_result "NSCC's window shared by the PDCs of a path" nscc_shared
 ktap_test_result "RCCC: the sender waits for the receiver's credit" rccc_credit
 ktap_test_result "UUD" uud
 ktap_test_result "1% loss" loss1

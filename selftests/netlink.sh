@@ -64,7 +64,8 @@ dev_show_and_json() {
 	grep -q '^uet0: netdev veth0 ' <<<"$out" &&
 	grep -q 'rc-mode rud max-payload 0 ack-delay-us 500 pdc-pool 4096 pdc-reserved 256 pdc-per-source 1024$' <<<"$out" &&
 	grep -q 'rto-initial-us 100000 pdc-idle-ms 10000$' <<<"$out" &&
-	grep -q '^    cc nscc cc-target-us 0 link-mbps 10000 tc-dscp 0,8,16,24,32,40,48,56 ctl-tc 6$' <<<"$out" &&
+	grep -q '^    cc nscc link-mbps 10000 tc-dscp 0,8,16,24,32,40,48,56 ctl-tc 6$' <<<"$out" &&
+	grep -q '^    cc-target-us 0 cc-base-rtt-us 0 cc-bdp 0 cc-mtu 0 cc-fi-pct 500 cc-alpha-pct 400 cc-eta-pct 15 cc-md-pct 80 cc-ignore-pct 100$' <<<"$out" &&
 	grep -q 'profile hpc jobs 1 pdcs 0' <<<"$out" &&
 	A uetctl -j dev show uet0 | jq -e . >/dev/null &&
 	[ "$(json_get '.[0].ifname' A uetctl -j dev show uet0)" = uet0 ] &&
@@ -78,7 +79,9 @@ dev_defaults() {
 	A uetctl dev set "$1" rc-mode rud max-payload 0 ack-delay-us 500 \
 		pdc-pool 4096 pdc-reserved 256 pdc-per-source 1024 \
 		rto-min-us 50000 rto-max-us 60000000 rto-initial-us 100000 \
-		pdc-idle-ms 10000 cc nscc cc-target-us 0 link-mbps 10000 \
+		pdc-idle-ms 10000 cc nscc cc-target-us 0 cc-base-rtt-us 0 \
+		cc-bdp 0 cc-mtu 0 cc-fi-pct 500 cc-alpha-pct 400 cc-eta-pct 15 \
+		cc-md-pct 80 cc-ignore-pct 100 link-mbps 10000 \
 		tc-dscp 0,8,16,24,32,40,48,56 ctl-tc 6
 }
 
@@ -86,17 +89,21 @@ dev_set_reads_back() {
 	A uetctl dev set uet0 rc-mode rod max-payload 4000 ack-delay-us 250 \
 		pdc-pool 1000 pdc-reserved 24 pdc-per-source 16 rto-min-us 2000 \
 		rto-max-us 5000000 rto-initial-us 30000 pdc-idle-ms 0 cc none \
-		cc-target-us 25 link-mbps 100 tc-dscp 0,10,18,26,34,46,48,56 \
+		cc-target-us 25 cc-base-rtt-us 30 cc-bdp 50000 cc-mtu 1500 \
+		cc-fi-pct 250 cc-alpha-pct 100 cc-eta-pct 0 cc-md-pct 40 \
+		cc-ignore-pct 50 link-mbps 100 tc-dscp 0,10,18,26,34,46,48,56 \
 		ctl-tc 7 || return 1
 	local j got
 	j=$(A uetctl -j dev show uet0) || return 1
 	echo "# $j"
 	got=$(jq -r '.[0] | [.rc_mode, .max_payload, .ack_delay_us, .pdc_pool,
 		.pdc_reserved, .pdc_per_source, .rto_min_us, .rto_max_us,
-		.rto_initial_us, .pdc_idle_ms, .cc, .cc_target_us, .link_mbps,
+		.rto_initial_us, .pdc_idle_ms, .cc, .cc_target_us,
+		.cc_base_rtt_us, .cc_bdp, .cc_mtu, .cc_fi_pct, .cc_alpha_pct,
+		.cc_eta_pct, .cc_md_pct, .cc_ignore_pct, .link_mbps,
 		(.tc_dscp | map(tostring) | join(",")), .ctl_tc] |
 		map(tostring) | join(" ")' <<<"$j")
-	[ "$got" = "rod 4000 250 1000 24 16 2000 5000000 30000 0 none 25 100 0,10,18,26,34,46,48,56 7" ] ||
+	[ "$got" = "rod 4000 250 1000 24 16 2000 5000000 30000 0 none 25 30 50000 1500 250 100 0 40 50 100 0,10,18,26,34,46,48,56 7" ] ||
 		return 1
 	# the bounds of pdc-per-source are accepted
 	A uetctl dev set uet0 pdc-per-source 1 &&
@@ -122,6 +129,14 @@ dev_set_refusals() {
 	expect_rc 1 'out of range' A uetctl dev set uet0 pdc-per-source 0 &&
 	expect_rc 1 'out of range' A uetctl dev set uet0 pdc-per-source 65536 &&
 	expect_rc 1 'out of range' A uetctl dev set uet0 cc-target-us 1000001 &&
+	expect_rc 1 'out of range' A uetctl dev set uet0 cc-base-rtt-us 1000001 &&
+	expect_rc 1 'out of range' A uetctl dev set uet0 cc-bdp 1073741825 &&
+	expect_rc 1 'out of range' A uetctl dev set uet0 cc-mtu 65536 &&
+	expect_rc 1 'cc-mtu must be 0' A uetctl dev set uet0 cc-mtu 255 &&
+	expect_rc 1 'out of range' A uetctl dev set uet0 cc-fi-pct 10001 &&
+	expect_rc 1 'out of range' A uetctl dev set uet0 cc-md-pct 101 &&
+	expect_rc 1 'out of range' A uetctl dev set uet0 cc-ignore-pct 101 &&
+	expect_rc 2 'invalid cc-eta-pct "x"' A uetctl dev set uet0 cc-eta-pct x &&
 	expect_rc 1 'out of range' A uetctl dev set uet0 link-mbps 0 &&
 	expect_rc 1 'out of range' A uetctl dev set uet0 link-mbps 1600001 &&
 	expect_rc 2 'invalid cc "reno"' A uetctl dev set uet0 cc reno &&
@@ -162,15 +177,17 @@ default_job() {
 
 job_lifecycle() {
 	A uetctl job add dev uet0 id 42 addr absolute pid 100-199 tc 3 mode rod \
-		cc nscc-rccc || return 1
+		cc nscc-rccc cc-bdp 40000 cc-md-pct 50 || return 1
 	local j
 	j=$(A uetctl -j job show dev uet0 id 42) || return 1
 	echo "# $j"
-	[ "$(jq -r '.[0] | "\(.id) \(.addr) \(.pid_lo)-\(.pid_hi) \(.tc) \(.mode) \(.cc)"' <<<"$j")" = \
-	  "42 absolute 100-199 3 rod nscc-rccc" ] &&
+	[ "$(jq -r '.[0] | "\(.id) \(.addr) \(.pid_lo)-\(.pid_hi) \(.tc) \(.mode) \(.cc) \(.cc_bdp) \(.cc_md_pct)"' <<<"$j")" = \
+	  "42 absolute 100-199 3 rod nscc-rccc 40000 50" ] &&
+	# the parameters it does not set are the device's: none shown
+	jq -e '.[0] | has("cc_fi_pct") | not' <<<"$j" >/dev/null &&
 	expect_rc 1 'A job with this ID exists on this device \(File exists\)' \
 		A uetctl job add dev uet0 id 42 &&
-	A uetctl job show dev uet0 id 42 | grep -q '^uet0 job 42 addr absolute pid 100-199 tc 3 mode rod cc nscc-rccc$' &&
+	A uetctl job show dev uet0 id 42 | grep -q '^uet0 job 42 addr absolute pid 100-199 tc 3 mode rod cc nscc-rccc cc-bdp 40000 cc-md-pct 50$' &&
 	# a job without a cc of its own takes the device's: none shown
 	A uetctl -j job show dev uet0 id 0 | jq -e '.[0] | has("cc") | not' >/dev/null &&
 	A uetctl job del dev uet0 id 42 &&
@@ -183,6 +200,8 @@ job_refusals() {
 	expect_rc 1 'out of range' A uetctl job add dev uet0 id 16777216 &&
 	expect_rc 1 'out of range' A uetctl job add dev uet0 id 5 pid 0-4096 &&
 	expect_rc 1 'out of range' A uetctl job add dev uet0 id 5 tc 8 &&
+	expect_rc 1 'out of range' A uetctl job add dev uet0 id 5 cc-alpha-pct 10001 &&
+	expect_rc 1 'cc-mtu must be 0' A uetctl job add dev uet0 id 5 cc-mtu 100 &&
 	expect_rc 1 'PIDonFEP range is empty' A uetctl job add dev uet0 id 5 pid 9-3 &&
 	expect_rc 2 'invalid mode "fifo"' A uetctl job add dev uet0 id 5 mode fifo &&
 	expect_rc 2 'invalid addr "near"' A uetctl job add dev uet0 id 5 addr near &&

@@ -75,7 +75,7 @@
 /* at most this many bytes after a name's NUL */
 #define NAME_TAIL		8
 /* the most attributes a request has (dev-set's) */
-#define REQ_MAX			16
+#define REQ_MAX			24
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
@@ -130,6 +130,14 @@ static const struct attr dev_attrs[UET_A_DEV_MAX + 1] = {
 	[UET_A_DEV_RX_BYTES]	 = { K_U64 },
 	[UET_A_DEV_PAD]		 = { K_PAD },
 	[UET_A_DEV_PDC_PER_SOURCE] = { K_U32, 1, UET_PDC_MAX },
+	[UET_A_DEV_CC_BASE_RTT_US] = { K_U32, 0, UET_CC_TARGET_US_MAX },
+	[UET_A_DEV_CC_BDP] = { K_U32, 0, UET_CC_BDP_MAX },
+	[UET_A_DEV_CC_MTU] = { K_U32, 0, 65535, UET_PAYLOAD_MIN },
+	[UET_A_DEV_CC_FI_PCT] = { K_U32, 0, UET_CC_GAIN_MAX },
+	[UET_A_DEV_CC_ALPHA_PCT] = { K_U32, 0, UET_CC_GAIN_MAX },
+	[UET_A_DEV_CC_ETA_PCT] = { K_U32, 0, UET_CC_GAIN_MAX },
+	[UET_A_DEV_CC_MD_PCT] = { K_U32, 0, 100 },
+	[UET_A_DEV_CC_IGNORE_PCT] = { K_U32, 0, 100 },
 };
 
 static const struct attr job_attrs[UET_A_JOB_MAX + 1] = {
@@ -147,6 +155,15 @@ static const struct attr job_attrs[UET_A_JOB_MAX + 1] = {
 	[UET_A_JOB_ERRORS]	  = { K_U64 },
 	[UET_A_JOB_PAD]		  = { K_PAD },
 	[UET_A_JOB_CC]		  = { K_U8, 0, UET_CC_NSCC_RCCC },
+	[UET_A_JOB_CC_TARGET_US] = { K_U32, 0, UET_CC_TARGET_US_MAX },
+	[UET_A_JOB_CC_BASE_RTT_US] = { K_U32, 0, UET_CC_TARGET_US_MAX },
+	[UET_A_JOB_CC_BDP] = { K_U32, 0, UET_CC_BDP_MAX },
+	[UET_A_JOB_CC_MTU] = { K_U32, 0, 65535, UET_PAYLOAD_MIN },
+	[UET_A_JOB_CC_FI_PCT] = { K_U32, 0, UET_CC_GAIN_MAX },
+	[UET_A_JOB_CC_ALPHA_PCT] = { K_U32, 0, UET_CC_GAIN_MAX },
+	[UET_A_JOB_CC_ETA_PCT] = { K_U32, 0, UET_CC_GAIN_MAX },
+	[UET_A_JOB_CC_MD_PCT] = { K_U32, 0, 100 },
+	[UET_A_JOB_CC_IGNORE_PCT] = { K_U32, 0, 100 },
 };
 
 static const struct attr profile_attrs[UET_A_PROFILE_MAX + 1] = {
@@ -186,6 +203,8 @@ static const struct attr pdc_attrs[UET_A_PDC_MAX + 1] = {
 	[UET_A_PDC_CREDIT]	= { K_U32 },
 	[UET_A_PDC_CREDIT_GRANTED] = { K_U32 },
 	[UET_A_PDC_CREDIT_WANTED] = { K_U32 },
+	[UET_A_PDC_CC_CONTEXT]	= { K_U32 },
+	[UET_A_PDC_CC_PDCS]	= { K_U32 },
 };
 
 static const struct attr counter_attrs[UET_A_COUNTER_MAX + 1] = {
@@ -218,10 +237,10 @@ static const struct attr key_attrs[UET_A_KEY_MAX + 1] = {
 static const struct attr_set stats_set = SET(stats_attrs);
 static const struct attr_set key_set = SET(key_attrs);
 
-/* attributes of a reply by type: pdc's set is the largest */
-#define TB_SIZE			ARRAY_SIZE(pdc_attrs)
+/* attributes of a reply by type: room for every set's */
+#define TB_SIZE			64
 
-_Static_assert(ARRAY_SIZE(job_attrs) <= TB_SIZE && ARRAY_SIZE(profile_attrs) <= TB_SIZE &&
+_Static_assert(ARRAY_SIZE(pdc_attrs) <= TB_SIZE && ARRAY_SIZE(job_attrs) <= TB_SIZE && ARRAY_SIZE(profile_attrs) <= TB_SIZE &&
 	       ARRAY_SIZE(dev_attrs) <= TB_SIZE && ARRAY_SIZE(counter_attrs) <= TB_SIZE &&
 	       ARRAY_SIZE(stats_attrs) <= TB_SIZE && ARRAY_SIZE(key_attrs) <= TB_SIZE,
 	       "room for every set's attributes");
@@ -253,7 +272,11 @@ static const struct cmd cmds[UET_CMD_MAX + 1] = {
 				  UET_A_DEV_RTO_INIT_US, UET_A_DEV_PDC_IDLE_MS,
 				  UET_A_DEV_PDC_PER_SOURCE, UET_A_DEV_CC,
 				  UET_A_DEV_CC_TARGET_US, UET_A_DEV_LINK_MBPS,
-				  UET_A_DEV_TC_DSCP, UET_A_DEV_CTL_TC },
+				  UET_A_DEV_TC_DSCP, UET_A_DEV_CTL_TC,
+				  UET_A_DEV_CC_BASE_RTT_US, UET_A_DEV_CC_BDP,
+				  UET_A_DEV_CC_MTU, UET_A_DEV_CC_FI_PCT,
+				  UET_A_DEV_CC_ALPHA_PCT, UET_A_DEV_CC_ETA_PCT,
+				  UET_A_DEV_CC_MD_PCT, UET_A_DEV_CC_IGNORE_PCT },
 			      .admin = true },
 	[UET_CMD_JOB_GET] = { "job-get", &job_set, { UET_A_JOB_DEV_NAME, UET_A_JOB_ID },
 			      .reply = true, .dump = true },
@@ -261,7 +284,12 @@ static const struct cmd cmds[UET_CMD_MAX + 1] = {
 			      { UET_A_JOB_DEV_NAME, UET_A_JOB_ID,
 				  UET_A_JOB_ADDR_MODE, UET_A_JOB_PID_LO,
 				  UET_A_JOB_PID_HI, UET_A_JOB_TC,
-				  UET_A_JOB_DELIVERY_MODE },
+				  UET_A_JOB_DELIVERY_MODE, UET_A_JOB_CC,
+				  UET_A_JOB_CC_TARGET_US, UET_A_JOB_CC_BASE_RTT_US,
+				  UET_A_JOB_CC_BDP, UET_A_JOB_CC_MTU,
+				  UET_A_JOB_CC_FI_PCT, UET_A_JOB_CC_ALPHA_PCT,
+				  UET_A_JOB_CC_ETA_PCT, UET_A_JOB_CC_MD_PCT,
+				  UET_A_JOB_CC_IGNORE_PCT },
 			      .admin = true },
 	[UET_CMD_JOB_DEL] = { "job-del", &job_set, { UET_A_JOB_DEV_NAME, UET_A_JOB_ID },
 			      .admin = true },

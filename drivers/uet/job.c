@@ -217,6 +217,29 @@ bool uet_job_allows_pid(const struct uet_job *job, u32 pid)
 }
 
 /**
+ * uet_job_nscc() - the NSCC parameters of a job's congestion contexts
+ * @udev: the device
+ * @id: the job's ID
+ * @params: filled in, enum uet_nscc_param: the job's where it sets them,
+ *	else (or if it is gone) the device's of now
+ *
+ * From any context.
+ */
+void uet_job_nscc(struct uet_dev *udev, u32 id,
+		  u32 params[UET_NSCC_NUM_PARAMS])
+{
+	const struct uet_job *job;
+	int i;
+
+	rcu_read_lock();
+	job = xa_load(&udev->jobs.xa, id);
+	for (i = 0; i < UET_NSCC_NUM_PARAMS; i++)
+		params[i] = job && job->cfg.nscc_set & BIT(i) ?
+			    job->cfg.nscc[i] : READ_ONCE(udev->cfg.nscc[i]);
+	rcu_read_unlock();
+}
+
+/**
  * uet_job_counter_read() - the sum of a job's counter over all CPUs
  * @job: the job
  * @idx: which counter

@@ -14,6 +14,8 @@
 #include <linux/refcount.h>
 #include <linux/xarray.h>
 
+#include "nscc.h"
+
 struct uet_dev;
 
 /* The names in job.c follow this order. */
@@ -40,6 +42,8 @@ struct uet_job_counters {
  * @mode: default delivery mode, enum uet_pdc_mode.
  * @cc: congestion control of its initiator PDCs: enum uet_cc plus one;
  *	%UET_PDS_CC_DEVICE (0), the device's.
+ * @nscc: NSCC's parameters, enum uet_nscc_param, where @nscc_set has ...
+ * @nscc_set: ... the parameter's bit; the device's elsewhere.
  */
 struct uet_job_cfg {
 	u32 id;
@@ -49,6 +53,8 @@ struct uet_job_cfg {
 	u8 tc;
 	u8 mode;
 	u8 cc;
+	u32 nscc[UET_NSCC_NUM_PARAMS];
+	u16 nscc_set;
 };
 
 /**
@@ -87,6 +93,8 @@ int uet_job_del(struct uet_dev *udev, u32 id, struct netlink_ext_ack *extack);
 struct uet_job *uet_job_get(struct uet_dev *udev, u32 id);
 struct uet_job *uet_job_get_next(struct uet_dev *udev, unsigned long *id);
 void uet_job_put(struct uet_job *job);
+void uet_job_nscc(struct uet_dev *udev, u32 id,
+		  u32 params[UET_NSCC_NUM_PARAMS]);
 bool uet_job_allows_pid(const struct uet_job *job, u32 pid);
 u64 uet_job_counter_read(const struct uet_job *job, enum uet_job_counter idx);
 const char *uet_job_counter_name(enum uet_job_counter idx);

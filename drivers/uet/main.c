@@ -144,6 +144,13 @@ void uet_dev_cfg_default(struct uet_dev_cfg *cfg)
 		.rto_initial_us = UET_DEF_RTO_INITIAL_US,
 		.pdc_idle_ms = UET_DEF_PDC_IDLE_MS,
 		.cc = UET_CC_NSCC,
+		.nscc = {
+			[UET_NSCC_P_FI] = UET_NSCC_GAINS_DEFAULT.fi,
+			[UET_NSCC_P_ALPHA] = UET_NSCC_GAINS_DEFAULT.alpha,
+			[UET_NSCC_P_ETA] = UET_NSCC_GAINS_DEFAULT.eta,
+			[UET_NSCC_P_MD] = UET_NSCC_GAINS_DEFAULT.md,
+			[UET_NSCC_P_IGNORE] = UET_NSCC_GAINS_DEFAULT.ignore,
+		},
 		.link_mbps = UET_DEF_LINK_MBPS,
 		.ctl_tc = UET_DEF_CTL_TC,
 		.profile = UET_PROFILE_DEFAULT,

@@ -57,8 +57,36 @@ static const struct netlink_range_validation uet_a_dev_link_mbps_range = {
 	.max	= UET_LINK_MBPS_MAX,
 };
 
+static const struct netlink_range_validation uet_a_dev_cc_base_rtt_us_range = {
+	.max	= UET_CC_TARGET_US_MAX,
+};
+
+static const struct netlink_range_validation uet_a_dev_cc_bdp_range = {
+	.max	= UET_CC_BDP_MAX,
+};
+
+static const struct netlink_range_validation uet_a_dev_cc_mtu_range = {
+	.max	= 65535ULL,
+};
+
 static const struct netlink_range_validation uet_a_job_id_range = {
 	.max	= UET_JOB_ID_MAX,
+};
+
+static const struct netlink_range_validation uet_a_job_cc_target_us_range = {
+	.max	= UET_CC_TARGET_US_MAX,
+};
+
+static const struct netlink_range_validation uet_a_job_cc_base_rtt_us_range = {
+	.max	= UET_CC_TARGET_US_MAX,
+};
+
+static const struct netlink_range_validation uet_a_job_cc_bdp_range = {
+	.max	= UET_CC_BDP_MAX,
+};
+
+static const struct netlink_range_validation uet_a_job_cc_mtu_range = {
+	.max	= 65535ULL,
 };
 
 static const struct netlink_range_validation uet_a_stats_job_id_range = {
@@ -75,7 +103,7 @@ const struct nla_policy uet_dev_get_nl_policy[UET_A_DEV_NAME + 1] = {
 };
 
 /* UET_CMD_DEV_SET - do */
-const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_CTL_TC + 1] = {
+const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_CC_IGNORE_PCT + 1] = {
 	[UET_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NAME_MAX_LEN, },
 	[UET_A_DEV_RC_MODE] = NLA_POLICY_MAX(NLA_U8, 1),
 	[UET_A_DEV_MAX_PAYLOAD] = NLA_POLICY_MAX(NLA_U32, UET_PAYLOAD_MAX),
@@ -89,6 +117,14 @@ const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_CTL_TC + 1] = {
 	[UET_A_DEV_PDC_IDLE_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_dev_pdc_idle_ms_range),
 	[UET_A_DEV_CC] = NLA_POLICY_MAX(NLA_U8, 3),
 	[UET_A_DEV_CC_TARGET_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_dev_cc_target_us_range),
+	[UET_A_DEV_CC_BASE_RTT_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_dev_cc_base_rtt_us_range),
+	[UET_A_DEV_CC_BDP] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_dev_cc_bdp_range),
+	[UET_A_DEV_CC_MTU] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_dev_cc_mtu_range),
+	[UET_A_DEV_CC_FI_PCT] = NLA_POLICY_MAX(NLA_U32, UET_CC_GAIN_MAX),
+	[UET_A_DEV_CC_ALPHA_PCT] = NLA_POLICY_MAX(NLA_U32, UET_CC_GAIN_MAX),
+	[UET_A_DEV_CC_ETA_PCT] = NLA_POLICY_MAX(NLA_U32, UET_CC_GAIN_MAX),
+	[UET_A_DEV_CC_MD_PCT] = NLA_POLICY_MAX(NLA_U32, 100),
+	[UET_A_DEV_CC_IGNORE_PCT] = NLA_POLICY_MAX(NLA_U32, 100),
 	[UET_A_DEV_LINK_MBPS] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_dev_link_mbps_range),
 	[UET_A_DEV_TC_DSCP] = NLA_POLICY_EXACT_LEN(8),
 	[UET_A_DEV_CTL_TC] = NLA_POLICY_MAX(NLA_U8, UET_TC_MAX),
@@ -101,7 +137,7 @@ const struct nla_policy uet_job_get_nl_policy[UET_A_JOB_ID + 1] = {
 };
 
 /* UET_CMD_JOB_ADD - do */
-const struct nla_policy uet_job_add_nl_policy[UET_A_JOB_CC + 1] = {
+const struct nla_policy uet_job_add_nl_policy[UET_A_JOB_CC_IGNORE_PCT + 1] = {
 	[UET_A_JOB_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NAME_MAX_LEN, },
 	[UET_A_JOB_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_job_id_range),
 	[UET_A_JOB_ADDR_MODE] = NLA_POLICY_MAX(NLA_U8, 1),
@@ -110,6 +146,15 @@ const struct nla_policy uet_job_add_nl_policy[UET_A_JOB_CC + 1] = {
 	[UET_A_JOB_TC] = NLA_POLICY_MAX(NLA_U8, UET_TC_MAX),
 	[UET_A_JOB_DELIVERY_MODE] = NLA_POLICY_MAX(NLA_U8, 3),
 	[UET_A_JOB_CC] = NLA_POLICY_MAX(NLA_U8, 3),
+	[UET_A_JOB_CC_TARGET_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_job_cc_target_us_range),
+	[UET_A_JOB_CC_BASE_RTT_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_job_cc_base_rtt_us_range),
+	[UET_A_JOB_CC_BDP] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_job_cc_bdp_range),
+	[UET_A_JOB_CC_MTU] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_job_cc_mtu_range),
+	[UET_A_JOB_CC_FI_PCT] = NLA_POLICY_MAX(NLA_U32, UET_CC_GAIN_MAX),
+	[UET_A_JOB_CC_ALPHA_PCT] = NLA_POLICY_MAX(NLA_U32, UET_CC_GAIN_MAX),
+	[UET_A_JOB_CC_ETA_PCT] = NLA_POLICY_MAX(NLA_U32, UET_CC_GAIN_MAX),
+	[UET_A_JOB_CC_MD_PCT] = NLA_POLICY_MAX(NLA_U32, 100),
+	[UET_A_JOB_CC_IGNORE_PCT] = NLA_POLICY_MAX(NLA_U32, 100),
 };
 
 /* UET_CMD_JOB_DEL - do */
@@ -175,7 +220,7 @@ const struct genl_ops uet_nl_ops[12] = {
 		.cmd		= UET_CMD_DEV_SET,
 		.doit		= uet_nl_dev_set_doit,
 		.policy		= uet_dev_set_nl_policy,
-		.maxattr	= UET_A_DEV_CTL_TC,
+		.maxattr	= UET_A_DEV_CC_IGNORE_PCT,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 	{
@@ -189,7 +234,7 @@ const struct genl_ops uet_nl_ops[12] = {
 		.cmd		= UET_CMD_JOB_ADD,
 		.doit		= uet_nl_job_add_doit,
 		.policy		= uet_job_add_nl_policy,
-		.maxattr	= UET_A_JOB_CC,
+		.maxattr	= UET_A_JOB_CC_IGNORE_PCT,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 	{

@@ -137,6 +137,54 @@ static int dev_put_dscp(struct sk_buff *skb, const struct uet_dev_cfg *cfg)
 	return nla_put(skb, UET_A_DEV_TC_DSCP, sizeof(dscp), dscp);
 }
 
+/* NSCC's parameters, a device's and a job's attributes */
+static const struct {
+	u16 dev;
+	u16 job;
+} nscc_attrs[UET_NSCC_NUM_PARAMS] = {
+	[UET_NSCC_P_TARGET_US] = { UET_A_DEV_CC_TARGET_US, UET_A_JOB_CC_TARGET_US },
+	[UET_NSCC_P_BASE_RTT_US] = { UET_A_DEV_CC_BASE_RTT_US, UET_A_JOB_CC_BASE_RTT_US },
+	[UET_NSCC_P_BDP] = { UET_A_DEV_CC_BDP, UET_A_JOB_CC_BDP },
+	[UET_NSCC_P_MTU] = { UET_A_DEV_CC_MTU, UET_A_JOB_CC_MTU },
+	[UET_NSCC_P_FI] = { UET_A_DEV_CC_FI_PCT, UET_A_JOB_CC_FI_PCT },
+	[UET_NSCC_P_ALPHA] = { UET_A_DEV_CC_ALPHA_PCT, UET_A_JOB_CC_ALPHA_PCT },
+	[UET_NSCC_P_ETA] = { UET_A_DEV_CC_ETA_PCT, UET_A_JOB_CC_ETA_PCT },
+	[UET_NSCC_P_MD] = { UET_A_DEV_CC_MD_PCT, UET_A_JOB_CC_MD_PCT },
+	[UET_NSCC_P_IGNORE] = { UET_A_DEV_CC_IGNORE_PCT, UET_A_JOB_CC_IGNORE_PCT },
+};
+
+/*
+ * The NSCC parameters of @a, a device's (@job false) or a job's, into
+ * @params; each one given sets its bit in @set, if any.  The policy checked the
+ * ranges but for the MTU's floor.
+ */
+static int nscc_parse(struct nlattr **a, bool job, u32 *params, u16 *set,
+		      struct netlink_ext_ack *extack)
+{
+	const struct nlattr *mtu;
+	int i;
+
+	for (i = 0; i < UET_NSCC_NUM_PARAMS; i++) {
+		const struct nlattr *attr = a[job ? nscc_attrs[i].job :
+						    nscc_attrs[i].dev];
+
+		if (!attr)
+			continue;
+		params[i] = nla_get_u32(attr);
+		if (set)
+			*set |= BIT(i);
+	}
+	mtu = a[job ? nscc_attrs[UET_NSCC_P_MTU].job :
+		      nscc_attrs[UET_NSCC_P_MTU].dev];
+	if (mtu && params[UET_NSCC_P_MTU] &&
+	    params[UET_NSCC_P_MTU] < UET_PAYLOAD_MIN) {
+		NL_SET_ERR_MSG_ATTR(extack, mtu,
+				    "cc-mtu must be 0 (the netdev's) or at least 256");
+		return -ERANGE;
+	}
+	return 0;
+}
+
 static int dev_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 		    int flags)
 {
@@ -163,7 +211,6 @@ static int dev_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 	    nla_put_u32(skb, UET_A_DEV_RTO_INIT_US, READ_ONCE(cfg->rto_initial_us)) ||
 	    nla_put_u32(skb, UET_A_DEV_PDC_IDLE_MS, READ_ONCE(cfg->pdc_idle_ms)) ||
 	    nla_put_u8(skb, UET_A_DEV_CC, READ_ONCE(cfg->cc)) ||
-	    nla_put_u32(skb, UET_A_DEV_CC_TARGET_US, READ_ONCE(cfg->cc_target_us)) ||
 	    nla_put_u32(skb, UET_A_DEV_LINK_MBPS, READ_ONCE(cfg->link_mbps)) ||
 	    dev_put_dscp(skb, cfg) ||
 	    nla_put_u8(skb, UET_A_DEV_CTL_TC, READ_ONCE(cfg->ctl_tc)) ||
@@ -171,6 +218,9 @@ static int dev_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 	    nla_put_u32(skb, UET_A_DEV_JOBS, uet_jobs_count(udev)) ||
 	    nla_put_u32(skb, UET_A_DEV_PDCS, uet_pds_count(udev)))
 		goto cancel;
+	for (i = 0; i < UET_NSCC_NUM_PARAMS; i++)
+		if (nla_put_u32(skb, nscc_attrs[i].dev, READ_ONCE(cfg->nscc[i])))
+			goto cancel;
 	for (i = 0; i < ARRAY_SIZE(dev_counter_attrs); i++)
 		if (put_u64(skb, dev_counter_attrs[i].attr,
 			    uet_counter_read(udev, dev_counter_attrs[i].counter),
@@ -293,8 +343,9 @@ static int dev_cfg_parse(struct uet_dev *udev, struct genl_info *info,
 		cfg->pdc_idle_ms = nla_get_u32(a[UET_A_DEV_PDC_IDLE_MS]);
 	if (a[UET_A_DEV_CC])
 		cfg->cc = nla_get_u8(a[UET_A_DEV_CC]);
-	if (a[UET_A_DEV_CC_TARGET_US])
-		cfg->cc_target_us = nla_get_u32(a[UET_A_DEV_CC_TARGET_US]);
+	err = nscc_parse(a, false, cfg->nscc, NULL, info->extack);
+	if (err)
+		return err;
 	if (a[UET_A_DEV_LINK_MBPS])
 		cfg->link_mbps = nla_get_u32(a[UET_A_DEV_LINK_MBPS]);
 	if (a[UET_A_DEV_TC_DSCP]) {
@@ -351,7 +402,8 @@ int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		WRITE_ONCE(udev->cfg.rto_initial_us, cfg.rto_initial_us);
 		WRITE_ONCE(udev->cfg.pdc_idle_ms, cfg.pdc_idle_ms);
 		WRITE_ONCE(udev->cfg.cc, cfg.cc);
-		WRITE_ONCE(udev->cfg.cc_target_us, cfg.cc_target_us);
+		for (i = 0; i < UET_NSCC_NUM_PARAMS; i++)
+			WRITE_ONCE(udev->cfg.nscc[i], cfg.nscc[i]);
 		WRITE_ONCE(udev->cfg.link_mbps, cfg.link_mbps);
 		for (i = 0; i <= UET_TC_MAX; i++)
 			WRITE_ONCE(udev->cfg.tc_dscp[i], cfg.tc_dscp[i]);
@@ -393,6 +445,10 @@ static int job_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 	    (job->cfg.cc != UET_PDS_CC_DEVICE &&
 	     nla_put_u8(skb, UET_A_JOB_CC, job->cfg.cc - 1)))
 		goto cancel;
+	for (i = 0; i < UET_NSCC_NUM_PARAMS; i++)
+		if (job->cfg.nscc_set & BIT(i) &&
+		    nla_put_u32(skb, nscc_attrs[i].job, job->cfg.nscc[i]))
+			goto cancel;
 	for (i = 0; i < ARRAY_SIZE(job_counter_attrs); i++)
 		if (put_u64(skb, job_counter_attrs[i].attr,
 			    uet_job_counter_read(job, job_counter_attrs[i].counter),
@@ -500,7 +556,9 @@ int uet_nl_job_add_doit(struct sk_buff *skb, struct genl_info *info)
 		cfg.mode = nla_get_u8(a[UET_A_JOB_DELIVERY_MODE]);
 	if (a[UET_A_JOB_CC])
 		cfg.cc = nla_get_u8(a[UET_A_JOB_CC]) + 1;
-	err = uet_job_add(udev, &cfg, info->extack);
+	err = nscc_parse(a, true, cfg.nscc, &cfg.nscc_set, info->extack);
+	if (!err)
+		err = uet_job_add(udev, &cfg, info->extack);
 out:
 	nl_dev_put(udev);
 	return err;
@@ -616,10 +674,14 @@ static u32 ns_to_us(u32 ns)
 	return ns / NSEC_PER_USEC;
 }
 
-/* A sending initiator's congestion window. */
-static int pdc_put_cc(struct sk_buff *skb, const struct uet_nscc *cc)
+/* A sending initiator's congestion window, and the context it is of. */
+static int pdc_put_cc(struct sk_buff *skb, const struct uet_pdc_info *pi)
 {
-	return nla_put_u32(skb, UET_A_PDC_CWND, cc->cwnd) ||
+	const struct uet_nscc *cc = &pi->cc;
+
+	return nla_put_u32(skb, UET_A_PDC_CC_CONTEXT, pi->ccx_id) ||
+	       nla_put_u32(skb, UET_A_PDC_CC_PDCS, pi->ccx_pdcs) ||
+	       nla_put_u32(skb, UET_A_PDC_CWND, cc->cwnd) ||
 	       nla_put_u32(skb, UET_A_PDC_CWND_MAX, cc->maxwnd) ||
 	       nla_put_u32(skb, UET_A_PDC_CC_IN_FLIGHT, cc->in_flight) ||
 	       nla_put_u32(skb, UET_A_PDC_BASE_RTT_US, ns_to_us(cc->base_rtt)) ||
@@ -671,7 +733,7 @@ static int pdc_fill(const struct uet_pdc_info *pi, void *arg)
 			min_t(u64, div_u64(pi->rto_ns, NSEC_PER_USEC), U32_MAX)) ||
 	    put_u64(skb, UET_A_PDC_RETRANSMITS, pi->retransmits, UET_A_PDC_PAD) ||
 	    put_u64(skb, UET_A_PDC_TIMEOUTS, pi->timeouts, UET_A_PDC_PAD) ||
-	    (pi->cc_on && pdc_put_cc(skb, &pi->cc)) ||
+	    (pi->cc_on && pdc_put_cc(skb, pi)) ||
 	    ((pi->rccc_on || pi->rccc_asked) && pdc_put_credit(skb, pi))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;

@@ -15,6 +15,7 @@
 #ifndef _UET_NSCC_H
 #define _UET_NSCC_H
 
+#include <linux/minmax.h>
 #include <linux/types.h>
 
 /*
@@ -239,6 +240,21 @@ static inline u32 uet_nscc_bytes(u32 len)
 static inline bool uet_nscc_may_send(const struct uet_nscc *cc)
 {
 	return cc->in_flight < cc->cwnd;
+}
+
+/*
+ * The share of the window of one of the PDCs that share it (a congestion
+ * context, pds_ccx.c), @own bytes in flight, when @sending of them have
+ * requests in flight: the window divided among those and the asking PDC
+ * if it is not one of them, at least an MSS.  A PDC with nothing in
+ * flight may always send.
+ */
+static inline u32 uet_nscc_share(const struct uet_nscc *cc, u32 sending,
+				 u32 own)
+{
+	u32 n = sending + !own;
+
+	return max(cc->cwnd / (n ?: 1), cc->mss);
 }
 
 /* A request of @bytes (uet_nscc_bytes()) left. */

@@ -266,6 +266,8 @@ int uet_pds_init(struct uet_dev *udev)
 	schedule_delayed_work(&udev->pds.scan, msecs_to_jiffies(UET_PDS_SCAN_MS));
 	spin_lock_init(&udev->pds.tx_lock);
 	INIT_LIST_HEAD(&udev->pds.tx_waiting);
+	spin_lock_init(&udev->pds.ccx_lock);
+	hash_init(udev->pds.ccxs);
 	INIT_WORK(&udev->pds.tx_work, pds_tx_work);
 	pds_credit_init(&udev->pds);
 	return 0;
@@ -337,7 +339,8 @@ int uet_pds_show(struct seq_file *m, struct uet_dev *udev)
 			   c->cnt[UET_PDC_CNT_RX_DUPLICATES],
 			   c->cnt[UET_PDC_CNT_RX_ACKS],
 			   live && live->sched.txq ? live->sched.mask + 1 : 0,
-			   live && live->cc_on ? live->cc.cwnd : 0);
+			   live && live->cc_on ?
+			   READ_ONCE(live->ccx->cc.cwnd) : 0);
 		pdc_unlock_bh(pdc);
 	}
 	rcu_read_unlock();
@@ -369,7 +372,10 @@ static void pdc_snapshot(struct uet_pds_pdc *pdc, struct uet_pdc_info *info)
 	/* a dead PDC's live state is its teardown's */
 	info->cc_on = pdc->live && !pdc->dead && pdc->live->cc_on;
 	if (info->cc_on)
-		info->cc = pdc->live->cc;
+		pds_ccx_read(&pdc->udev->pds, pdc->live->ccx, &info->cc,
+			     &info->ccx_pdcs);
+	if (pdc->live && !pdc->dead && pdc->live->ccx)
+		info->ccx_id = pdc->live->ccx->id;
 	info->rccc_on = pdc->live && !pdc->dead && pdc->live->rccc_on;
 	if (info->rccc_on) {
 		info->credit = clamp_t(s64, pdc->live->credit.credit, S32_MIN,

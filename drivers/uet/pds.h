@@ -81,6 +81,34 @@ struct uet_pds_src {
 };
 
 /**
+ * struct uet_pds_ccx - a congestion context (pds_ccx.c)
+ * @node: in the device's @ccxs ...
+ * @ref: ... and referenced by the live state of this many PDCs, both
+ *	under the device's @ccx_lock.
+ * @id: the device's number for it, for uetctl (it wraps).
+ * @raddr: the peer ...
+ * @tc: ... and traffic class of its path ...
+ * @cfg: ... and NSCC's configuration, whose @gains point to ...
+ * @gains: ... these: what PDCs must have alike to share it.
+ * @lock: protects the fields below.
+ * @cc: the window.
+ * @sending: the PDCs with requests in flight in it.
+ */
+struct uet_pds_ccx {
+	struct hlist_node node;
+	u32 ref;
+	u32 id;
+	struct in6_addr raddr;
+	u8 tc;
+	struct uet_nscc_cfg cfg;
+	struct uet_nscc_gains gains;
+
+	spinlock_t lock;	/* see above */
+	struct uet_nscc cc;
+	u32 sending;
+};
+
+/**
  * struct uet_pds_live - what a PDC holds only while traffic flows
  * @pdc: its PDC.
  * @core: the reliability core: state machine and windows.
@@ -100,8 +128,11 @@ struct uet_pds_src {
  * @rsp_rc: ... and return code.
  * @nacked_cack: target, ROD: the CACK PSN of the last NACK sent, ...
  * @nacked_valid: ... if one was.
- * @cc: initiator: the congestion window (nscc.c) ...
- * @cc_on: ... if the device's congestion control has NSCC.
+ * @ccx: initiator: its congestion context (pds_ccx.c), whose window it
+ *	sends within if @cc_on, whose base RTT and ceiling RCCC uses; %NULL
+ *	with neither ...
+ * @ccx_bytes: ... and what it has in flight in that window.
+ * @cc_on: the job's or device's congestion control has NSCC.
  * @credit: initiator: the credit receivers grant (rccc.c) ...
  * @rccc_on: ... if the device's congestion control has RCCC.
  * @rx_psn: target: the last request taken, ...
@@ -127,7 +158,8 @@ struct uet_pds_live {
 	u16 rsp_msg_id;
 	u32 nacked_cack;
 	struct dst_cache dst_cache;
-	struct uet_nscc cc;
+	struct uet_pds_ccx *ccx;
+	u32 ccx_bytes;
 	bool cc_on;
 	struct uet_rccc_tx credit;
 	bool rccc_on;
@@ -234,6 +266,10 @@ struct uet_pds_pdc {
  *	held too much (uet_socket_tx_full()), oldest first, each referenced.
  * @tx_work: sends for them in turn once the qdiscs have drained
  *	(uet_pds_tx_resume()).
+ * @ccx_lock: protects @ccxs, @ccx_ids and the contexts' @ref; taken
+ *	inside a PDC's lock, never around it.
+ * @ccxs: the congestion contexts by peer and traffic class.
+ * @ccx_ids: the @id of the last context made.
  * @credit_lock: protects @crediting, @credit_armed and the target PDCs'
  *	@credit_rx; taken inside a PDC's lock, never around it.
  * @crediting: target PDCs owed credit, each referenced, the next to get
@@ -258,6 +294,9 @@ struct uet_pds {
 	spinlock_t tx_lock;	/* see above */
 	struct list_head tx_waiting;
 	struct work_struct tx_work;
+	spinlock_t ccx_lock;	/* see above */
+	DECLARE_HASHTABLE(ccxs, 6);
+	u32 ccx_ids;
 	spinlock_t credit_lock;	/* see above */
 	struct list_head crediting;
 	struct hrtimer credit_timer;
@@ -331,7 +370,9 @@ void uet_rudi_fini(struct uet_dev *udev);
  * @retransmits: retransmitted PSNs.
  * @timeouts: retransmission timer expiries.
  * @cc_on: an initiator with NSCC, sending: @cc holds its window.
- * @cc: its congestion window, as it stands.
+ * @cc: its context's congestion window, as it stands ...
+ * @ccx_id: ... that context's number ...
+ * @ccx_pdcs: ... and how many PDCs share it.
  * @rccc_on: an initiator with RCCC, sending: @credit holds its credit,
  *	bytes ...
  * @rccc_asked: ... or a target whose initiator asked for credit; either
@@ -359,6 +400,8 @@ struct uet_pdc_info {
 	u64 timeouts;
 	bool cc_on;
 	struct uet_nscc cc;
+	u32 ccx_id;
+	u32 ccx_pdcs;
 	bool rccc_on;
 	s32 credit;
 	bool rccc_asked;

@@ -102,9 +102,20 @@ static void pdc_free_rcu(struct rcu_head *head)
 	kmem_cache_free(pdc_cache, container_of(head, struct uet_pds_pdc, rcu));
 }
 
+/* An initiator lets go of its congestion context, if it has one. */
+static void live_cc_fini(struct uet_pds_live *live)
+{
+	if (!live->ccx)
+		return;
+	pds_ccx_put(&live->pdc->udev->pds, live->ccx, live->ccx_bytes);
+	live->ccx = NULL;
+	live->ccx_bytes = 0;
+}
+
 /* Free @live, its timer stopped, nothing being sent. */
 static void live_free(struct uet_pds_live *live)
 {
+	live_cc_fini(live);
 	__skb_queue_purge(&live->out);
 	if (live->dst_cached)
 		dst_cache_destroy(&live->dst_cache);
@@ -556,32 +567,62 @@ static u8 pdc_cc_wanted(const struct uet_pds_pdc *pdc)
 
 /*
  * An initiator's congestion control, as its job or else the device has
- * it: NSCC's window, RCCC's credit, both or neither.  RCCC holds at most,
- * and sends first, what NSCC's window would start at: 1.5 BDP.
+ * it (each of NSCC's parameters too): NSCC's window, RCCC's credit, both
+ * or neither; with either, the congestion context of its path, which it
+ * joins (pds_ccx.c), leaving any it had.  RCCC holds at most, and sends
+ * first, what NSCC's window would start at: 1.5 BDP.
+ *
+ * Return: 0, or -ENOMEM (@live as it was).
  */
-static void pdc_cc_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
+static int pdc_cc_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
 {
 	struct uet_dev *udev = pdc->udev;
-	struct uet_nscc_cfg cfg = {
-		/* the largest request is a packet of the netdev's MTU */
-		.mss = READ_ONCE(udev->ndev->mtu),
-		.rate = (u64)READ_ONCE(udev->cfg.link_mbps) *
-			(USEC_PER_SEC / BITS_PER_BYTE),
-		.base_rtt = UET_PDS_CC_BASE_RTT_NS,
-		.target = READ_ONCE(udev->cfg.cc_target_us) * NSEC_PER_USEC,
-	};
+	u32 p[UET_NSCC_NUM_PARAMS];
+	struct uet_nscc_gains gains;
+	struct uet_pds_ccx *ccx = NULL;
+	struct uet_nscc_cfg cfg;
 	u8 cc = pdc_cc_wanted(pdc);
+	bool nscc, rccc;
 
 	if (!pdc->initiator)
-		return;
-	live->cc_on = cc == UET_CC_NSCC || cc == UET_CC_NSCC_RCCC;
-	live->rccc_on = cc == UET_CC_RCCC || cc == UET_CC_NSCC_RCCC;
-	if (!live->cc_on && !live->rccc_on)
-		return;
-	uet_nscc_init(&live->cc, &cfg);
-	if (live->rccc_on)
-		uet_rccc_tx_init(&live->credit, live->cc.maxwnd, cfg.mss,
+		return 0;
+	nscc = cc == UET_CC_NSCC || cc == UET_CC_NSCC_RCCC;
+	rccc = cc == UET_CC_RCCC || cc == UET_CC_NSCC_RCCC;
+	if (nscc || rccc) {
+		uet_job_nscc(udev, pdc->key.job, p);
+		gains = (struct uet_nscc_gains) {
+			.fi = p[UET_NSCC_P_FI],
+			.alpha = p[UET_NSCC_P_ALPHA],
+			.eta = p[UET_NSCC_P_ETA],
+			.md = p[UET_NSCC_P_MD],
+			.ignore = p[UET_NSCC_P_IGNORE],
+		};
+		cfg = (struct uet_nscc_cfg) {
+			/* the largest request: as set, or a packet of the MTU */
+			.mss = p[UET_NSCC_P_MTU] ?: READ_ONCE(udev->ndev->mtu),
+			.rate = (u64)READ_ONCE(udev->cfg.link_mbps) *
+				(USEC_PER_SEC / BITS_PER_BYTE),
+			.base_rtt = p[UET_NSCC_P_BASE_RTT_US] ?
+				    p[UET_NSCC_P_BASE_RTT_US] * NSEC_PER_USEC :
+				    UET_PDS_CC_BASE_RTT_NS,
+			.base_fixed = p[UET_NSCC_P_BASE_RTT_US],
+			.bdp = p[UET_NSCC_P_BDP],
+			.target = p[UET_NSCC_P_TARGET_US] * NSEC_PER_USEC,
+			.gains = &gains,
+		};
+		ccx = pds_ccx_get(&udev->pds, &pdc->key.raddr, pdc->key.tc,
+				  &cfg);
+		if (!ccx)
+			return -ENOMEM;
+	}
+	live_cc_fini(live);
+	live->ccx = ccx;
+	live->cc_on = nscc;
+	live->rccc_on = rccc;
+	if (rccc)
+		uet_rccc_tx_init(&live->credit, pds_ccx_base(ccx, 0), cfg.mss,
 				 pdc->pull);
+	return 0;
 }
 
 /**
@@ -604,7 +645,9 @@ void pdc_cc_refresh(struct uet_pds_pdc *pdc)
 	/* the grant heard, which the target's count goes on from */
 	if (live->rccc_on)
 		pdc->pull = live->credit.pull;
-	pdc_cc_init(pdc, live);
+	/* short of memory, it keeps the one it has */
+	if (pdc_cc_init(pdc, live))
+		uet_count(pdc->udev, UET_CNT_DROP_NO_MEMORY, 1);
 }
 
 /**
@@ -646,10 +689,14 @@ struct uet_pds_live *pdc_wake(struct uet_pds_pdc *pdc,
 	}
 	live->pdc = pdc;
 	uet_sched_init(&live->sched, pdc->initiator ? cfg.window : 0);
-	pdc_cc_init(pdc, live);
 	hrtimer_init(&live->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	live->timer.function = expired;
 	__skb_queue_head_init(&live->out);
+	if (pdc_cc_init(pdc, live)) {
+		live_free(live);
+		uet_count(pdc->udev, UET_CNT_DROP_NO_MEMORY, 1);
+		return NULL;
+	}
 	live->rsp_rc = UET_SES_RC_OK;
 	pdc->live = live;
 	/* it goes once quiet: the scanner looks soon */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * uet PDS internals, shared by its files: pds_pdc.c (PDC objects and
+ * uet PDS internals, shared by its files: pds_ccx.c (congestion
+ * contexts), pds_pdc.c (PDC objects and
  * their tables), pds_tx.c (the initiator: the scheduler, transmit, ACKs
  * and NACKs received), pds_rx.c (the target: requests, the ACKs and NACKs
  * it sends, control packets; and where every received packet enters) and
@@ -45,6 +46,22 @@ static inline void pdc_get(struct uet_pds_pdc *pdc)
 {
 	refcount_inc(&pdc->ref);
 }
+
+/* pds_ccx.c */
+struct uet_pds_ccx *pds_ccx_get(struct uet_pds *pds,
+				const struct in6_addr *raddr, u8 tc,
+				const struct uet_nscc_cfg *cfg);
+void pds_ccx_put(struct uet_pds *pds, struct uet_pds_ccx *ccx, u32 own);
+bool pds_ccx_may_send(struct uet_pds_ccx *ccx, u32 own);
+u32 pds_ccx_cap(struct uet_pds_ccx *ccx, u32 own);
+void pds_ccx_sent(struct uet_pds_ccx *ccx, u32 *own, u32 bytes);
+enum uet_nscc_event pds_ccx_ack(struct uet_pds_ccx *ccx, u32 *own,
+				const struct uet_nscc_ack *ack, u64 now);
+enum uet_nscc_event pds_ccx_trim(struct uet_pds_ccx *ccx, u32 bytes, u64 now);
+enum uet_nscc_event pds_ccx_timeout(struct uet_pds_ccx *ccx, u32 bytes);
+u32 pds_ccx_base(struct uet_pds_ccx *ccx, u32 rtt);
+void pds_ccx_read(struct uet_pds *pds, struct uet_pds_ccx *ccx,
+		  struct uet_nscc *cc, u32 *pdcs);
 
 /* pds_pdc.c */
 void pdc_put(struct uet_pds_pdc *pdc);

@@ -101,18 +101,19 @@ static bool pdc_may_send(struct uet_pds_pdc *pdc)
 
 	return !uet_pdc_tx_window_full(&live->core) &&
 	       uet_pdc_tx_in_flight(&live->core) < UET_PDS_INFLIGHT_MAX &&
-	       (!live->cc_on || uet_nscc_may_send(&live->cc)) &&
+	       (!live->cc_on || pds_ccx_may_send(live->ccx, live->ccx_bytes)) &&
 	       (!live->rccc_on || uet_rccc_may_send(&live->credit));
 }
 
 /*
  * RCCC: the credit to ask the target for (uet_rccc_target()): what is
- * queued, at most NSCC's window and a request more when NSCC is on too.
+ * queued, at most the PDC's share of NSCC's window and a request more
+ * when NSCC is on too.
  */
 static u32 pdc_credit_target(struct uet_pds_pdc *pdc)
 {
 	struct uet_pds_live *live = pdc->live;
-	u32 cap = live->cc_on ? live->cc.cwnd + uet_nscc_bytes(live->cc.mss) :
+	u32 cap = live->cc_on ? pds_ccx_cap(live->ccx, live->ccx_bytes) :
 				U32_MAX;
 
 	return uet_rccc_target(&live->credit,
@@ -390,14 +391,15 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 		}
 		uet_sched_cut(&live->sched, psn);
 		if (live->cc_on)
-			uet_nscc_sent(&live->cc, pdc_cc_bytes(pdc, psn));
+			pds_ccx_sent(live->ccx, &live->ccx_bytes,
+				     pdc_cc_bytes(pdc, psn));
 		pdc_credit_spend(pdc, psn);
 		pdc_xmit_req(pdc, psn, false);
 		sent++;
 		pdc_drop_cancelled(pdc);
 	}
-	if (live->cc_on && !uet_nscc_may_send(&live->cc) &&
-	    uet_sched_queued(&live->sched))
+	if (live->cc_on && uet_sched_queued(&live->sched) &&
+	    !pds_ccx_may_send(live->ccx, live->ccx_bytes))
 		uet_count(pdc->udev, UET_CNT_CC_WINDOW_FULL, 1);
 	if (was_idle && uet_pdc_tx_in_flight(&live->core))
 		pdc_rto_arm(pdc);
@@ -558,9 +560,9 @@ static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t)
 	}
 	uet_count(pdc->udev, UET_CNT_TIMEOUTS, 1);
 	if (live->cc_on)
-		pdc_cc_count(pdc, uet_nscc_timeout(&live->cc,
-						   pdc_cc_bytes(pdc,
-								live->core.tx.una)));
+		pdc_cc_count(pdc, pds_ccx_timeout(live->ccx,
+						  pdc_cc_bytes(pdc,
+							       live->core.tx.una)));
 	uet_pdc_tx_timeout(&live->core);
 	if (uet_pdc_transition(&live->core, UET_PDC_EV_TIMEOUT) == UET_PDC_CLOSED) {
 		pdc_fail_all(pdc, -ETIMEDOUT);
@@ -930,13 +932,13 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 	cc.bytes = pdc_tx_acked(pdc, &acked);
 	cc.ecn = (h->flags & UET_PDS_F_M) || ce;
 	if (pdc->live->cc_on)
-		pdc_cc_count(pdc, uet_nscc_ack(&pdc->live->cc, &cc, now));
-	else if (pdc->live->rccc_on)
-		uet_nscc_base(&pdc->live->cc, cc.rtt);
+		pdc_cc_count(pdc, pds_ccx_ack(pdc->live->ccx,
+					      &pdc->live->ccx_bytes, &cc, now));
 	if (pdc->live->rccc_on) {
 		/* RCCC holds up to NSCC's ceiling, of the base RTT measured */
 		uet_rccc_answered(&pdc->live->credit);
-		uet_rccc_window(&pdc->live->credit, pdc->live->cc.maxwnd);
+		uet_rccc_window(&pdc->live->credit,
+				pds_ccx_base(pdc->live->ccx, cc.rtt));
 	}
 	uet_pdc_transition(&pdc->live->core, UET_PDC_EV_ACK);
 	pdc_push(pdc, UET_PDS_TX_BURST);
@@ -1003,9 +1005,9 @@ void pds_rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 		    n->code == UET_PDS_NACK_TRIMMED) &&
 		   !uet_pdc_tx_nack(&pdc->live->core, n->psn)) {
 		if (n->code == UET_PDS_NACK_TRIMMED && pdc->live->cc_on)
-			pdc_cc_count(pdc, uet_nscc_trim(&pdc->live->cc,
-							pdc_cc_bytes(pdc, n->psn),
-							0, ktime_get_ns()));
+			pdc_cc_count(pdc, pds_ccx_trim(pdc->live->ccx,
+						       pdc_cc_bytes(pdc, n->psn),
+						       ktime_get_ns()));
 		uet_pdc_transition(&pdc->live->core, UET_PDC_EV_NACK);
 		pdc_push(pdc, UET_PDS_TX_BURST);
 	} else if (n->code == UET_PDS_NACK_NO_PKT_BUFFER &&

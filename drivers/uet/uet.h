@@ -43,8 +43,7 @@
  * @pdc_idle_ms: an initiator PDC without traffic this long is closed;
  *	0 keeps PDCs open.
  * @cc: congestion control of initiator PDCs, enum uet_cc.
- * @cc_target_us: NSCC's target queueing delay; 0 derives it from the
- *	base RTT measured.
+ * @nscc: NSCC's parameters, enum uet_nscc_param: those a job does not set.
  * @link_mbps: the link rate NSCC sizes its windows by, Mbit/s.
  * @tc_dscp: the DSCP of each traffic class's requests ...
  * @ctl_tc: ... and the traffic class of everything else a device sends
@@ -67,7 +66,7 @@ struct uet_dev_cfg {
 	u32 rto_initial_us;
 	u32 pdc_idle_ms;
 	u8 cc;
-	u32 cc_target_us;
+	u32 nscc[UET_NSCC_NUM_PARAMS];
 	u32 link_mbps;
 	u8 tc_dscp[UET_TC_MAX + 1];
 	u8 ctl_tc;

@@ -18,7 +18,10 @@
  *    (never below 0);
  *  - the counters of echoes, cuts and quick adapts move by one at most
  *    per event, and only with the matching event;
- *  - a window may send exactly while what is in flight is below it.
+ *  - a window may send exactly while what is in flight is below it;
+ *  - a PDC's share of it (the counters standing in for the PDCs sharing
+ *    it and the bytes the PDC has in flight) is an MSS at least, the
+ *    window at most, and the window for a PDC alone.
  * UBSan catches any overflow of a signed value or shift along the way.
  */
 #include <stdlib.h>
@@ -32,6 +35,8 @@
 static void check(const struct uet_nscc *cc, u64 in_flight,
 		  const struct uet_nscc *before, enum uet_nscc_event ev)
 {
+	u32 share;
+
 	if (cc->maxwnd < cc->mss || cc->cwnd < cc->mss ||
 	    cc->cwnd > cc->maxwnd)
 		abort();
@@ -55,6 +60,11 @@ static void check(const struct uet_nscc *cc, u64 in_flight,
 	    (cc->adapts != before->adapts) != (ev == UET_NSCC_QUICK_ADAPT))
 		abort();
 	if (uet_nscc_may_send(cc) != (cc->in_flight < cc->cwnd))
+		abort();
+	/* a share of the window: an MSS at least, the window at most */
+	share = uet_nscc_share(cc, cc->echoes, cc->cuts);
+	if (share < cc->mss || share > cc->cwnd ||
+	    uet_nscc_share(cc, 0, 0) != cc->cwnd)
 		abort();
 }
 

@@ -417,6 +417,25 @@ TEST(nscc_configured_gains)
 	EXPECT_EQ(100 * MSS, cc.fi);
 }
 
+/*
+ * A shared window: each PDC's share is the window divided among the PDCs
+ * sending and the one asking, one MSS at least; one with nothing in
+ * flight counts itself, and may always send.
+ */
+TEST_F(nscc, share_among_pdcs)
+{
+	self->cc.cwnd = 120000;
+	EXPECT_EQ(120000, uet_nscc_share(&self->cc, 0, 0));
+	EXPECT_EQ(120000, uet_nscc_share(&self->cc, 1, 5000));
+	/* two sending, a third asks: a third each */
+	EXPECT_EQ(40000, uet_nscc_share(&self->cc, 2, 0));
+	EXPECT_EQ(60000, uet_nscc_share(&self->cc, 2, 5000));
+	/* a window cut below an MSS a PDC */
+	self->cc.cwnd = 3 * MSS;
+	EXPECT_EQ(MSS, uet_nscc_share(&self->cc, 10, MSS));
+	EXPECT_GT(uet_nscc_share(&self->cc, 10, 0), 0);
+}
+
 /* No valid RTT: the average delay stands in for the sample. */
 TEST_F(nscc, no_sample_uses_the_average)
 {

@@ -58,6 +58,27 @@ TEST(job_add_full)
 		    UET_HAS(&j, UET_A_JOB_DELIVERY_MODE));
 }
 
+/* NSCC's parameters of a job: each set is present, the others not. */
+TEST(job_add_nscc)
+{
+	char err[ARG_ERR_MAX];
+	struct uet_job_attrs j;
+
+	ASSERT_EQ(0, PARSE(args_job_add, &j, "dev", "uet0", "id", "7",
+			   "cc-bdp", "40000", "cc-md-pct", "50",
+			   "cc-base-rtt-us", "0"));
+	ASSERT_EQ(40000u, j.nscc[UET_NSCC_BDP]);
+	ASSERT_EQ(50u, j.nscc[UET_NSCC_MD_PCT]);
+	ASSERT_TRUE(UET_HAS(&j, UET_A_JOB_CC_BDP) &&
+		    UET_HAS(&j, UET_A_JOB_CC_MD_PCT) &&
+		    UET_HAS(&j, UET_A_JOB_CC_BASE_RTT_US));
+	ASSERT_FALSE(UET_HAS(&j, UET_A_JOB_CC_FI_PCT) ||
+		     UET_HAS(&j, UET_A_JOB_CC_TARGET_US));
+	ASSERT_EQ(-1, PARSE(args_job_add, &j, "dev", "uet0", "id", "7",
+			    "cc-fi-pct", "lots"));
+	ASSERT_STREQ("invalid cc-fi-pct \"lots\"", err);
+}
+
 TEST(job_add_minimal)
 {
 	char err[ARG_ERR_MAX];
@@ -140,7 +161,7 @@ TEST(dev_set)
 	ASSERT_EQ(30000u, s.rto_init_us);
 	ASSERT_EQ(0u, s.pdc_idle_ms);
 	ASSERT_EQ(UET_CC_NONE, s.cc);
-	ASSERT_EQ(40u, s.cc_target_us);
+	ASSERT_EQ(40u, s.nscc[UET_NSCC_TARGET_US]);
 	ASSERT_EQ(100u, s.link_mbps);
 	ASSERT_EQ(0, memcmp(s.tc_dscp, (uint8_t[]){ 0, 10, 18, 26, 34, 46, 48, 56 }, 8));
 	ASSERT_EQ(7, s.ctl_tc);

@@ -114,6 +114,26 @@ static int dscp_list(const char *s, uint8_t *dscp, char *err)
 	return 0;
 }
 
+/*
+ * @key and @val, if @key names an NSCC parameter, into @nscc and
+ * @present, a device's or (@job) a job's: 1; 0: not one; -1: invalid.
+ */
+static int nscc_param(const char *key, const char *val, int job,
+		      uint32_t *nscc, uint64_t *present, char *err)
+{
+	unsigned int p;
+
+	for (p = 0; p < UET_NSCC_PARAMS; p++) {
+		if (strcmp(key, uet_nscc_name(p)))
+			continue;
+		if (num(key, val, UINT32_MAX, &nscc[p], err))
+			return -1;
+		*present |= 1ULL << uet_nscc_attr(p, job);
+		return 1;
+	}
+	return 0;
+}
+
 int args_dev_set(int argc, char **argv, struct uet_dev_attrs *s, char *err)
 {
 	static const struct {
@@ -130,7 +150,6 @@ int args_dev_set(int argc, char **argv, struct uet_dev_attrs *s, char *err)
 		{ "rto-max-us", UET_A_DEV_RTO_MAX_US, offsetof(struct uet_dev_attrs, rto_max_us) },
 		{ "rto-initial-us", UET_A_DEV_RTO_INIT_US, offsetof(struct uet_dev_attrs, rto_init_us) },
 		{ "pdc-idle-ms", UET_A_DEV_PDC_IDLE_MS, offsetof(struct uet_dev_attrs, pdc_idle_ms) },
-		{ "cc-target-us", UET_A_DEV_CC_TARGET_US, offsetof(struct uet_dev_attrs, cc_target_us) },
 		{ "link-mbps", UET_A_DEV_LINK_MBPS, offsetof(struct uet_dev_attrs, link_mbps) },
 	};
 	size_t k;
@@ -177,6 +196,12 @@ int args_dev_set(int argc, char **argv, struct uet_dev_attrs *s, char *err)
 			UET_SET(s, UET_A_DEV_CC);
 			continue;
 		}
+		m = nscc_param(argv[i], argv[i + 1], 0, s->nscc, &s->present,
+			       err);
+		if (m < 0)
+			return -1;
+		if (m)
+			continue;
 		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 			if (!strcmp(argv[i], keys[k].key))
 				break;
@@ -258,7 +283,12 @@ int args_job_add(int argc, char **argv, struct uet_job_attrs *j, char *err)
 			j->cc = (uint8_t)m;
 			UET_SET(j, UET_A_JOB_CC);
 		} else {
-			return ERR("unknown argument \"%s\"", argv[i]);
+			m = nscc_param(argv[i], argv[i + 1], 1, j->nscc,
+				       &j->present, err);
+			if (m < 0)
+				return -1;
+			if (!m)
+				return ERR("unknown argument \"%s\"", argv[i]);
 		}
 	}
 	if (!j->dev[0])

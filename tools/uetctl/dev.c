@@ -25,14 +25,14 @@ static void settings_text(const struct uet_dev_attrs *a)
 	printf("    rc-mode %s max-payload %u ack-delay-us %u pdc-pool %u pdc-reserved %u"
 	       " pdc-per-source %u\n"
 	       "    rto-min-us %u rto-max-us %u rto-initial-us %u pdc-idle-ms %u\n"
-	       "    cc %s cc-target-us %u link-mbps %u tc-dscp %s ctl-tc %u\n"
-	       "    profile %s jobs %u pdcs %u\n"
-	       "    tx %" PRIu64 " packets %" PRIu64 " bytes rx %" PRIu64 " packets %" PRIu64 " bytes\n",
+	       "    cc %s link-mbps %u tc-dscp %s ctl-tc %u\n   ",
 	       uet_delivery_mode_name(a->rc_mode) ?: "?", a->max_payload,
 	       a->ack_delay_us, a->pdc_pool, a->pdc_reserved, a->pdc_per_source,
 	       a->rto_min_us, a->rto_max_us, a->rto_init_us, a->pdc_idle_ms,
-	       uet_cc_name(a->cc) ?: "?", a->cc_target_us, a->link_mbps,
-	       dscp, a->ctl_tc,
+	       uet_cc_name(a->cc) ?: "?", a->link_mbps, dscp, a->ctl_tc);
+	nscc_print(a->nscc, 0, a->present);
+	printf("\n    profile %s jobs %u pdcs %u\n"
+	       "    tx %" PRIu64 " packets %" PRIu64 " bytes rx %" PRIu64 " packets %" PRIu64 " bytes\n",
 	       uet_profile_name(a->profile) ?: "?",
 	       a->jobs, a->pdcs, a->tx_packets, a->tx_bytes, a->rx_packets,
 	       a->rx_bytes);
@@ -52,8 +52,8 @@ static void settings_json(const struct uet_dev_attrs *a)
 	       a->pdc_idle_ms);
 	printf(",\"cc\":");
 	json_string(uet_cc_name(a->cc) ?: "?");
-	printf(",\"cc_target_us\":%u,\"link_mbps\":%u,\"tc_dscp\":[",
-	       a->cc_target_us, a->link_mbps);
+	nscc_print(a->nscc, 0, a->present);
+	printf(",\"link_mbps\":%u,\"tc_dscp\":[", a->link_mbps);
 	for (i = 0; i <= UET_TC_MAX; i++)
 		printf("%s%u", i ? "," : "", a->tc_dscp[i]);
 	printf("],\"ctl_tc\":%u,\"profile\":", a->ctl_tc);
@@ -155,7 +155,7 @@ static int dev_set(int argc, char **argv)
 static const struct uetctl_cmd dev_cmds[] = {
 	{ "show", dev_show, "dev show [DEV]" },
 	{ "list", dev_show, NULL },
-	{ "set", dev_set, "dev set DEV [rc-mode rud|rod] [max-payload BYTES] [ack-delay-us US] [pdc-pool N] [pdc-reserved N] [pdc-per-source N] [rto-min-us US] [rto-max-us US] [rto-initial-us US] [pdc-idle-ms MS] [cc none|nscc|rccc|nscc-rccc] [cc-target-us US] [link-mbps MBPS] [tc-dscp D0,...,D7] [ctl-tc TC]" },
+	{ "set", dev_set, "dev set DEV [rc-mode rud|rod] [max-payload BYTES] [ack-delay-us US] [pdc-pool N] [pdc-reserved N] [pdc-per-source N] [rto-min-us US] [rto-max-us US] [rto-initial-us US] [pdc-idle-ms MS] [cc none|nscc|rccc|nscc-rccc] [cc-target-us US] [cc-base-rtt-us US] [cc-bdp BYTES] [cc-mtu BYTES] [cc-fi-pct|cc-alpha-pct|cc-eta-pct|cc-md-pct|cc-ignore-pct PCT] [link-mbps MBPS] [tc-dscp D0,...,D7] [ctl-tc TC]" },
 	{ NULL },
 };
 

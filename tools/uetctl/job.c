@@ -15,6 +15,7 @@ static void job_print(const struct uet_job_attrs *j, int i)
 		       uet_delivery_mode_name(j->mode) ?: "?");
 		if (UET_HAS(j, UET_A_JOB_CC))
 			printf(" cc %s", uet_cc_name(j->cc) ?: "?");
+		nscc_print(j->nscc, 1, j->present);
 		printf("\n    tx %" PRIu64 " packets %" PRIu64 " bytes rx %" PRIu64
 		       " packets %" PRIu64 " bytes errors %" PRIu64 "\n",
 		       j->tx_packets, j->tx_bytes, j->rx_packets, j->rx_bytes,
@@ -33,6 +34,7 @@ static void job_print(const struct uet_job_attrs *j, int i)
 		printf(",\"cc\":");
 		json_string(uet_cc_name(j->cc) ?: "?");
 	}
+	nscc_print(j->nscc, 1, j->present);
 	printf(",\"tx_packets\":%" PRIu64 ",\"tx_bytes\":%" PRIu64
 	       ",\"rx_packets\":%" PRIu64 ",\"rx_bytes\":%" PRIu64
 	       ",\"errors\":%" PRIu64 "}",
@@ -105,7 +107,7 @@ static int job_del(int argc, char **argv)
 static const struct uetctl_cmd job_cmds[] = {
 	{ "show", job_show, "job show [dev DEV [id ID]]" },
 	{ "list", job_show, NULL },
-	{ "add", job_add, "job add dev DEV id ID [addr relative|absolute] [pid LO-HI] [tc TC] [mode rud|rod|rudi|uud] [cc none|nscc|rccc|nscc-rccc]" },
+	{ "add", job_add, "job add dev DEV id ID [addr relative|absolute] [pid LO-HI] [tc TC] [mode rud|rod|rudi|uud] [cc none|nscc|rccc|nscc-rccc] [cc-target-us US] [cc-base-rtt-us US] [cc-bdp BYTES] [cc-mtu BYTES] [cc-fi-pct|cc-alpha-pct|cc-eta-pct|cc-md-pct|cc-ignore-pct PCT]" },
 	{ "del", job_del, "job del dev DEV id ID" },
 	{ NULL },
 };

@@ -34,12 +34,12 @@ static int pdc_one(const struct uet_pdc_attrs *p, void *arg)
 		       p->tx_una, p->tx_nxt, p->rx_cack, p->in_flight, p->srtt_us,
 		       p->rto_us, p->retransmits, p->timeouts);
 		if (UET_HAS(p, UET_A_PDC_CWND))
-			printf("    cc nscc cwnd %u cwnd-max %u cc-in-flight %u"
-			       " base-rtt-us %u delay-us %u ecn-echoes %u cuts %u"
-			       " quick-adapts %u\n",
-			       p->cwnd, p->cwnd_max, p->cc_in_flight,
-			       p->base_rtt_us, p->delay_us, p->ecn_echoes,
-			       p->cc_cuts, p->quick_adapts);
+			printf("    cc nscc context %u pdcs %u cwnd %u cwnd-max %u"
+			       " cc-in-flight %u base-rtt-us %u delay-us %u"
+			       " ecn-echoes %u cuts %u quick-adapts %u\n",
+			       p->cc_context, p->cc_pdcs, p->cwnd, p->cwnd_max,
+			       p->cc_in_flight, p->base_rtt_us, p->delay_us,
+			       p->ecn_echoes, p->cc_cuts, p->quick_adapts);
 		if (UET_HAS(p, UET_A_PDC_CREDIT))
 			printf("    cc rccc credit %" PRId32 " granted %u"
 			       " wanted %u\n", p->credit, p->credit_granted,
@@ -64,12 +64,13 @@ static int pdc_one(const struct uet_pdc_attrs *p, void *arg)
 		       p->job, p->tc, p->tx_una, p->tx_nxt, p->rx_cack, p->in_flight,
 		       p->srtt_us, p->rto_us, p->retransmits, p->timeouts);
 		if (UET_HAS(p, UET_A_PDC_CWND))
-			printf(",\"cc\":{\"cwnd\":%u,\"cwnd_max\":%u,"
+			printf(",\"cc\":{\"context\":%u,\"pdcs\":%u,"
+			       "\"cwnd\":%u,\"cwnd_max\":%u,"
 			       "\"in_flight\":%u,\"base_rtt_us\":%u,\"delay_us\":%u,"
 			       "\"ecn_echoes\":%u,\"cuts\":%u,\"quick_adapts\":%u}",
-			       p->cwnd, p->cwnd_max, p->cc_in_flight,
-			       p->base_rtt_us, p->delay_us, p->ecn_echoes,
-			       p->cc_cuts, p->quick_adapts);
+			       p->cc_context, p->cc_pdcs, p->cwnd, p->cwnd_max,
+			       p->cc_in_flight, p->base_rtt_us, p->delay_us,
+			       p->ecn_echoes, p->cc_cuts, p->quick_adapts);
 		if (UET_HAS(p, UET_A_PDC_CREDIT_GRANTED)) {
 			printf(",\"credit\":{");
 			if (UET_HAS(p, UET_A_PDC_CREDIT))

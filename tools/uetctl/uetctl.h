@@ -35,6 +35,7 @@ struct uet_nl *nl(void);
 void nl_done(void);
 int nl_fail(const char *what, int err);
 int usage_fail(const char *what, const char *msg);
+void nscc_print(const uint32_t *nscc, int job, uint64_t present);
 void json_begin_list(void);
 void json_sep(int i);
 void json_end_list(int n);

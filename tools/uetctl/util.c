@@ -56,6 +56,30 @@ void json_string(const char *s)
 	json_fputs(stdout, s);
 }
 
+/*
+ * The NSCC parameters @present has, a device's or (@job) a job's: as
+ * "name value" pairs, or as JSON members ("cc_target_us": ...).
+ */
+void nscc_print(const uint32_t *nscc, int job, uint64_t present)
+{
+	const char *name, *c;
+	unsigned int i;
+
+	for (i = 0; i < UET_NSCC_PARAMS; i++) {
+		if (!((present >> uet_nscc_attr(i, job)) & 1))
+			continue;
+		name = uet_nscc_name(i);
+		if (!opts.json) {
+			printf(" %s %u", name, nscc[i]);
+			continue;
+		}
+		printf(",\"");
+		for (c = name; *c; c++)
+			putchar(*c == '-' ? '_' : *c);
+		printf("\":%u", nscc[i]);
+	}
+}
+
 static struct uet_nl *the_nl;
 
 /* The netlink socket, opened on first use; NULL after saying why not. */

@@ -81,6 +81,33 @@ int uet_cc_parse(const char *s)
 	return parse(ccs, ARRAY_SIZE(ccs), s);
 }
 
+static const struct {
+	const char *name;
+	int dev, job;
+} nscc_params[UET_NSCC_PARAMS] = {
+	[UET_NSCC_TARGET_US] = { "cc-target-us", UET_A_DEV_CC_TARGET_US, UET_A_JOB_CC_TARGET_US },
+	[UET_NSCC_BASE_RTT_US] = { "cc-base-rtt-us", UET_A_DEV_CC_BASE_RTT_US, UET_A_JOB_CC_BASE_RTT_US },
+	[UET_NSCC_BDP] = { "cc-bdp", UET_A_DEV_CC_BDP, UET_A_JOB_CC_BDP },
+	[UET_NSCC_MTU] = { "cc-mtu", UET_A_DEV_CC_MTU, UET_A_JOB_CC_MTU },
+	[UET_NSCC_FI_PCT] = { "cc-fi-pct", UET_A_DEV_CC_FI_PCT, UET_A_JOB_CC_FI_PCT },
+	[UET_NSCC_ALPHA_PCT] = { "cc-alpha-pct", UET_A_DEV_CC_ALPHA_PCT, UET_A_JOB_CC_ALPHA_PCT },
+	[UET_NSCC_ETA_PCT] = { "cc-eta-pct", UET_A_DEV_CC_ETA_PCT, UET_A_JOB_CC_ETA_PCT },
+	[UET_NSCC_MD_PCT] = { "cc-md-pct", UET_A_DEV_CC_MD_PCT, UET_A_JOB_CC_MD_PCT },
+	[UET_NSCC_IGNORE_PCT] = { "cc-ignore-pct", UET_A_DEV_CC_IGNORE_PCT, UET_A_JOB_CC_IGNORE_PCT },
+};
+
+const char *uet_nscc_name(unsigned int param)
+{
+	return param < UET_NSCC_PARAMS ? nscc_params[param].name : NULL;
+}
+
+int uet_nscc_attr(unsigned int param, int job)
+{
+	if (param >= UET_NSCC_PARAMS)
+		return -1;
+	return job ? nscc_params[param].job : nscc_params[param].dev;
+}
+
 const char *uet_addr_mode_name(unsigned int mode)
 {
 	return name_of(addr_modes, ARRAY_SIZE(addr_modes), mode);

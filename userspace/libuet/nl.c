@@ -197,6 +197,20 @@ int uet_nl_dev_dump(struct uet_nl *nl, uet_dev_fn fn, void *arg)
 	return run(nl, nlh, UET_CMD_DEV_GET, fn, arg);
 }
 
+/* NSCC's parameters present, a device's or (@job) a job's. */
+static void put_nscc(struct nlmsghdr *nlh, int job, const uint32_t *nscc,
+		     uint64_t present)
+{
+	unsigned int i;
+	int attr;
+
+	for (i = 0; i < UET_NSCC_PARAMS; i++) {
+		attr = uet_nscc_attr(i, job);
+		if ((present >> attr) & 1)
+			mnl_attr_put_u32(nlh, attr, nscc[i]);
+	}
+}
+
 int uet_nl_dev_set(struct uet_nl *nl, const struct uet_dev_attrs *s)
 {
 	struct nlmsghdr *nlh = req(nl, nl->family, UET_CMD_DEV_SET, NLM_F_ACK);
@@ -227,8 +241,7 @@ int uet_nl_dev_set(struct uet_nl *nl, const struct uet_dev_attrs *s)
 		mnl_attr_put_u32(nlh, UET_A_DEV_PDC_IDLE_MS, s->pdc_idle_ms);
 	if (UET_HAS(s, UET_A_DEV_CC))
 		mnl_attr_put_u8(nlh, UET_A_DEV_CC, s->cc);
-	if (UET_HAS(s, UET_A_DEV_CC_TARGET_US))
-		mnl_attr_put_u32(nlh, UET_A_DEV_CC_TARGET_US, s->cc_target_us);
+	put_nscc(nlh, 0, s->nscc, s->present);
 	if (UET_HAS(s, UET_A_DEV_LINK_MBPS))
 		mnl_attr_put_u32(nlh, UET_A_DEV_LINK_MBPS, s->link_mbps);
 	if (UET_HAS(s, UET_A_DEV_TC_DSCP))
@@ -259,6 +272,7 @@ int uet_nl_job_add(struct uet_nl *nl, const struct uet_job_attrs *j)
 		mnl_attr_put_u8(nlh, UET_A_JOB_DELIVERY_MODE, j->mode);
 	if (UET_HAS(j, UET_A_JOB_CC))
 		mnl_attr_put_u8(nlh, UET_A_JOB_CC, j->cc);
+	put_nscc(nlh, 1, j->nscc, j->present);
 	return run(nl, nlh, 0, NULL, NULL);
 }
 

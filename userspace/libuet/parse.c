@@ -14,7 +14,7 @@
 
 #include "nl_priv.h"
 
-#define MAX_ATTR	32	/* above every UET_A_*_MAX */
+#define MAX_ATTR	64	/* above every UET_A_*_MAX, and bits of @present */
 
 _Static_assert(UET_A_DEV_MAX < MAX_ATTR && UET_A_JOB_MAX < MAX_ATTR &&
 	       UET_A_PROFILE_MAX < MAX_ATTR && UET_A_PDC_MAX < MAX_ATTR &&
@@ -51,6 +51,14 @@ static const enum mnl_attr_data_type dev_types[UET_A_DEV_MAX + 1] = {
 	[UET_A_DEV_PAD] = MNL_TYPE_UNSPEC,
 	[UET_A_DEV_CC] = MNL_TYPE_U8,
 	[UET_A_DEV_CC_TARGET_US] = MNL_TYPE_U32,
+	[UET_A_DEV_CC_BASE_RTT_US] = MNL_TYPE_U32,
+	[UET_A_DEV_CC_BDP] = MNL_TYPE_U32,
+	[UET_A_DEV_CC_MTU] = MNL_TYPE_U32,
+	[UET_A_DEV_CC_FI_PCT] = MNL_TYPE_U32,
+	[UET_A_DEV_CC_ALPHA_PCT] = MNL_TYPE_U32,
+	[UET_A_DEV_CC_ETA_PCT] = MNL_TYPE_U32,
+	[UET_A_DEV_CC_MD_PCT] = MNL_TYPE_U32,
+	[UET_A_DEV_CC_IGNORE_PCT] = MNL_TYPE_U32,
 	[UET_A_DEV_LINK_MBPS] = MNL_TYPE_U32,
 	/* binary of its own length (not an address's), checked when read */
 	[UET_A_DEV_TC_DSCP] = MNL_TYPE_UNSPEC,
@@ -66,6 +74,15 @@ static const enum mnl_attr_data_type job_types[UET_A_JOB_MAX + 1] = {
 	[UET_A_JOB_TC] = MNL_TYPE_U8,
 	[UET_A_JOB_DELIVERY_MODE] = MNL_TYPE_U8,
 	[UET_A_JOB_CC] = MNL_TYPE_U8,
+	[UET_A_JOB_CC_TARGET_US] = MNL_TYPE_U32,
+	[UET_A_JOB_CC_BASE_RTT_US] = MNL_TYPE_U32,
+	[UET_A_JOB_CC_BDP] = MNL_TYPE_U32,
+	[UET_A_JOB_CC_MTU] = MNL_TYPE_U32,
+	[UET_A_JOB_CC_FI_PCT] = MNL_TYPE_U32,
+	[UET_A_JOB_CC_ALPHA_PCT] = MNL_TYPE_U32,
+	[UET_A_JOB_CC_ETA_PCT] = MNL_TYPE_U32,
+	[UET_A_JOB_CC_MD_PCT] = MNL_TYPE_U32,
+	[UET_A_JOB_CC_IGNORE_PCT] = MNL_TYPE_U32,
 	[UET_A_JOB_TX_PACKETS] = MNL_TYPE_U64,
 	[UET_A_JOB_TX_BYTES] = MNL_TYPE_U64,
 	[UET_A_JOB_RX_PACKETS] = MNL_TYPE_U64,
@@ -110,6 +127,8 @@ static const enum mnl_attr_data_type pdc_types[UET_A_PDC_MAX + 1] = {
 	[UET_A_PDC_CREDIT] = MNL_TYPE_U32,
 	[UET_A_PDC_CREDIT_GRANTED] = MNL_TYPE_U32,
 	[UET_A_PDC_CREDIT_WANTED] = MNL_TYPE_U32,
+	[UET_A_PDC_CC_CONTEXT] = MNL_TYPE_U32,
+	[UET_A_PDC_CC_PDCS] = MNL_TYPE_U32,
 };
 
 static const enum mnl_attr_data_type stats_types[UET_A_STATS_MAX + 1] = {
@@ -181,6 +200,22 @@ static void get_str(char *dst, size_t len, const struct nlattr *a)
 	}								\
 } while (0)
 
+/* NSCC's parameters, a device's or (@job) a job's, each marked present. */
+static void get_nscc(const struct nlattr **tb, int job, uint32_t *nscc,
+		     uint64_t *present)
+{
+	unsigned int i;
+	int attr;
+
+	for (i = 0; i < UET_NSCC_PARAMS; i++) {
+		attr = uet_nscc_attr(i, job);
+		if (tb[attr]) {
+			nscc[i] = mnl_attr_get_u32(tb[attr]);
+			*present |= 1ULL << attr;
+		}
+	}
+}
+
 static int dev_msg(const struct nlattr **tb, struct uet_nl_reply *r)
 {
 	struct uet_dev_attrs d = { 0 };
@@ -199,7 +234,7 @@ static int dev_msg(const struct nlattr **tb, struct uet_nl_reply *r)
 	GET(&d, tb, UET_A_DEV_RTO_INIT_US, rto_init_us, 32);
 	GET(&d, tb, UET_A_DEV_PDC_IDLE_MS, pdc_idle_ms, 32);
 	GET(&d, tb, UET_A_DEV_CC, cc, 8);
-	GET(&d, tb, UET_A_DEV_CC_TARGET_US, cc_target_us, 32);
+	get_nscc(tb, 0, d.nscc, &d.present);
 	GET(&d, tb, UET_A_DEV_LINK_MBPS, link_mbps, 32);
 	GET(&d, tb, UET_A_DEV_CTL_TC, ctl_tc, 8);
 	if (tb[UET_A_DEV_TC_DSCP] &&
@@ -230,6 +265,7 @@ static int job_msg(const struct nlattr **tb, struct uet_nl_reply *r)
 	GET(&j, tb, UET_A_JOB_TC, tc, 8);
 	GET(&j, tb, UET_A_JOB_DELIVERY_MODE, mode, 8);
 	GET(&j, tb, UET_A_JOB_CC, cc, 8);
+	get_nscc(tb, 1, j.nscc, &j.present);
 	GET(&j, tb, UET_A_JOB_TX_PACKETS, tx_packets, 64);
 	GET(&j, tb, UET_A_JOB_TX_BYTES, tx_bytes, 64);
 	GET(&j, tb, UET_A_JOB_RX_PACKETS, rx_packets, 64);
@@ -278,6 +314,8 @@ static int pdc_msg(const struct nlattr **tb, struct uet_nl_reply *r)
 	GET(&p, tb, UET_A_PDC_CREDIT, credit, 32);
 	GET(&p, tb, UET_A_PDC_CREDIT_GRANTED, credit_granted, 32);
 	GET(&p, tb, UET_A_PDC_CREDIT_WANTED, credit_wanted, 32);
+	GET(&p, tb, UET_A_PDC_CC_CONTEXT, cc_context, 32);
+	GET(&p, tb, UET_A_PDC_CC_PDCS, cc_pdcs, 32);
 	if (tb[UET_A_PDC_INITIATOR]) {
 		p.initiator = 1;
 		UET_SET(&p, UET_A_PDC_INITIATOR);

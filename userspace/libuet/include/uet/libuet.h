@@ -48,6 +48,24 @@ void uet_nl_close(struct uet_nl *nl);
 /* The kernel's message about the last failed request, or "". */
 const char *uet_nl_errmsg(const struct uet_nl *nl);
 
+/*
+ * NSCC's parameters (Documentation/congestion.rst), a device's or a
+ * job's: the index of each in the @nscc of struct uet_dev_attrs and
+ * struct uet_job_attrs, present when its attribute, uet_nscc_attr(), is.
+ */
+enum uet_nscc_param {
+	UET_NSCC_TARGET_US,
+	UET_NSCC_BASE_RTT_US,
+	UET_NSCC_BDP,
+	UET_NSCC_MTU,
+	UET_NSCC_FI_PCT,
+	UET_NSCC_ALPHA_PCT,
+	UET_NSCC_ETA_PCT,
+	UET_NSCC_MD_PCT,
+	UET_NSCC_IGNORE_PCT,
+	UET_NSCC_PARAMS
+};
+
 /* A device.  @present: bit n set when attribute n (UET_A_DEV_*) is set. */
 struct uet_dev_attrs {
 	uint64_t present;
@@ -69,7 +87,7 @@ struct uet_dev_attrs {
 	uint32_t pdcs;
 	uint64_t tx_packets, tx_bytes, rx_packets, rx_bytes;
 	uint8_t cc;
-	uint32_t cc_target_us;
+	uint32_t nscc[UET_NSCC_PARAMS];
 	uint32_t link_mbps;
 	uint8_t tc_dscp[UET_TC_MAX + 1];
 	uint8_t ctl_tc;
@@ -86,6 +104,8 @@ struct uet_job_attrs {
 	uint8_t mode;
 	/* enum uet_cc; absent (UET_HAS), the device's */
 	uint8_t cc;
+	/* each absent, the device's */
+	uint32_t nscc[UET_NSCC_PARAMS];
 	uint64_t tx_packets, tx_bytes, rx_packets, rx_bytes, errors;
 };
 
@@ -111,6 +131,8 @@ struct uet_pdc_attrs {
 	/* an initiator with NSCC, while it sends (UET_HAS(p, UET_A_PDC_CWND)) */
 	uint32_t cwnd, cwnd_max, cc_in_flight, base_rtt_us, delay_us;
 	uint32_t ecn_echoes, cc_cuts, quick_adapts;
+	/* the congestion context of that window, and the PDCs sharing it */
+	uint32_t cc_context, cc_pdcs;
 	/*
 	 * RCCC: an initiator's credit while it sends (UET_HAS(p,
 	 * UET_A_PDC_CREDIT)); an initiator's or an asked target's counts
@@ -173,6 +195,10 @@ const char *uet_delivery_mode_name(unsigned int mode);
 int uet_delivery_mode_parse(const char *s);
 const char *uet_cc_name(unsigned int cc);
 int uet_cc_parse(const char *s);
+/* "cc-target-us", ...: an NSCC parameter as uetctl and the spec name it */
+const char *uet_nscc_name(unsigned int param);
+/* its attribute, UET_A_JOB_CC_* if @job, else UET_A_DEV_CC_*; -1: none */
+int uet_nscc_attr(unsigned int param, int job);
 const char *uet_addr_mode_name(unsigned int mode);
 int uet_addr_mode_parse(const char *s);
 const char *uet_profile_name(unsigned int profile);
