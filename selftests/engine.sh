@@ -120,6 +120,23 @@ ecn_echo() {
 	[ "$r" -eq 0 ]
 }
 
+# write_bw_bg QP NAME ARGS...: perftest's ib_write_bw from uet0 to uet1
+# in the background, QP RC or UC, ARGS its length (-n N or -D S): the
+# server's PID in $spid, the client's in $pid, their output in
+# /tmp/NAME-server.log and /tmp/NAME-client.log
+write_bw_bg() {
+	local qp=$1 name=$2 ga gb
+	shift 2
+	ga=$(gid_index uet0 1) && gb=$(gid_index uet1 2) || return 1
+	B timeout 300 ib_write_bw -d uet1 -x "$gb" -F -c "$qp" -s 65536 "$@" \
+		>"/tmp/$name-server.log" 2>&1 &
+	spid=$!
+	sleep 1
+	A timeout 300 ib_write_bw -d uet0 -x "$ga" -F -c "$qp" -s 65536 "$@" \
+		"$UET_NET4.2" >"/tmp/$name-client.log" 2>&1 &
+	pid=$!
+}
+
 # pdc_looks PID FILE: while PID runs, uetctl's JSON of uet0's PDCs into
 # FILE, as often as it can (jq there would take most of the time: a look
 # takes longer than the transfer under a debug kernel)
@@ -193,18 +210,20 @@ nscc_ecn() {
 # while they send: the device's (a fixed base RTT of 2 ms; a BDP of
 # 100,000 bytes, so a ceiling of 150,000) for job 35, which sets none;
 # job 36's own BDP (40,000 bytes: a ceiling of 60,000) with the device's
-# base.  The fixed base stays, though netem's 20 ms each way make the
-# round trip twenty times longer (a target delay of 50 ms keeps that from
-# counting as congestion).  Each run on a new PDC (its job).
+# base.  The fixed base stays, though netem's 50 ms each way make the
+# round trip fifty times longer (a target delay of 150 ms keeps that from
+# counting as congestion), and slow enough for uetctl, slow under TCG and
+# slower on a debug kernel, to look while they send (4 MiB at 1.5 and
+# 0.6 MB/s).  Each run on a new PDC (its job).
 nscc_params() {
 	local job want f=/tmp/nscc-params.json pid seen rc=0
 	A uetctl dev set uet0 cc nscc cc-base-rtt-us 2000 cc-bdp 100000 \
-		cc-target-us 50000 &&
-	A uetctl job add dev uet0 id 36 cc-bdp 40000 && netem delay 20ms ||
+		cc-target-us 150000 &&
+	A uetctl job add dev uet0 id 36 cc-bdp 40000 && netem delay 50ms ||
 		rc=1
 	for job in 35 36; do
 		want=$([ $job = 35 ] && echo 150000 || echo 60000)
-		xfer job=$job count="$(scaled 16 8)" size=262144 &
+		xfer job=$job count=16 size=262144 &
 		pid=$!
 		pdc_looks $pid "$f"
 		wait $pid || rc=1
@@ -235,21 +254,18 @@ shared_looks() {
 # both with the device's parameters, send to uet1 at once: their PDCs are
 # in one congestion context, which (at least) two PDCs share.  Job 38
 # sets a parameter of its own (cc-md-pct): its PDC is in a context of its
-# own beside the QP's.  Every byte arrives either way.
+# own beside the QP's.  Every byte arrives either way.  The link runs at
+# 40 Mb/s (netem), so that uetctl, slow under TCG and slower on a debug
+# kernel, looks often enough while both send (4 MiB each, 1.6 s at least).
 nscc_shared() {
-	local ga gb job spid pid xpid looks want f=/tmp/nscc-shared.json rc=0
-	ga=$(gid_index uet0 1) && gb=$(gid_index uet1 2) || return 1
+	local job spid pid xpid looks want f=/tmp/nscc-shared.json rc=0
 	A uetctl job add dev uet0 id 38 cc-md-pct 50 || return 1
+	# slow enough that uetctl looks many times while both send
+	netem rate 40mbit || rc=1
 	for job in 37 38; do
-		B timeout 120 ib_write_bw -d uet1 -x "$gb" -F -c RC -s 65536 \
-			-D "$(scaled 4 8)" >/tmp/shared-server.log 2>&1 &
-		spid=$!
+		write_bw_bg RC shared -D "$(scaled 6 12)" || rc=1
 		sleep 1
-		A timeout 120 ib_write_bw -d uet0 -x "$ga" -F -c RC -s 65536 \
-			-D "$(scaled 4 8)" "$UET_NET4.2" >/tmp/shared-client.log 2>&1 &
-		pid=$!
-		sleep 1
-		xfer job=$job count="$(scaled 32 8)" size=262144 &
+		xfer job=$job count=16 size=262144 &
 		xpid=$!
 		pdc_looks $xpid "$f"
 		wait $xpid || rc=1
@@ -265,6 +281,7 @@ nscc_shared() {
 		shared_looks "$f" $job | grep -q . &&
 		! shared_looks "$f" $job | grep -qv "$want" || rc=1
 	done
+	netem_off
 	A uetctl job del dev uet0 id 38 || rc=1
 	return $rc
 }
@@ -445,8 +462,9 @@ tail_loss() {
 BP_RATE=$(scaled 40mbit 1mbit)
 BP_LIMIT=1000000
 backpressure() {
-	local ga gb w spid pid drops rc=0
-	ga=$(gid_index uet0 1) && gb=$(gid_index uet1 2) || return 1
+	local w spid pid drops rc=0
+	# the perftest pair finds its GIDs (write_bw_bg) before the qdisc
+	gid_index uet0 1 >/dev/null && gid_index uet1 2 >/dev/null || return 1
 	w=$(counter uet0 tx_waits)
 	# the qdisc's backpressure, not the congestion window, holds them
 	A uetctl dev set uet0 cc none || return 1
@@ -456,13 +474,7 @@ backpressure() {
 		A uetctl dev set uet0 cc nscc
 		return 1
 	fi
-	B timeout 300 ib_write_bw -d uet1 -x "$gb" -F -c UC -s 65536 \
-		-n "$(scaled 100 10)" >/tmp/bp-server.log 2>&1 &
-	spid=$!
-	sleep 1
-	A timeout 300 ib_write_bw -d uet0 -x "$ga" -F -c UC -s 65536 \
-		-n "$(scaled 100 10)" "$UET_NET4.2" >/tmp/bp-client.log 2>&1 &
-	pid=$!
+	write_bw_bg UC bp -n "$(scaled 100 10)" || rc=1
 	xfer job=9 count="$(scaled 16 2)" size=1048576 timeout_s=120 || rc=1
 	wait $pid || rc=1
 	wait $spid || rc=1

@@ -43,6 +43,9 @@
 #   UET_LAB_JOIN_MS    when the joining flow starts, ms after the first (2000)
 #   UET_LAB_LEAVES, UET_LAB_SPINES, UET_LAB_HOSTS  the leaf-spine fabric
 #                      (2 leaves, 2 spines, 4 hosts under each leaf)
+#   UET_LAB_NSCC       NSCC's parameters of the senders' devices, as
+#                      uetctl dev set takes them ("cc-fi-pct 250"; none)
+#   UET_LAB_PARTS      what to run ("incast join permutation")
 d=$(dirname "$0")
 if [ -e "$d/lib.sh" ]; then . "$d/lib.sh"; else . "$d/../lib.sh"; fi
 
@@ -58,6 +61,8 @@ JOIN_MS=${UET_LAB_JOIN_MS:-2000}
 LEAVES=${UET_LAB_LEAVES:-2}
 SPINES=${UET_LAB_SPINES:-2}
 HOSTS=${UET_LAB_HOSTS:-4}
+read -ra NSCC <<<"${UET_LAB_NSCC:-}"
+PARTS=${UET_LAB_PARTS:-incast join permutation}
 SIZE=65536
 NET=198.19
 RX=$NET.100.1
@@ -271,8 +276,8 @@ run() {
 	in_ns r uetctl dev set lur link-mbps "$RATE" || return 1
 	for i in $(seq "$n"); do
 		iters[i]=$((FLOW_BYTES[i] / SIZE))
-		in_ns "s$i" uetctl dev set "lus$i" cc "$cc" link-mbps "$RATE" ||
-			return 1
+		in_ns "s$i" uetctl dev set "lus$i" cc "$cc" link-mbps "$RATE" \
+			"${NSCC[@]}" || return 1
 		in_ns r timeout 300 ib_send_bw -d lur -x "$gr" -p $((PORT0 + i)) \
 			-e -F -s $SIZE -n "${iters[i]}" >"$OUT/server$i.log" 2>&1 &
 	done
@@ -382,7 +387,7 @@ permutation() {
 		lab_down && leafspine_up || { rc=1; continue; }
 		for j in $(seq "$HOSTS"); do
 			in_ns "h1x$j" uetctl dev set "luh1x$j" cc "$cc" \
-				link-mbps "$RATE" &&
+				link-mbps "$RATE" "${NSCC[@]}" &&
 			in_ns "h2x$j" uetctl dev set "luh2x$j" link-mbps "$RATE" &&
 			gr=$(wait_gid "luh2x$j" "$NET.$((32 + j)).1") || rc=1
 			in_ns "h2x$j" timeout 300 ib_send_bw -d "luh2x$j" -x "$gr" \
@@ -432,7 +437,16 @@ trap 'lab_down' EXIT
 ktap_print_header
 ktap_set_plan 4
 ktap_test_result "setup" modprobe uet
-ktap_test_result "incast through one ECN-marking bottleneck" incast
-ktap_test_result "a flow joins and leaves" join
-ktap_test_result "a permutation across a leaf-spine fabric" permutation
+[ ${#NSCC[@]} = 0 ] || echo "# the senders' NSCC parameters: ${NSCC[*]}"
+# part WORD NAME: the part of the lab NAME if UET_LAB_PARTS has WORD
+part() {
+	if grep -qw "$1" <<<"$PARTS"; then
+		ktap_test_result "$2" "$1"
+	else
+		ktap_test_skip "$2: not in UET_LAB_PARTS"
+	fi
+}
+part incast "incast through one ECN-marking bottleneck"
+part join "a flow joins and leaves"
+part permutation "a permutation across a leaf-spine fabric"
 ktap_finished
