@@ -279,6 +279,13 @@ static void nscc_adjust(struct uet_nscc *cc, u64 now)
 	cc->received = 0;
 }
 
+/* @now, or the latest time brought before if later: the window's clock. */
+static u64 nscc_clock(struct uet_nscc *cc, u64 now)
+{
+	cc->clock = max(cc->clock, now);
+	return cc->clock;
+}
+
 /* Count @ev in the context's own counters. */
 static enum uet_nscc_event nscc_note(struct uet_nscc *cc,
 				     enum uet_nscc_event ev)
@@ -304,6 +311,7 @@ enum uet_nscc_event uet_nscc_ack(struct uet_nscc *cc,
 	enum uet_nscc_event ev = UET_NSCC_NONE;
 	u32 delay = cc->avg_delay;
 
+	now = nscc_clock(cc, now);
 	cc->in_flight -= min(ack->bytes, cc->in_flight);
 	cc->echoes += ack->ecn;
 	cc->achieved += ack->bytes;
@@ -356,6 +364,7 @@ enum uet_nscc_event uet_nscc_trim(struct uet_nscc *cc, u32 bytes, u32 rtt,
 {
 	enum uet_nscc_event ev;
 
+	now = nscc_clock(cc, now);
 	nscc_ignore(cc, bytes);
 	uet_nscc_base(cc, rtt);
 	nscc_avg(cc, cc->base_rtt, true);

@@ -135,6 +135,9 @@ struct uet_nscc_cfg {
  * @last_adjust: ns: time of the last @eta step.
  * @last_dec: ns: time of the last multiplicative decrease.
  * @qa_end: ns: the end of the quick-adapt period; 0 before the first.
+ * @clock: ns: the latest time an ACK or a trim brought: what the window's
+ *	reactions are timed by, which never goes back (the PDCs that share a
+ *	context read the time each under its own lock).
  * @increasing: fast increase is on.
  * @trigger_qa: a trim asks for quick adapt at the period's end.
  * @measured: @base_rtt was measured (or is fixed).
@@ -172,6 +175,7 @@ struct uet_nscc {
 	u64 last_adjust;
 	u64 last_dec;
 	u64 qa_end;
+	u64 clock;
 	bool increasing;
 	bool trigger_qa;
 	bool measured;

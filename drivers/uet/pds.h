@@ -80,6 +80,12 @@ struct uet_pds_src {
 	u32 pdcs;
 };
 
+/*
+ * The congestion contexts' table: as many buckets as a thousand paths
+ * need, 8 KiB a device; a context per PDC at the most (65535).
+ */
+#define UET_PDS_CCX_HASH_BITS	10
+
 /**
  * struct uet_pds_ccx - a congestion context (pds_ccx.c)
  * @node: in the device's @ccxs ...
@@ -295,7 +301,7 @@ struct uet_pds {
 	struct list_head tx_waiting;
 	struct work_struct tx_work;
 	spinlock_t ccx_lock;	/* see above */
-	DECLARE_HASHTABLE(ccxs, 6);
+	DECLARE_HASHTABLE(ccxs, UET_PDS_CCX_HASH_BITS);
 	u32 ccx_ids;
 	spinlock_t credit_lock;	/* see above */
 	struct list_head crediting;

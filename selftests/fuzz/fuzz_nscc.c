@@ -5,14 +5,16 @@
  * The input sets up a congestion context (MSS, link rate, base RTT, fixed
  * or not, BDP, target delay, gains, any values) and then scripts events for it, one operation
  * per byte followed by its arguments: requests sent, ACKs with any byte
- * count, RTT and mark, trims, timeouts, the clock moving on (at most by
- * what a u32 holds, never back: the kernel reads it under the PDC's lock).
+ * count, RTT and mark, trims, timeouts, the clock moving on or back (at
+ * most by what a u32 holds: the PDCs sharing a context bring their times
+ * in any order, which the window's own clock, never going back, absorbs).
  * After each operation the invariants are checked, and any breach aborts:
  *  - the window stays within [MSS, its ceiling], and the ceiling at least
  *    an MSS;
  *  - the base RTT is never 0, and only goes down once measured; a fixed
  *    one never moves;
- *  - the gains stay within their bounds;
+ *  - the gains stay within their bounds; the window's clock never goes
+ *    back;
  *  - the bytes whose echoes are ignored never pass those to ignore;
  *  - the bytes in flight are what was sent less what was acknowledged
  *    (never below 0);
@@ -45,6 +47,9 @@ static void check(const struct uet_nscc *cc, u64 in_flight,
 	if (before->measured && cc->base_rtt > before->base_rtt)
 		abort();
 	if (cc->base_fixed && cc->base_rtt != before->base_rtt)
+		abort();
+	if (cc->clock < before->clock || cc->last_dec > cc->clock ||
+	    cc->last_adjust > cc->clock)
 		abort();
 	if (cc->gains.fi > UET_NSCC_GAIN_MAX ||
 	    cc->gains.alpha > UET_NSCC_GAIN_MAX ||
@@ -127,8 +132,12 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			if (ev != UET_NSCC_TIMEOUT)
 				abort();
 			break;
-		default:	/* time goes by */
-			now += take(&in, 4);
+		default:	/* time goes by, or another PDC's time comes */
+			n = take(&in, 4);
+			if (n & 1)
+				now -= min_t(u64, now, n >> 1);
+			else
+				now += n >> 1;
 			break;
 		}
 		check(&cc, in_flight, &before, ev);

@@ -195,6 +195,26 @@ TEST_F(nscc, multiplicative_decrease)
 	EXPECT_EQ(0, self->cc.adapts);
 }
 
+/*
+ * The PDCs that share a context bring their times in any order: one
+ * older than the last cut is taken as the latest, so the once-a-base-RTT
+ * rule holds (a time before the last cut would wrap the check).
+ */
+TEST_F(nscc, clock_never_goes_back)
+{
+	self->cc.cwnd = 100000;
+	self->cc.avg_delay = 18000;
+	self->cc.last_adjust = T0 + BASE;
+	EXPECT_EQ(UET_NSCC_DECREASE, ack(&self->cc, 18000, true, T0 + BASE));
+	EXPECT_EQ(60000, self->cc.cwnd);
+	EXPECT_EQ(UET_NSCC_NONE, ack(&self->cc, 18000, true, T0));
+	EXPECT_EQ(60000, self->cc.cwnd);
+	EXPECT_EQ(T0 + BASE, self->cc.clock);
+	EXPECT_EQ(T0 + BASE, self->cc.last_dec);
+	EXPECT_EQ(UET_NSCC_TRIM, uet_nscc_trim(&self->cc, MSS, 0, T0 - 1));
+	EXPECT_EQ(T0 + BASE, self->cc.clock);
+}
+
 /* A cut is at most half the window, however high the average. */
 TEST_F(nscc, decrease_at_most_half)
 {
