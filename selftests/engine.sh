@@ -275,10 +275,13 @@ nscc_shared() {
 		looks=$(shared_looks "$f" $job | sort | uniq -c | tr '\n' ';')
 		echo "# job $job and the QP's, looks by (same context, PDCs sharing): $looks"
 		# in every look that saw both: shared, by two at least (PDCs
-		# of earlier tests may not have gone quiet yet), or not
+		# of earlier tests may not have gone quiet yet), or not; and
+		# one look at least but on a debug kernel, where uetctl looks
+		# a few times only, and the QP, slow, is quiet (its live state
+		# gone) between its messages
 		want='^1 [2-9]'
 		[ $job = 37 ] || want='^0 '
-		shared_looks "$f" $job | grep -q . &&
+		[ -n "${UET_SLOW:-}" ] || shared_looks "$f" $job | grep -q . || rc=1
 		! shared_looks "$f" $job | grep -qv "$want" || rc=1
 	done
 	netem_off
