@@ -10,7 +10,7 @@ For each run (an incast degree and a congestion control) it computes:
                start to the last end, as a share of the bottleneck's rate
   steady       the same while every flow runs, after the first second
                (the bottleneck's rate counts whole frames: payload is at
-               most 90% of a 1514-byte frame, 1366 bytes)
+               most 93.3% of a request's 1464-byte frame, 1366 bytes)
   jain         Jain's fairness index of the flows' rates over windows of
                the sampling period, while every flow runs, after the first
                second (convergence); the mean over those windows
