@@ -161,26 +161,24 @@ static const struct {
 static int nscc_parse(struct nlattr **a, bool job, u32 *params, u16 *set,
 		      struct netlink_ext_ack *extack)
 {
-	const struct nlattr *mtu;
 	int i;
 
 	for (i = 0; i < UET_NSCC_NUM_PARAMS; i++) {
 		const struct nlattr *attr = a[job ? nscc_attrs[i].job :
 						    nscc_attrs[i].dev];
+		u32 v;
 
 		if (!attr)
 			continue;
-		params[i] = nla_get_u32(attr);
+		v = nla_get_u32(attr);
+		if (i == UET_NSCC_P_MTU && v && v < UET_PAYLOAD_MIN) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "cc-mtu must be 0 (the netdev's) or at least 256");
+			return -ERANGE;
+		}
+		params[i] = v;
 		if (set)
 			*set |= BIT(i);
-	}
-	mtu = a[job ? nscc_attrs[UET_NSCC_P_MTU].job :
-		      nscc_attrs[UET_NSCC_P_MTU].dev];
-	if (mtu && params[UET_NSCC_P_MTU] &&
-	    params[UET_NSCC_P_MTU] < UET_PAYLOAD_MIN) {
-		NL_SET_ERR_MSG_ATTR(extack, mtu,
-				    "cc-mtu must be 0 (the netdev's) or at least 256");
-		return -ERANGE;
 	}
 	return 0;
 }

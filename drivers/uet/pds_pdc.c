@@ -558,6 +558,18 @@ static void pdc_cfg(struct uet_dev *udev, enum uet_pdc_mode mode,
  */
 #define UET_PDS_CC_BASE_RTT_NS	(100 * NSEC_PER_USEC)
 
+/* Congestion control @cc (enum uet_cc) has NSCC's window ... */
+static bool cc_has_nscc(u8 cc)
+{
+	return cc == UET_CC_NSCC || cc == UET_CC_NSCC_RCCC;
+}
+
+/* ... and RCCC's credit. */
+static bool cc_has_rccc(u8 cc)
+{
+	return cc == UET_CC_RCCC || cc == UET_CC_NSCC_RCCC;
+}
+
 /* The congestion control @pdc's job, or else its device, has now. */
 static u8 pdc_cc_wanted(const struct uet_pds_pdc *pdc)
 {
@@ -586,8 +598,8 @@ static int pdc_cc_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
 
 	if (!pdc->initiator)
 		return 0;
-	nscc = cc == UET_CC_NSCC || cc == UET_CC_NSCC_RCCC;
-	rccc = cc == UET_CC_RCCC || cc == UET_CC_NSCC_RCCC;
+	nscc = cc_has_nscc(cc);
+	rccc = cc_has_rccc(cc);
 	if (nscc || rccc) {
 		uet_job_nscc(udev, pdc->key.job, p);
 		gains = (struct uet_nscc_gains) {
@@ -639,8 +651,7 @@ void pdc_cc_refresh(struct uet_pds_pdc *pdc)
 	u8 cc = pdc_cc_wanted(pdc);
 
 	lockdep_assert_held(&pdc->lock);
-	if (live->cc_on == (cc == UET_CC_NSCC || cc == UET_CC_NSCC_RCCC) &&
-	    live->rccc_on == (cc == UET_CC_RCCC || cc == UET_CC_NSCC_RCCC))
+	if (live->cc_on == cc_has_nscc(cc) && live->rccc_on == cc_has_rccc(cc))
 		return;
 	/* the grant heard, which the target's count goes on from */
 	if (live->rccc_on)
