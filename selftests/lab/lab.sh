@@ -43,6 +43,10 @@
 #   UET_LAB_JOIN_MS    when the joining flow starts, ms after the first (2000)
 #   UET_LAB_LEAVES, UET_LAB_SPINES, UET_LAB_HOSTS  the leaf-spine fabric
 #                      (2 leaves, 2 spines, 4 hosts under each leaf)
+#   UET_LAB_BASE_US    the fabric's base RTT the senders are configured
+#                      with, us (600: the receiver link's 500 us and the
+#                      guest's own time, 551-583 us measured unloaded;
+#                      0: each sender measures its own)
 #   UET_LAB_NSCC       NSCC's parameters of the senders' devices, as
 #                      uetctl dev set takes them ("cc-fi-pct 250"; none)
 #   UET_LAB_PARTS      what to run ("incast join permutation")
@@ -61,7 +65,8 @@ JOIN_MS=${UET_LAB_JOIN_MS:-2000}
 LEAVES=${UET_LAB_LEAVES:-2}
 SPINES=${UET_LAB_SPINES:-2}
 HOSTS=${UET_LAB_HOSTS:-4}
-read -ra NSCC <<<"${UET_LAB_NSCC:-}"
+BASE_US=${UET_LAB_BASE_US:-600}
+read -ra NSCC <<<"cc-base-rtt-us $BASE_US ${UET_LAB_NSCC:-}"
 PARTS=${UET_LAB_PARTS:-incast join permutation}
 SIZE=65536
 NET=198.19
@@ -217,17 +222,17 @@ lab_counter() {
 # in requests, flow i being the one from host i (bash alone, no fork: a
 # fork under TCG takes as long as a sample period)
 delivered() {
-	local -a d f
+	local -a got f
 	local i h
 	# columns: 3 role, 6 peer, 13 requests delivered
 	while read -r -a f; do
 		[ "${f[2]}" = tgt ] || continue
 		h=${f[5]#*"$NET."}
-		d[${h%%.*}]=${f[12]}
+		got[${h%%.*}]=${f[12]}
 	done </sys/kernel/debug/uet/lur/pdcs
 	DL=
 	for ((i = 1; i <= $1; i++)); do
-		DL="$DL${DL:+,}${d[$i]:-0}"
+		DL="$DL${DL:+,}${got[$i]:-0}"
 	done
 }
 
@@ -262,12 +267,54 @@ sample() {
 	SAMPLES="$SAMPLES${SAMPLES:+,}{\"t_ms\":$((NOW - T0)),\"delivered\":[$DL],\"cwnd\":[$CW]$q}"
 }
 
+# held I: HELD, the pid of flow I's client if it has stopped on the start
+# line (selftests/lab/hold.c)
+held() {
+	local st
+	HELD=
+	[ -e "$OUT/held$1" ] && read -r HELD <"$OUT/held$1" &&
+		read -r _ _ st _ <"/proc/$HELD/stat" && [ "$st" = T ]
+}
+
+# hold_all N: wait (a minute at most) until the N clients of a run are on
+# the start line; PIDS gets their pids
+hold_all() {
+	local i k
+	for k in $(seq 600); do
+		for ((i = 1; i <= $1; i++)); do
+			held "$i" || break
+			PIDS[i]=$HELD
+		done
+		[ "$i" -gt "$1" ] && return 0
+		# a client that ended never gets there
+		[ -e "$OUT/done$i" ] && break
+		sleep 0.1
+	done
+	echo "# client $i not on the start line"
+	return 1
+}
+
+# release: each held client whose delay has passed let go (NOW - T0 ms
+# into the run), its start noted in STARTS
+release() {
+	local i
+	for i in "${!PIDS[@]}"; do
+		[ "${FLOW_DELAY[i]}" -le $((NOW - T0)) ] || continue
+		kill -CONT "${PIDS[i]}"
+		STARTS[i]=$((NOW - T0))
+		unset "PIDS[i]"
+	done
+}
+
 # run SCENARIO N CC: one run of N senders, sender i starting
 # FLOW_DELAY[i] ms after the first and sending FLOW_BYTES[i]; prints its
-# UET-LAB line
+# UET-LAB line.  Every client is started at once and stops on the start
+# line when its queue pair is ready; the run starts when all are there,
+# so that how long a process takes to start under TCG is not part of a
+# flow's time.
 run() {
 	local what=$1 n=$2 cc=$3 i gr gs k=0 flows=''
-	local alive bw t0 t1 rc red failed=0
+	local alive bw t1 rc red failed=0
 	local -a iters
 	lab_down || return 1
 	incast_up "$n" || { echo "# $what $n: no topology"; return 1; }
@@ -282,25 +329,27 @@ run() {
 			-e -F -s $SIZE -n "${iters[i]}" >"$OUT/server$i.log" 2>&1 &
 	done
 	sleep 1
-	now
-	T0=$NOW
-	SAMPLES=
+	rm -f "$OUT"/held*
 	for i in $(seq "$n"); do
 		gs=$(wait_gid "lus$i" "$NET.$i.1") || return 1
 		(
-			sleep "$(printf '%d.%03d' $((FLOW_DELAY[i] / 1000)) \
-				 $((FLOW_DELAY[i] % 1000)))"
-			now
-			t0=$NOW
-			in_ns "s$i" timeout 300 ib_send_bw -d "lus$i" -x "$gs" \
-				-p $((PORT0 + i)) -e -F -s $SIZE -n "${iters[i]}" "$RX" \
-				>"$OUT/client$i.log" 2>&1
+			in_ns "s$i" env LD_PRELOAD="$d/lab_hold.so" \
+				UET_LAB_HOLD="$OUT/held$i" timeout 300 ib_send_bw \
+				-d "lus$i" -x "$gs" -p $((PORT0 + i)) -e -F -s $SIZE \
+				-n "${iters[i]}" "$RX" >"$OUT/client$i.log" 2>&1
 			rc=$?
 			now
-			echo "$rc $((t0 - T0)) $((NOW - T0))" >"$OUT/done$i"
+			echo "$rc $NOW" >"$OUT/done$i"
 		) &
 	done
+	PIDS=()
+	STARTS=()
+	hold_all "$n" || failed=1
+	now
+	T0=$NOW
+	SAMPLES=
 	while :; do
+		release
 		alive=0
 		for ((i = 1; i <= n; i++)); do
 			[ -e "$OUT/done$i" ] || alive=1
@@ -309,10 +358,11 @@ run() {
 		k=$((k + 1))
 		[ $alive = 1 ] || break
 		sleep "$PERIOD"
+		now
 	done
 	wait
 	for i in $(seq "$n"); do
-		read -r rc t0 t1 <"$OUT/done$i"
+		read -r rc t1 <"$OUT/done$i"
 		bw=$(awk '$1 == '$SIZE' && NF >= 5 { print $4 }' "$OUT/client$i.log" |
 		     tail -n 1)
 		if [ "$rc" != 0 ]; then
@@ -320,7 +370,7 @@ run() {
 			failed=1
 		fi
 		flows="$flows${flows:+,}$(printf '{"rc":%d,"bytes":%d,"start_ms":%d,"end_ms":%d,"bw_MBps":%s,"timeouts":%d,"retransmits":%d,"cc_decreases":%d,"ecn_echoes":%d}' \
-			"$rc" $((iters[i] * SIZE)) "$t0" "$t1" "${bw:-0}" \
+			"$rc" $((iters[i] * SIZE)) "${STARTS[i]:-0}" $((t1 - T0)) "${bw:-0}" \
 			"$(lab_counter "lus$i" timeouts)" \
 			"$(lab_counter "lus$i" retransmits)" \
 			"$(lab_counter "lus$i" cc_decreases)" \
@@ -330,8 +380,8 @@ run() {
 		/qdisc red/ { red = 1 } red && /dropped/ { for (i = 1; i <= NF; i++) if ($i == "(dropped") d = $(i + 1) + 0 }
 		red && /marked/ { for (i = 1; i <= NF; i++) if ($i == "marked") m = $(i + 1) + 0 }
 		END { printf "\"drops\":%d,\"marked\":%d", d, m }')
-	printf 'UET-LAB {"scenario":"%s","n":%d,"cc":"%s","rate_mbit":%d,"delay_us":%d,"red_min":%d,"size":%d,"sample_ms":%d,%s,"flows":[%s],"samples":[%s]}\n' \
-		"$what" "$n" "$cc" "$RATE" "$DELAY_US" "$MIN" $SIZE "$SAMPLE_MS" \
+	printf 'UET-LAB {"scenario":"%s","n":%d,"cc":"%s","rate_mbit":%d,"delay_us":%d,"base_us":%d,"red_min":%d,"size":%d,"sample_ms":%d,%s,"flows":[%s],"samples":[%s]}\n' \
+		"$what" "$n" "$cc" "$RATE" "$DELAY_US" "$BASE_US" "$MIN" $SIZE "$SAMPLE_MS" \
 		"$red" "$flows" "$SAMPLES"
 	lab_down || failed=1
 	return $failed
@@ -437,7 +487,7 @@ trap 'lab_down' EXIT
 ktap_print_header
 ktap_set_plan 4
 ktap_test_result "setup" modprobe uet
-[ ${#NSCC[@]} = 0 ] || echo "# the senders' NSCC parameters: ${NSCC[*]}"
+echo "# the senders' NSCC parameters: ${NSCC[*]}"
 # part WORD NAME: the part of the lab NAME if UET_LAB_PARTS has WORD
 part() {
 	if grep -qw "$1" <<<"$PARTS"; then

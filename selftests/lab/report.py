@@ -7,7 +7,8 @@ Usage: report.py LOG OUTDIR
 For each run (an incast degree and a congestion control) it computes:
 
   goodput      what the senders delivered, over the time from the first
-               start to the last end, as a share of the bottleneck's rate
+               flow's first delivery to the last flow's last, as a share
+               of the bottleneck's rate
   steady       the same while every flow runs, after the first second
                (the bottleneck's rate counts whole frames: payload is at
                most 93.3% of a request's 1464-byte frame, 1366 bytes)
@@ -15,21 +16,31 @@ For each run (an incast degree and a congestion control) it computes:
                the sampling period, while every flow runs, after the first
                second (convergence); the mean over those windows
   spread       the spread of completion times, slowest over fastest
-               (uet-htsim's metric)
+               (uet-htsim's metric); a flow's time runs from its start
+               (lab.sh starts them together) to its last delivery at the
+               receiver
   p99_queue_ms the 99th percentile of the bottleneck's queueing delay
-               (backlog over rate) while the flows run
+               (backlog over rate) while every flow runs, after the first
+               second; max_queue_ms the most it was at any time (the
+               start's burst: every sender's first window at once)
   drops, marked, timeouts  the bottleneck's drops and ECN marks, the
                senders' retransmission timeouts
 
-and for a permutation across a leaf-spine fabric: each flow's rate, each
-of leaf 1's uplinks' share of the bytes, and what the flows moved as a
-share of the uplinks' rate; and for a flow that joins a running one and
-leaves before it (scenario "join"): join_ms, from the second flow's start until both rates are
-within 10% of their mean for two windows in a row, and leave_ms, from its
-end until the first flow's rate is within 10% of what the two had
-together.
+and with them the senders' base RTT (base: configured, us, or "meas",
+each sender's own measurement); for a permutation across a leaf-spine
+fabric: each flow's rate, each of leaf 1's uplinks' share of the bytes,
+and what the flows moved as a share of the uplinks' rate; and for a flow
+that joins a running one and leaves before it (scenario "join"): join_ms,
+from the second flow's start until both rates are within 10% of their
+mean for two windows in a row, and leave_ms, from its end until the
+first flow's rate is within 10% of what the two had together.
 
-and writes OUTDIR/lab.json (every run, its figures and its samples),
+A flow's first and last delivery are what the receiver's samples saw: the
+midpoint of the two samples around each, to half a sample period (the
+time perftest takes to exit under TCG, a second or more, is not the
+transport's).
+
+It writes OUTDIR/lab.json (every run, its figures and its samples),
 OUTDIR/lab.txt (the table it prints) and, with gnuplot, one PNG per run:
 each flow's rate, the bottleneck's queue and each sender's congestion
 window over time (OUTDIR/lab-SCENARIO N-CC.png, e.g. lab-incast8-nscc.png).
@@ -62,20 +73,37 @@ def percentile(xs, p):
     return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
 
 
+def data_times(flows, samples):
+    """Each flow's first and last delivery, from the receiver's samples."""
+    ts = [smp["t_ms"] for smp in samples]
+
+    def between(j):
+        return (ts[j - 1] + ts[j]) / 2 if j else ts[j]
+
+    for i, f in enumerate(flows):
+        ds = [smp["delivered"][i] for smp in samples]
+        if not ds or not ds[-1]:
+            f["first_ms"], f["last_ms"] = f["start_ms"], f["end_ms"]
+            continue
+        f["first_ms"] = between(next(j for j, d in enumerate(ds) if d))
+        f["last_ms"] = between(ds.index(ds[-1]))
+
+
 def figures(r):
     flows, samples = r["flows"], r["samples"]
     rate = r["rate_mbit"] * 1e6 / 8
-    start = min(f["start_ms"] for f in flows)
-    end = max(f["end_ms"] for f in flows)
-    all_in = max(f["start_ms"] for f in flows)
-    first_out = min(f["end_ms"] for f in flows)
-    ok = [f for f in flows if f["rc"] == 0]
     # what each flow's target PDC delivered so far: the most any sample
     # saw (a PDC the sampler missed counts as no progress, not a loss)
     top = [0] * len(flows)
     for smp in samples:
         top = [max(x, y) for x, y in zip(top, smp["delivered"])]
         smp["delivered"] = top
+    data_times(flows, samples)
+    start = min(f["first_ms"] for f in flows)
+    end = max(f["last_ms"] for f in flows)
+    all_in = max(f["first_ms"] for f in flows)
+    first_out = min(f["last_ms"] for f in flows)
+    ok = [f for f in flows if f["rc"] == 0]
     # bytes per request delivered: what the flows that completed sent
     # over what their target PDCs delivered, the same for every flow
     done = [i for i, f in enumerate(flows) if f["rc"] == 0]
@@ -95,24 +123,31 @@ def figures(r):
     js = [j for j in (jain(w) for w in windows) if j is not None]
     steady = [sum(w) / rate for w in windows]
     qd = [q / rate * 1000 for t, _, q, _ in series
-          if q is not None and all_in <= t <= first_out]
-    times = [f["end_ms"] - f["start_ms"] for f in ok]
+          if q is not None and all_in + CONVERGE_MS <= t <= first_out]
+    if not qd:
+        qd = [q / rate * 1000 for t, _, q, _ in series
+              if q is not None and all_in <= t <= first_out]
+    qmax = [q / rate * 1000 for _, _, q, _ in series if q is not None]
+    times = [f["last_ms"] - f["start_ms"] for f in ok]
     fig = {
         "scenario": r["scenario"],
         "n": r["n"], "cc": r["cc"], "rate_mbit": r["rate_mbit"],
-        "delay_us": r["delay_us"], "complete": len(ok) == len(flows),
+        "delay_us": r["delay_us"], "base_us": r.get("base_us"),
+        "complete": len(ok) == len(flows),
         "goodput": sum(f["bytes"] for f in ok) / ((end - start) / 1000) / rate
         if end > start else 0,
         "steady": sum(steady) / len(steady) if steady else None,
         "jain": sum(js) / len(js) if js else None,
         "spread": max(times) / min(times) if times and min(times) else None,
         "p99_queue_ms": percentile(qd, 99),
+        "max_queue_ms": max(qmax) if qmax else None,
         "drops": r["drops"], "marked": r["marked"],
         "timeouts": sum(f["timeouts"] for f in flows),
         "retransmits": sum(f["retransmits"] for f in flows),
         "cc_decreases": sum(f["cc_decreases"] for f in flows),
         "flow_MBps": [f["bw_MBps"] for f in flows],
-        "completion_ms": [f["end_ms"] - f["start_ms"] for f in flows],
+        "completion_ms": [f["last_ms"] - f["start_ms"] for f in flows],
+        "process_ms": [f["end_ms"] - f["start_ms"] for f in flows],
     }
     if r["scenario"] == "join" and len(flows) == 2:
         fig.update(join_leave(flows, series))
@@ -138,7 +173,7 @@ def permutation(r):
 
 def join_leave(flows, series):
     """When the joining flow got its share, and the other all back."""
-    joined, left = flows[1]["start_ms"], flows[1]["end_ms"]
+    joined, left = flows[1]["start_ms"], flows[1]["last_ms"]
 
     def fair(rs):
         m = sum(rs) / len(rs)
@@ -201,6 +236,11 @@ unset multiplot
     return png
 
 
+def base(us):
+    """The senders' base RTT: configured, us, or each one's measured."""
+    return "-" if us is None else "meas" if us == 0 else str(us)
+
+
 def fmt(x, f="%.2f"):
     return "-" if x is None else f % x
 
@@ -209,9 +249,9 @@ def main():
     log, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
     results, lines = [], []
-    lines.append("%-7s %-5s %8s %7s %6s %7s %9s %6s %7s %8s %9s" %
-                 ("incast", "cc", "goodput", "steady", "jain", "spread",
-                  "p99q_ms", "drops", "marked", "timeouts", "complete"))
+    lines.append("%-7s %-9s %5s %8s %7s %6s %7s %9s %9s %6s %7s %8s %9s" %
+                 ("incast", "cc", "base", "goodput", "steady", "jain", "spread",
+                  "p99q_ms", "maxq_ms", "drops", "marked", "timeouts", "complete"))
     joins = []
     for r in runs_of(log):
         if r["scenario"] == "permutation":
@@ -234,11 +274,13 @@ def main():
                           "jain %s" % (r["cc"], fmt(fig["join_ms"], "%d"),
                                        fmt(fig["leave_ms"], "%d"), fmt(fig["jain"])))
             continue
-        lines.append("%-7s %-5s %7.1f%% %7s %6s %7s %9s %6d %7d %8d %9s" %
-                     ("%d:1" % r["n"], r["cc"], fig["goodput"] * 100,
+        lines.append("%-7s %-9s %5s %7.1f%% %7s %6s %7s %9s %9s %6d %7d %8d %9s" %
+                     ("%d:1" % r["n"], r["cc"],
+                      base(fig["base_us"]), fig["goodput"] * 100,
                       fmt(fig["steady"] and fig["steady"] * 100, "%.1f%%"),
                       fmt(fig["jain"]), fmt(fig["spread"]),
-                      fmt(fig["p99_queue_ms"], "%.1f"), fig["drops"],
+                      fmt(fig["p99_queue_ms"], "%.1f"),
+                      fmt(fig["max_queue_ms"], "%.1f"), fig["drops"],
                       fig["marked"], fig["timeouts"],
                       "yes" if fig["complete"] else "NO"))
     if not results:
