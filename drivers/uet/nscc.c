@@ -124,6 +124,7 @@ void uet_nscc_init(struct uet_nscc *cc, const struct uet_nscc_cfg *cfg)
 
 	*cc = (struct uet_nscc) {
 		.mss = max_t(u32, cfg->mss, 1),
+		.hdr = cfg->hdr,
 		.rate = cfg->rate,
 		.target_cfg = cfg->target,
 		.bdp_cfg = cfg->bdp,

@@ -19,10 +19,18 @@
 #include <linux/types.h>
 
 /*
- * What one request counts for in the window beyond its payload: its
- * headers, as uet-htsim counts a packet's MTU less its MSS (64 bytes).
+ * What one request counts for beyond its payload, in the window and in
+ * RCCC's credit: what the link carries for it besides, on an IPv4 path:
+ * Ethernet's 38 bytes a frame (preamble and start delimiter 8, header 14,
+ * FCS 4, inter-frame gap 12), IPv4 20, UDP 8, a PDS request with its CC
+ * state 16 (struct uet_pds_req_cc) and a standard SES header 44 (struct
+ * uet_ses_std).  An IPv6 header is 20 bytes longer.  Counted so, the
+ * senders of a receiver's credit, paced at 99% of its link rate, send no
+ * faster than that link carries.  (uet-htsim counts 64 bytes, its MTU
+ * less its MSS.)
  */
-#define UET_NSCC_REQ_OVERHEAD	64
+#define UET_NSCC_HDR_IPV4	126
+#define UET_NSCC_HDR_IPV6	146
 
 /* The largest increase gain, in hundredths of an MSS: 100 MSS */
 #define UET_NSCC_GAIN_MAX	10000
@@ -80,8 +88,10 @@ enum uet_nscc_param {
 
 /**
  * struct uet_nscc_cfg - what a congestion context is set up from
- * @mss: bytes of the largest request: payload and %UET_NSCC_REQ_OVERHEAD.
- *	The window never shrinks below it.
+ * @mss: bytes of the largest request, payload and headers.  The window
+ *	never shrinks below it.
+ * @hdr: bytes a request counts for beyond its payload: %UET_NSCC_HDR_IPV4
+ *	or %UET_NSCC_HDR_IPV6.
  * @rate: the link's rate, bytes per second.
  * @base_rtt: ns: the round trip of an idle path, assumed until the first
  *	one is measured ...
@@ -94,6 +104,7 @@ enum uet_nscc_param {
  */
 struct uet_nscc_cfg {
 	u32 mss;
+	u32 hdr;
 	u64 rate;
 	u32 base_rtt;
 	bool base_fixed;
@@ -105,6 +116,7 @@ struct uet_nscc_cfg {
 /**
  * struct uet_nscc - one congestion context
  * @mss: from the configuration.
+ * @hdr: from the configuration.
  * @rate: from the configuration.
  * @target_cfg: from the configuration.
  * @bdp_cfg: from the configuration (its @bdp).
@@ -148,6 +160,7 @@ struct uet_nscc_cfg {
  */
 struct uet_nscc {
 	u32 mss;
+	u32 hdr;
 	u64 rate;
 	u32 target_cfg;
 	u32 bdp_cfg;
@@ -234,10 +247,10 @@ static inline bool uet_nscc_cut(enum uet_nscc_event ev)
 	       ev == UET_NSCC_TIMEOUT;
 }
 
-/* What a request of @len payload bytes counts for in the window. */
-static inline u32 uet_nscc_bytes(u32 len)
+/* What a request of @len payload bytes counts for in @cc's window. */
+static inline u32 uet_nscc_bytes(const struct uet_nscc *cc, u32 len)
 {
-	return len + UET_NSCC_REQ_OVERHEAD;
+	return len + cc->hdr;
 }
 
 /* The window has room for another request. */

@@ -29,7 +29,7 @@ static bool ccx_cfg_same(const struct uet_nscc_cfg *a,
 {
 	const struct uet_nscc_gains *ga = a->gains, *gb = b->gains;
 
-	return a->mss == b->mss && a->rate == b->rate &&
+	return a->mss == b->mss && a->hdr == b->hdr && a->rate == b->rate &&
 	       a->base_rtt == b->base_rtt && a->base_fixed == b->base_fixed &&
 	       a->bdp == b->bdp && a->target == b->target &&
 	       ga->fi == gb->fi && ga->alpha == gb->alpha &&
@@ -141,8 +141,7 @@ u32 pds_ccx_cap(struct uet_pds_ccx *ccx, u32 own)
 	u32 cap;
 
 	spin_lock(&ccx->lock);
-	cap = uet_nscc_share(&ccx->cc, ccx->sending, own) +
-	      uet_nscc_bytes(ccx->cc.mss);
+	cap = uet_nscc_share(&ccx->cc, ccx->sending, own) + ccx->cc.mss;
 	spin_unlock(&ccx->lock);
 	return cap;
 }
@@ -226,21 +225,23 @@ enum uet_nscc_event pds_ccx_timeout(struct uet_pds_ccx *ccx, u32 bytes)
 }
 
 /**
- * pds_ccx_base() - RCCC alone: a round trip for the base RTT
+ * pds_ccx_credit() - RCCC: a round trip measured; the credit to hold
  * @ccx: the PDC's context
- * @rtt: ns, 0 for none
+ * @rtt: ns, the round trip measured, for the base RTT (without NSCC the
+ *	round trips size the ceiling alone); 0 for none
+ * @srtt: ns, the PDC's smoothed round trip; 0 before the first
  *
- * Return: the window's ceiling of the base RTT now, bytes.
+ * Return: the most credit the PDC holds (uet_rccc_span()), bytes.
  */
-u32 pds_ccx_base(struct uet_pds_ccx *ccx, u32 rtt)
+u32 pds_ccx_credit(struct uet_pds_ccx *ccx, u32 rtt, u64 srtt)
 {
-	u32 maxwnd;
+	u32 span;
 
 	spin_lock(&ccx->lock);
 	uet_nscc_base(&ccx->cc, rtt);
-	maxwnd = ccx->cc.maxwnd;
+	span = uet_rccc_span(ccx->cc.maxwnd, ccx->cc.base_rtt, srtt);
 	spin_unlock(&ccx->lock);
-	return maxwnd;
+	return span;
 }
 
 /**

@@ -612,6 +612,8 @@ static int pdc_cc_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
 		cfg = (struct uet_nscc_cfg) {
 			/* the largest request: as set, or a packet of the MTU */
 			.mss = p[UET_NSCC_P_MTU] ?: READ_ONCE(udev->ndev->mtu),
+			.hdr = ipv6_addr_v4mapped(&pdc->key.raddr) ?
+			       UET_NSCC_HDR_IPV4 : UET_NSCC_HDR_IPV6,
 			.rate = (u64)READ_ONCE(udev->cfg.link_mbps) *
 				(USEC_PER_SEC / BITS_PER_BYTE),
 			.base_rtt = p[UET_NSCC_P_BASE_RTT_US] ?
@@ -632,8 +634,8 @@ static int pdc_cc_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
 	live->cc_on = nscc;
 	live->rccc_on = rccc;
 	if (rccc)
-		uet_rccc_tx_init(&live->credit, pds_ccx_base(ccx, 0), cfg.mss,
-				 pdc->pull);
+		uet_rccc_tx_init(&live->credit, pds_ccx_credit(ccx, 0, 0),
+				 cfg.mss, pdc->pull);
 	return 0;
 }
 

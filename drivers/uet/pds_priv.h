@@ -59,7 +59,7 @@ enum uet_nscc_event pds_ccx_ack(struct uet_pds_ccx *ccx, u32 *own,
 				const struct uet_nscc_ack *ack, u64 now);
 enum uet_nscc_event pds_ccx_trim(struct uet_pds_ccx *ccx, u32 bytes, u64 now);
 enum uet_nscc_event pds_ccx_timeout(struct uet_pds_ccx *ccx, u32 bytes);
-u32 pds_ccx_base(struct uet_pds_ccx *ccx, u32 rtt);
+u32 pds_ccx_credit(struct uet_pds_ccx *ccx, u32 rtt, u64 srtt);
 void pds_ccx_read(struct uet_pds *pds, struct uet_pds_ccx *ccx,
 		  struct uet_nscc *cc, u32 *pdcs);
 

@@ -118,7 +118,7 @@ static u32 pdc_credit_target(struct uet_pds_pdc *pdc)
 
 	return uet_rccc_target(&live->credit,
 			       uet_sched_backlog(&live->sched,
-						 UET_NSCC_REQ_OVERHEAD,
+						 live->ccx->cc.hdr,
 						 live->credit.maxwnd),
 			       cap);
 }
@@ -151,14 +151,18 @@ static void pdc_ask_credit(struct uet_pds_pdc *pdc, u32 target)
 	pdc_out(pdc, skb);
 }
 
-/* What the request of @psn counts for in the congestion window; 0: none. */
+/*
+ * What the request of @psn counts for in the congestion window and in
+ * RCCC's credit; 0: none, or no congestion control.
+ */
 static u32 pdc_cc_bytes(struct uet_pds_pdc *pdc, u32 psn)
 {
 	const struct uet_pds_tx *tx = uet_sched_tx(&pdc->live->sched, psn);
 
-	if (!(tx->flags & UET_PDS_TX_USED) || tx->flags & UET_PDS_TX_CLOSE)
+	if (!pdc->live->ccx || !(tx->flags & UET_PDS_TX_USED) ||
+	    tx->flags & UET_PDS_TX_CLOSE)
 		return 0;
-	return uet_nscc_bytes(tx->len);
+	return uet_nscc_bytes(&pdc->live->ccx->cc, tx->len);
 }
 
 /*
@@ -935,10 +939,11 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 		pdc_cc_count(pdc, pds_ccx_ack(pdc->live->ccx,
 					      &pdc->live->ccx_bytes, &cc, now));
 	if (pdc->live->rccc_on) {
-		/* RCCC holds up to NSCC's ceiling, of the base RTT measured */
+		/* RCCC holds NSCC's ceiling, for the round trip measured */
 		uet_rccc_answered(&pdc->live->credit);
 		uet_rccc_window(&pdc->live->credit,
-				pds_ccx_base(pdc->live->ccx, cc.rtt));
+				pds_ccx_credit(pdc->live->ccx, cc.rtt,
+					       pdc->live->core.rtt.srtt));
 	}
 	uet_pdc_transition(&pdc->live->core, UET_PDC_EV_ACK);
 	pdc_push(pdc, UET_PDS_TX_BURST);

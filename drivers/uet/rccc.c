@@ -22,6 +22,8 @@
 #define RCCC_NS_PER_SEC		1000000000ULL
 /* The pacer hands out credit at 99% of the link rate (UecPullPacer). */
 #define RCCC_PACE_PERCENT	99
+/* The credit held covers a round trip at most this many base RTTs long. */
+#define RCCC_SPAN_MAX		16
 /* The most quanta paced at once: 16 MiB, which keeps the product in u64. */
 #define RCCC_PACE_MAX		65536
 
@@ -73,6 +75,34 @@ void uet_rccc_window(struct uet_rccc_tx *tx, u32 maxwnd)
 {
 	tx->maxwnd = maxwnd;
 	tx->credit = min_t(s64, tx->credit, maxwnd);
+}
+
+/**
+ * uet_rccc_span() - the most credit a sender holds, for the round trip
+ * @maxwnd: NSCC's ceiling, 1.5 BDP of the base RTT, bytes
+ * @base: ns: that base RTT
+ * @srtt: ns: the PDC's smoothed round trip, 0 before the first
+ *
+ * What a sender asks for and holds must last the round trip of its
+ * credit: the ask, the receiver's turn, the grant back and the request it
+ * pays for.  That is the round trip measured, which a loaded path (a
+ * queue at the bottleneck, a busy host) stretches beyond the base RTT;
+ * a sender whose asks covered the base RTT alone would wait between
+ * grants, and the receiver's link would idle.  The receiver's pace, not
+ * the sender's window, bounds what the senders send together.
+ *
+ * Return: @maxwnd scaled by @srtt over @base when @srtt is the longer, by
+ * at most %RCCC_SPAN_MAX.
+ */
+u32 uet_rccc_span(u32 maxwnd, u32 base, u64 srtt)
+{
+	u64 span;
+
+	if (!base || srtt <= base)
+		return maxwnd;
+	srtt = min_t(u64, srtt, (u64)base * RCCC_SPAN_MAX);
+	span = div_u64((u64)maxwnd * srtt, base);
+	return min_t(u64, span, U32_MAX);
 }
 
 /**

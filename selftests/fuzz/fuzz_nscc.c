@@ -89,7 +89,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	cfg.rate = take(&in, 5);
 	cfg.base_rtt = take(&in, 4);
 	cfg.target = take(&in, 4);
-	cfg.base_fixed = take(&in, 1) & 1;
+	n = take(&in, 1);
+	cfg.base_fixed = n & 1;
+	cfg.hdr = n & 2 ? UET_NSCC_HDR_IPV6 : UET_NSCC_HDR_IPV4;
 	cfg.bdp = take(&in, 1) & 1 ? take(&in, 4) : 0;
 	gains.fi = take(&in, 2);
 	gains.alpha = take(&in, 2);
@@ -108,8 +110,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		switch (take(&in, 1) % 5) {
 		case 0:		/* a request leaves */
 			n = take(&in, 2);
-			uet_nscc_sent(&cc, uet_nscc_bytes(n));
-			in_flight += uet_nscc_bytes(n);
+			uet_nscc_sent(&cc, uet_nscc_bytes(&cc, n));
+			in_flight += uet_nscc_bytes(&cc, n);
 			break;
 		case 1:		/* an ACK */
 			a.bytes = take(&in, 3);

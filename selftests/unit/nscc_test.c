@@ -27,7 +27,8 @@ FIXTURE(nscc)
 FIXTURE_SETUP(nscc)
 {
 	struct uet_nscc_cfg cfg = {
-		.mss = MSS, .rate = RATE, .base_rtt = BASE,
+		.mss = MSS, .hdr = UET_NSCC_HDR_IPV4, .rate = RATE,
+		.base_rtt = BASE,
 	};
 
 	uet_nscc_init(&self->cc, &cfg);
@@ -331,18 +332,20 @@ TEST_F(nscc, timeout)
 /* The window gates what leaves: requests go while in flight < window. */
 TEST_F(nscc, window_gates_sending)
 {
-	struct uet_nscc_ack a = { .bytes = uet_nscc_bytes(MSS) };
+	struct uet_nscc_ack a = { .bytes = uet_nscc_bytes(&self->cc, MSS) };
 
+	/* a request counts for its frame on an IPv4 Ethernet link */
+	EXPECT_EQ(MSS + 38 + 20 + 8 + 16 + 44, uet_nscc_bytes(&self->cc, MSS));
 	self->cc.cwnd = 3 * MSS;
 	self->cc.last_adjust = T0;
 	EXPECT_TRUE(uet_nscc_may_send(&self->cc));
-	uet_nscc_sent(&self->cc, uet_nscc_bytes(MSS));
-	uet_nscc_sent(&self->cc, uet_nscc_bytes(MSS));
+	uet_nscc_sent(&self->cc, uet_nscc_bytes(&self->cc, MSS));
+	uet_nscc_sent(&self->cc, uet_nscc_bytes(&self->cc, MSS));
 	EXPECT_TRUE(uet_nscc_may_send(&self->cc));
-	uet_nscc_sent(&self->cc, uet_nscc_bytes(MSS));
+	uet_nscc_sent(&self->cc, uet_nscc_bytes(&self->cc, MSS));
 	EXPECT_FALSE(uet_nscc_may_send(&self->cc));
 	uet_nscc_ack(&self->cc, &a, T0 + 1);
-	EXPECT_EQ(2 * uet_nscc_bytes(MSS), self->cc.in_flight);
+	EXPECT_EQ(2 * uet_nscc_bytes(&self->cc, MSS), self->cc.in_flight);
 	EXPECT_TRUE(uet_nscc_may_send(&self->cc));
 }
 

@@ -103,6 +103,24 @@ TEST(window_follows_the_path)
 	ASSERT_EQ(64 + 40, uet_rccc_target(&tx, 50000, U32_MAX));
 }
 
+/*
+ * The credit held lasts the round trip measured: NSCC's ceiling of the
+ * base RTT, scaled up as the smoothed RTT grows past it, by 16 at most.
+ */
+TEST(span_covers_the_round_trip)
+{
+	/* not measured yet, or no longer than the base: the ceiling */
+	ASSERT_EQ(4500, uet_rccc_span(4500, 600000, 0));
+	ASSERT_EQ(4500, uet_rccc_span(4500, 600000, 600000));
+	/* 1.7 ms against 0.6: 4,500 x 17 / 6 = 12,750 */
+	ASSERT_EQ(12750, uet_rccc_span(4500, 600000, 1700000));
+	/* a round trip of a second counts as 16 base RTTs */
+	ASSERT_EQ(16 * 4500, uet_rccc_span(4500, 600000, 1000000000));
+	/* no base: the ceiling; a huge one saturates, does not wrap */
+	ASSERT_EQ(4500, uet_rccc_span(4500, 0, 1700000));
+	ASSERT_EQ(U32_MAX, uet_rccc_span(U32_MAX / 2, 1000, 16000));
+}
+
 TEST(counters_wrap)
 {
 	struct uet_rccc_tx tx;
