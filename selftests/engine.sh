@@ -167,8 +167,10 @@ cc_seen() {
 # byte still arrives once, with no timeout (but on a debug kernel, which
 # stalls past the RTO now and then); uetctl shows the PDC's window
 # meanwhile.  With congestion control off (cc none) the same transfer
-# cuts and waits for nothing, and may time out.  Each run on a new PDC (its job):
-# a PDC takes the device's settings when it starts sending.
+# cuts and waits for nothing, and may time out.  Then RUDI writes, without
+# a PDC, through the same queue: their path's window is cut and fills
+# with NSCC, not without.  Each run on a new PDC or RUDI path (its job):
+# each takes the device's settings when it starts sending.
 nscc_ecn() {
 	local d w r cc seen pid job=20 rc=0
 	if ecn_mark_on; then
@@ -193,6 +195,18 @@ nscc_ecn() {
 				[ "$d" -gt 0 ] && [ "$w" -gt 0 ] || rc=1
 				# a debug kernel stalls past the RTO now and then
 				[ -n "${UET_SLOW:-}" ] || [ "$r" -eq 0 ] || rc=1
+			else
+				[ "$d" -eq 0 ] && [ "$w" -eq 0 ] || rc=1
+			fi
+			# RUDI's requests have the window of their path too
+			d=$(counter uet0 cc_decreases) w=$(counter uet0 cc_window_full)
+			xfer job=$((job + 10)) count="$(scaled 16 12)" size=262144 \
+				op=write mode=rudi || rc=1
+			d=$(($(counter uet0 cc_decreases) - d))
+			w=$(($(counter uet0 cc_window_full) - w))
+			echo "# cc $cc, RUDI: window cuts $d, window full $w"
+			if [ $cc = nscc ]; then
+				[ "$d" -gt 0 ] && [ "$w" -gt 0 ] || rc=1
 			else
 				[ "$d" -eq 0 ] && [ "$w" -eq 0 ] || rc=1
 			fi

@@ -72,9 +72,13 @@ rudi_state() {
 # (vmalloc) and little more.  Once the peer answers again, the requests
 # are resent from the same pages and the write arrives whole.  The stall
 # (3 s) is well within a request's 16 sends (some six minutes).  An
-# endpoint that closes meanwhile lets go of its requests.
+# endpoint that closes meanwhile lets go of its requests.  Congestion
+# control is off meanwhile: NSCC's window would hold fewer in flight
+# (engine.sh's nscc_ecn checks that it does), and the table's bound is
+# what is tested here.
 rudi_bounded() {
 	local pid st inflight max queued i rtx rc=0
+	A uetctl dev set uet0 cc none || return 1
 	rtx=$(counter uet0 retransmits)
 	mem_snapshot /tmp/rudi-meminfo0.txt
 	A tc qdisc replace dev veth0 root netem loss 100% || return 1
@@ -110,6 +114,7 @@ rudi_bounded() {
 	A tc qdisc del dev veth0 root
 	echo "# after a close mid-write: $inflight in flight, $queued queued"
 	[ "$inflight" = 0 ] && [ "$queued" = 0 ] || rc=1
+	A uetctl dev set uet0 cc nscc || rc=1
 	return $rc
 }
 

@@ -313,7 +313,8 @@ struct uet_pds {
  * struct uet_rudi - a device's RUDI requests (rudi.c)
  * @lock: protects the fields below.
  * @reqs: struct uet_rudi_req in flight, by packet ID.
- * @sendq: struct uet_pds_msg with requests not yet sent, oldest first.
+ * @paths: struct uet_rudi_path, by target, traffic class and job.
+ * @ready: the paths with messages queued, in turn.
  * @inflight: requests in @reqs, at most %UET_PDS_INFLIGHT_MAX.
  * @rtt: the round trips of RUDI requests to any peer (RFC 6298).
  * @next_id: the next packet ID.
@@ -322,7 +323,8 @@ struct uet_pds {
 struct uet_rudi {
 	spinlock_t lock;	/* see above */
 	DECLARE_HASHTABLE(reqs, 6);
-	struct list_head sendq;
+	DECLARE_HASHTABLE(paths, 4);
+	struct list_head ready;
 	u32 inflight;
 	struct uet_pdc_rtt rtt;
 	u32 next_id;
@@ -347,7 +349,7 @@ bool uet_pds_cancel(struct uet_dev *udev, struct uet_pds_msg *msg);
 
 /* rudi.c */
 struct uet_pds_hdr_info;
-void uet_rudi_send_msg(struct uet_dev *udev, const struct in6_addr *dst,
+void uet_rudi_send_msg(struct uet_dev *udev, const struct uet_pds_key *key,
 		       struct uet_pds_msg *msg);
 void uet_rudi_rcv(struct uet_dev *udev, struct sk_buff *skb,
 		  const struct uet_pds_hdr_info *h, const struct in6_addr *saddr,

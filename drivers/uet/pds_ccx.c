@@ -13,15 +13,50 @@
  * waits on another's ACKs, and when the window is cut each sends less
  * from its next ACK on.  The context's @in_flight is the sum of theirs.
  *
- * A context lives as long as a PDC's live state refers to it: there are
- * never more of them than PDCs.  The device finds them in a small hash
- * table by peer and class, and among those by their parameters.
+ * RUDI's requests to a peer, for a job, share its context in the same
+ * way, as one more sender beside the PDCs (rudi.c).
+ *
+ * A context lives as long as a PDC's live state or a RUDI path refers to
+ * it: there are never more of them than those.  The device finds them in
+ * a small hash table by peer and class, and among those by their
+ * parameters.
  */
 #include <linux/jhash.h>
 #include <linux/slab.h>
 
+#include "counters.h"
+#include "job.h"
 #include "pds_priv.h"
 #include "uet.h"
+
+/*
+ * The base RTT NSCC assumes until it measures one: it sizes the first
+ * window only (1.5 BDP, 187,500 bytes at 10 Gb/s), and the first ACK
+ * replaces it.  A round trip through two software stacks on a LAN.
+ */
+#define UET_PDS_CC_BASE_RTT_NS	(100 * NSEC_PER_USEC)
+
+/**
+ * pds_cc_wanted() - the congestion control of a key's traffic now
+ * @udev: the device
+ * @key: its @cc: its job's, or %UET_PDS_CC_DEVICE for the device's
+ *
+ * Return: enum uet_cc.
+ */
+u8 pds_cc_wanted(struct uet_dev *udev, const struct uet_pds_key *key)
+{
+	return key->cc == UET_PDS_CC_DEVICE ? READ_ONCE(udev->cfg.cc) :
+					      key->cc - 1;
+}
+
+/* Count in the device what a window did, as it counts it: cuts, adapts. */
+void pds_cc_count(struct uet_dev *udev, enum uet_nscc_event ev)
+{
+	if (uet_nscc_cut(ev))
+		uet_count(udev, UET_CNT_CC_DECREASES, 1);
+	else if (ev == UET_NSCC_QUICK_ADAPT)
+		uet_count(udev, UET_CNT_CC_QUICK_ADAPTS, 1);
+}
 
 /* Two configurations of NSCC that make the same window. */
 static bool ccx_cfg_same(const struct uet_nscc_cfg *a,
@@ -82,6 +117,49 @@ struct uet_pds_ccx *pds_ccx_get(struct uet_pds *pds,
 out:
 	spin_unlock_bh(&pds->ccx_lock);
 	return ccx;
+}
+
+/**
+ * pds_ccx_of() - the congestion context of a key's path, as its job or
+ *	else its device sets NSCC's parameters (each on its own)
+ * @udev: the device
+ * @key: the peer, the traffic class and the job
+ *
+ * The MSS is the one set, or else a packet of the netdev's MTU; the base
+ * RTT the one set, or else 100 us until the first is measured.
+ *
+ * Return: the context, referenced, or %NULL if memory is short.
+ */
+struct uet_pds_ccx *pds_ccx_of(struct uet_dev *udev,
+			       const struct uet_pds_key *key)
+{
+	u32 p[UET_NSCC_NUM_PARAMS];
+	struct uet_nscc_gains gains;
+	struct uet_nscc_cfg cfg;
+
+	uet_job_nscc(udev, key->job, p);
+	gains = (struct uet_nscc_gains) {
+		.fi = p[UET_NSCC_P_FI],
+		.alpha = p[UET_NSCC_P_ALPHA],
+		.eta = p[UET_NSCC_P_ETA],
+		.md = p[UET_NSCC_P_MD],
+		.ignore = p[UET_NSCC_P_IGNORE],
+	};
+	cfg = (struct uet_nscc_cfg) {
+		.mss = p[UET_NSCC_P_MTU] ?: READ_ONCE(udev->ndev->mtu),
+		.hdr = ipv6_addr_v4mapped(&key->raddr) ? UET_NSCC_HDR_IPV4 :
+							 UET_NSCC_HDR_IPV6,
+		.rate = (u64)READ_ONCE(udev->cfg.link_mbps) *
+			(USEC_PER_SEC / BITS_PER_BYTE),
+		.base_rtt = p[UET_NSCC_P_BASE_RTT_US] ?
+			    p[UET_NSCC_P_BASE_RTT_US] * NSEC_PER_USEC :
+			    UET_PDS_CC_BASE_RTT_NS,
+		.base_fixed = p[UET_NSCC_P_BASE_RTT_US],
+		.bdp = p[UET_NSCC_P_BDP],
+		.target = p[UET_NSCC_P_TARGET_US] * NSEC_PER_USEC,
+		.gains = &gains,
+	};
+	return pds_ccx_get(&udev->pds, &key->raddr, key->tc, &cfg);
 }
 
 /**
@@ -222,6 +300,27 @@ enum uet_nscc_event pds_ccx_timeout(struct uet_pds_ccx *ccx, u32 bytes)
 	ev = uet_nscc_timeout(&ccx->cc, bytes);
 	spin_unlock(&ccx->lock);
 	return ev;
+}
+
+/**
+ * pds_ccx_forget() - requests leave a sender's window unanswered
+ * @ccx: its context
+ * @own: the bytes it has in flight in it, updated
+ * @bytes: what they counted for
+ *
+ * Requests given up or cancelled: no longer in flight, and no sign of
+ * the path either way, so the window does not move.
+ */
+void pds_ccx_forget(struct uet_pds_ccx *ccx, u32 *own, u32 bytes)
+{
+	u32 gone = min(bytes, *own);
+
+	spin_lock(&ccx->lock);
+	ccx->cc.in_flight -= min(gone, ccx->cc.in_flight);
+	*own -= gone;
+	if (gone && !*own)
+		ccx->sending--;
+	spin_unlock(&ccx->lock);
 }
 
 /**

@@ -552,32 +552,6 @@ static void pdc_cfg(struct uet_dev *udev, enum uet_pdc_mode mode,
 }
 
 /*
- * The base RTT NSCC assumes until it measures one: it sizes the first
- * window only (1.5 BDP, 187,500 bytes at 10 Gb/s), and the first ACK
- * replaces it.  A round trip through two software stacks on a LAN.
- */
-#define UET_PDS_CC_BASE_RTT_NS	(100 * NSEC_PER_USEC)
-
-/* Congestion control @cc (enum uet_cc) has NSCC's window ... */
-static bool cc_has_nscc(u8 cc)
-{
-	return cc == UET_CC_NSCC || cc == UET_CC_NSCC_RCCC;
-}
-
-/* ... and RCCC's credit. */
-static bool cc_has_rccc(u8 cc)
-{
-	return cc == UET_CC_RCCC || cc == UET_CC_NSCC_RCCC;
-}
-
-/* The congestion control @pdc's job, or else its device, has now. */
-static u8 pdc_cc_wanted(const struct uet_pds_pdc *pdc)
-{
-	return pdc->key.cc == UET_PDS_CC_DEVICE ? READ_ONCE(pdc->udev->cfg.cc) :
-						  pdc->key.cc - 1;
-}
-
-/*
  * An initiator's congestion control, as its job or else the device has
  * it (each of NSCC's parameters too): NSCC's window, RCCC's credit, both
  * or neither; with either, the congestion context of its path, which it
@@ -588,44 +562,16 @@ static u8 pdc_cc_wanted(const struct uet_pds_pdc *pdc)
  */
 static int pdc_cc_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
 {
-	struct uet_dev *udev = pdc->udev;
-	u32 p[UET_NSCC_NUM_PARAMS];
-	struct uet_nscc_gains gains;
 	struct uet_pds_ccx *ccx = NULL;
-	struct uet_nscc_cfg cfg;
-	u8 cc = pdc_cc_wanted(pdc);
+	u8 cc = pds_cc_wanted(pdc->udev, &pdc->key);
 	bool nscc, rccc;
 
 	if (!pdc->initiator)
 		return 0;
-	nscc = cc_has_nscc(cc);
-	rccc = cc_has_rccc(cc);
+	nscc = pds_cc_nscc(cc);
+	rccc = pds_cc_rccc(cc);
 	if (nscc || rccc) {
-		uet_job_nscc(udev, pdc->key.job, p);
-		gains = (struct uet_nscc_gains) {
-			.fi = p[UET_NSCC_P_FI],
-			.alpha = p[UET_NSCC_P_ALPHA],
-			.eta = p[UET_NSCC_P_ETA],
-			.md = p[UET_NSCC_P_MD],
-			.ignore = p[UET_NSCC_P_IGNORE],
-		};
-		cfg = (struct uet_nscc_cfg) {
-			/* the largest request: as set, or a packet of the MTU */
-			.mss = p[UET_NSCC_P_MTU] ?: READ_ONCE(udev->ndev->mtu),
-			.hdr = ipv6_addr_v4mapped(&pdc->key.raddr) ?
-			       UET_NSCC_HDR_IPV4 : UET_NSCC_HDR_IPV6,
-			.rate = (u64)READ_ONCE(udev->cfg.link_mbps) *
-				(USEC_PER_SEC / BITS_PER_BYTE),
-			.base_rtt = p[UET_NSCC_P_BASE_RTT_US] ?
-				    p[UET_NSCC_P_BASE_RTT_US] * NSEC_PER_USEC :
-				    UET_PDS_CC_BASE_RTT_NS,
-			.base_fixed = p[UET_NSCC_P_BASE_RTT_US],
-			.bdp = p[UET_NSCC_P_BDP],
-			.target = p[UET_NSCC_P_TARGET_US] * NSEC_PER_USEC,
-			.gains = &gains,
-		};
-		ccx = pds_ccx_get(&udev->pds, &pdc->key.raddr, pdc->key.tc,
-				  &cfg);
+		ccx = pds_ccx_of(pdc->udev, &pdc->key);
 		if (!ccx)
 			return -ENOMEM;
 	}
@@ -635,7 +581,7 @@ static int pdc_cc_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
 	live->rccc_on = rccc;
 	if (rccc)
 		uet_rccc_tx_init(&live->credit, pds_ccx_credit(ccx, 0, 0),
-				 cfg.mss, pdc->pull);
+				 ccx->cc.mss, pdc->pull);
 	return 0;
 }
 
@@ -650,10 +596,10 @@ static int pdc_cc_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
 void pdc_cc_refresh(struct uet_pds_pdc *pdc)
 {
 	struct uet_pds_live *live = pdc->live;
-	u8 cc = pdc_cc_wanted(pdc);
+	u8 cc = pds_cc_wanted(pdc->udev, &pdc->key);
 
 	lockdep_assert_held(&pdc->lock);
-	if (live->cc_on == cc_has_nscc(cc) && live->rccc_on == cc_has_rccc(cc))
+	if (live->cc_on == pds_cc_nscc(cc) && live->rccc_on == pds_cc_rccc(cc))
 		return;
 	/* the grant heard, which the target's count goes on from */
 	if (live->rccc_on)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * uet PDS internals, shared by its files: pds_ccx.c (congestion
- * contexts), pds_pdc.c (PDC objects and
+ * contexts), rudi.c (RUDI, without PDCs), pds_pdc.c (PDC objects and
  * their tables), pds_tx.c (the initiator: the scheduler, transmit, ACKs
  * and NACKs received), pds_rx.c (the target: requests, the ACKs and NACKs
  * it sends, control packets; and where every received packet enters) and
@@ -13,6 +13,7 @@
 #define _UET_PDS_PRIV_H
 
 #include <linux/jhash.h>
+#include <uapi/linux/uet_netlink.h>
 
 #include "pds.h"
 
@@ -47,7 +48,23 @@ static inline void pdc_get(struct uet_pds_pdc *pdc)
 	refcount_inc(&pdc->ref);
 }
 
+/* Congestion control @cc (enum uet_cc) has NSCC's window ... */
+static inline bool pds_cc_nscc(u8 cc)
+{
+	return cc == UET_CC_NSCC || cc == UET_CC_NSCC_RCCC;
+}
+
+/* ... and RCCC's credit. */
+static inline bool pds_cc_rccc(u8 cc)
+{
+	return cc == UET_CC_RCCC || cc == UET_CC_NSCC_RCCC;
+}
+
 /* pds_ccx.c */
+u8 pds_cc_wanted(struct uet_dev *udev, const struct uet_pds_key *key);
+void pds_cc_count(struct uet_dev *udev, enum uet_nscc_event ev);
+struct uet_pds_ccx *pds_ccx_of(struct uet_dev *udev,
+			       const struct uet_pds_key *key);
 struct uet_pds_ccx *pds_ccx_get(struct uet_pds *pds,
 				const struct in6_addr *raddr, u8 tc,
 				const struct uet_nscc_cfg *cfg);
@@ -59,6 +76,7 @@ enum uet_nscc_event pds_ccx_ack(struct uet_pds_ccx *ccx, u32 *own,
 				const struct uet_nscc_ack *ack, u64 now);
 enum uet_nscc_event pds_ccx_trim(struct uet_pds_ccx *ccx, u32 bytes, u64 now);
 enum uet_nscc_event pds_ccx_timeout(struct uet_pds_ccx *ccx, u32 bytes);
+void pds_ccx_forget(struct uet_pds_ccx *ccx, u32 *own, u32 bytes);
 u32 pds_ccx_credit(struct uet_pds_ccx *ccx, u32 rtt, u64 srtt);
 void pds_ccx_read(struct uet_pds *pds, struct uet_pds_ccx *ccx,
 		  struct uet_nscc *cc, u32 *pdcs);

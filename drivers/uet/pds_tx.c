@@ -165,18 +165,6 @@ static u32 pdc_cc_bytes(struct uet_pds_pdc *pdc, u32 psn)
 	return uet_nscc_bytes(&pdc->live->ccx->cc, tx->len);
 }
 
-/*
- * Count in the device what the congestion window did, as the window
- * counts it for itself: cuts, and quick adapts.
- */
-static void pdc_cc_count(struct uet_pds_pdc *pdc, enum uet_nscc_event ev)
-{
-	if (uet_nscc_cut(ev))
-		uet_count(pdc->udev, UET_CNT_CC_DECREASES, 1);
-	else if (ev == UET_NSCC_QUICK_ADAPT)
-		uet_count(pdc->udev, UET_CNT_CC_QUICK_ADAPTS, 1);
-}
-
 /* The request of @tx, SES header and payload; %NULL if it cannot be had. */
 static struct sk_buff *pdc_req_skb(const struct uet_pds_tx *tx)
 {
@@ -564,9 +552,9 @@ static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t)
 	}
 	uet_count(pdc->udev, UET_CNT_TIMEOUTS, 1);
 	if (live->cc_on)
-		pdc_cc_count(pdc, pds_ccx_timeout(live->ccx,
-						  pdc_cc_bytes(pdc,
-							       live->core.tx.una)));
+		pds_cc_count(pdc->udev,
+			     pds_ccx_timeout(live->ccx,
+					     pdc_cc_bytes(pdc, live->core.tx.una)));
 	uet_pdc_tx_timeout(&live->core);
 	if (uet_pdc_transition(&live->core, UET_PDC_EV_TIMEOUT) == UET_PDC_CLOSED) {
 		pdc_fail_all(pdc, -ETIMEDOUT);
@@ -712,7 +700,7 @@ int uet_pds_send_msg(struct uet_dev *udev, const struct uet_pds_key *key,
 
 	if (key->mode == UET_PDC_RUDI) {
 		msg->tc = key->tc;
-		uet_rudi_send_msg(udev, &key->raddr, msg);
+		uet_rudi_send_msg(udev, key, msg);
 		return 0;
 	}
 	pdc = pdc_get_initiator(udev, key);
@@ -936,8 +924,9 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 	cc.bytes = pdc_tx_acked(pdc, &acked);
 	cc.ecn = (h->flags & UET_PDS_F_M) || ce;
 	if (pdc->live->cc_on)
-		pdc_cc_count(pdc, pds_ccx_ack(pdc->live->ccx,
-					      &pdc->live->ccx_bytes, &cc, now));
+		pds_cc_count(pdc->udev,
+			     pds_ccx_ack(pdc->live->ccx, &pdc->live->ccx_bytes,
+					 &cc, now));
 	if (pdc->live->rccc_on) {
 		/* RCCC holds NSCC's ceiling, for the round trip measured */
 		uet_rccc_answered(&pdc->live->credit);
@@ -1010,9 +999,10 @@ void pds_rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 		    n->code == UET_PDS_NACK_TRIMMED) &&
 		   !uet_pdc_tx_nack(&pdc->live->core, n->psn)) {
 		if (n->code == UET_PDS_NACK_TRIMMED && pdc->live->cc_on)
-			pdc_cc_count(pdc, pds_ccx_trim(pdc->live->ccx,
-						       pdc_cc_bytes(pdc, n->psn),
-						       ktime_get_ns()));
+			pds_cc_count(pdc->udev,
+				     pds_ccx_trim(pdc->live->ccx,
+						  pdc_cc_bytes(pdc, n->psn),
+						  ktime_get_ns()));
 		uet_pdc_transition(&pdc->live->core, UET_PDC_EV_NACK);
 		pdc_push(pdc, UET_PDS_TX_BURST);
 	} else if (n->code == UET_PDS_NACK_NO_PKT_BUFFER &&

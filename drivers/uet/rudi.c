@@ -7,9 +7,15 @@
  * response (a read's data with it).  The target keeps no state: a resent
  * request is carried out again, which idempotent operations allow.
  *
- * The initiator queues messages as descriptors and cuts a request from
- * the oldest when the device has fewer than %UET_PDS_INFLIGHT_MAX in
- * flight; a request is built from the message's memory when sent, and
+ * The initiator queues messages as descriptors on their path (a target,
+ * traffic class and job) and cuts a request from a path's oldest when the
+ * device has fewer than %UET_PDS_INFLIGHT_MAX in flight and, under NSCC,
+ * the path's share of its congestion window has room: a path is one more
+ * sender in the congestion context of its target and class (pds_ccx.c),
+ * beside the PDCs that go there, moved by its responses' round trips and
+ * ECN echoes and by its timeouts.  RCCC's credit is a PDC's (its control
+ * packets name PDCs): RUDI has NSCC's window or none.  The paths take
+ * turns.  A request is built from the message's memory when sent, and
  * built again to be resent.  It is resent when its response does not come
  * within the RTO, which starts from the device's estimate of RUDI round
  * trips and doubles with each resend, and fails after UET_RUDI_MAX_TRIES
@@ -20,20 +26,22 @@
  * would break.
  *
  * Locking: the device's table (struct uet_rudi) has its own lock, taken
- * with bottom halves disabled outside softirq; the SES layer learns a
- * request's fate under it.  A request's timer holds no reference:
+ * with bottom halves disabled outside softirq, which protects its paths
+ * too; the SES layer learns a request's fate under it.  A context's lock
+ * nests inside it.  A request's timer holds no reference:
  * whoever takes a request out of the table cancels its timer before
  * freeing it, and the timer does nothing for a request no longer in the
  * table.
  */
 #include <linux/hrtimer.h>
+#include <linux/jhash.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <net/inet_ecn.h>
 #include <net/ipv6.h>
 
 #include "counters.h"
-#include "pds.h"
+#include "pds_priv.h"
 #include "ses.h"
 #include "socket.h"
 #include "uet.h"
@@ -48,6 +56,31 @@
 #define UET_RUDI_MAX_TRIES	16
 
 /**
+ * struct uet_rudi_path - RUDI's messages to one target, in one traffic
+ *	class, for one job
+ * @node: in the table's @paths.
+ * @ready: in the table's @ready while @sendq has messages.
+ * @sendq: struct uet_pds_msg with requests not yet sent, oldest first.
+ * @key: the target, class and job (@mode %UET_PDC_RUDI).
+ * @ccx: its congestion context (NSCC's window); %NULL without NSCC.
+ * @own: bytes of its requests in flight, as @ccx counts them.
+ * @inflight: its requests in flight.
+ *
+ * Made with its first message, under the table's lock; freed when it has
+ * nothing queued or in flight.  Its congestion control is the one its job
+ * or device had then.
+ */
+struct uet_rudi_path {
+	struct hlist_node node;
+	struct list_head ready;
+	struct list_head sendq;
+	struct uet_pds_key key;
+	struct uet_pds_ccx *ccx;
+	u32 own;
+	u32 inflight;
+};
+
+/**
  * struct uet_rudi_req - a request waiting for its response
  * @node: in the table, by @pkt_id; unhashed once out of it.
  * @gone: taken out of the table with others, to be freed.
@@ -57,6 +90,8 @@
  * @off: where its payload (or what it asks for) starts in @msg ...
  * @len: ... and how many bytes.
  * @pkt_id: the packet ID.
+ * @path: its path, which lives while it is in flight.
+ * @bytes: what it counts for in its path's window (0 without one).
  * @entropy: its UDP source port entropy.
  * @tries: sends so far.
  * @sent: when it was first sent, ns: its RTT sample, if never resent.
@@ -71,6 +106,8 @@ struct uet_rudi_req {
 	u32 off;
 	u32 len;
 	u32 pkt_id;
+	struct uet_rudi_path *path;
+	u32 bytes;
 	u16 entropy;
 	u8 tries;
 	u64 sent;
@@ -119,26 +156,96 @@ static void rudi_xmit(struct uet_rudi_req *r)
 	uet_xmit(r->udev, skb, &r->msg->dst, r->entropy, NULL);
 }
 
-/* Take @r out of the table: its slot is free, its timer does nothing. */
+static u32 rudi_path_hash(const struct uet_pds_key *key)
+{
+	return jhash(&key->raddr, sizeof(key->raddr),
+		     key->job << BITS_PER_BYTE | key->tc);
+}
+
+/*
+ * The path of @key, made if there is none, with the congestion context
+ * of its job's or device's NSCC; %NULL if memory is short.
+ */
+static struct uet_rudi_path *rudi_path_get(struct uet_rudi *t,
+					   const struct uet_pds_key *key)
+{
+	struct uet_dev *udev = container_of(t, struct uet_dev, rudi);
+	u32 h = rudi_path_hash(key);
+	struct uet_rudi_path *p;
+
+	lockdep_assert_held(&t->lock);
+	hash_for_each_possible(t->paths, p, node, h)
+		if (ipv6_addr_equal(&p->key.raddr, &key->raddr) &&
+		    p->key.tc == key->tc && p->key.job == key->job &&
+		    p->key.cc == key->cc)
+			return p;
+	p = kzalloc(sizeof(*p), GFP_ATOMIC);
+	if (!p)
+		return NULL;
+	p->key = *key;
+	if (pds_cc_nscc(pds_cc_wanted(udev, key))) {
+		p->ccx = pds_ccx_of(udev, key);
+		if (!p->ccx) {
+			kfree(p);
+			return NULL;
+		}
+	}
+	INIT_LIST_HEAD(&p->ready);
+	INIT_LIST_HEAD(&p->sendq);
+	hash_add(t->paths, &p->node, h);
+	return p;
+}
+
+/*
+ * @p has nothing queued any more, or less: out of the turns when nothing
+ * is, and gone when nothing is in flight either.
+ */
+static void rudi_path_idle(struct uet_rudi *t, struct uet_rudi_path *p)
+{
+	struct uet_dev *udev = container_of(t, struct uet_dev, rudi);
+
+	lockdep_assert_held(&t->lock);
+	if (!list_empty(&p->sendq))
+		return;
+	list_del_init(&p->ready);
+	if (p->inflight)
+		return;
+	hash_del(&p->node);
+	if (p->ccx)
+		pds_ccx_put(&udev->pds, p->ccx, p->own);
+	kfree(p);
+}
+
+/*
+ * Take @r out of the table: its slot is free, its timer does nothing; it
+ * leaves its path's window unanswered if it is still in it (given up,
+ * cancelled, the device going), and its path goes if nothing else keeps
+ * it.
+ */
 static void rudi_unlink(struct uet_rudi *t, struct uet_rudi_req *r)
 {
+	struct uet_rudi_path *p = r->path;
+
 	lockdep_assert_held(&t->lock);
 	hash_del(&r->node);
 	t->inflight--;
+	if (r->bytes)
+		pds_ccx_forget(p->ccx, &p->own, r->bytes);
+	p->inflight--;
+	r->path = NULL;
+	rudi_path_idle(t, p);
 }
 
-/* Out of the table: the caller owns @r.  %NULL if it was gone already. */
-static struct uet_rudi_req *rudi_take(struct uet_rudi *t, u32 pkt_id,
+/* The request in flight of @pkt_id to @peer; %NULL if it was gone. */
+static struct uet_rudi_req *rudi_find(struct uet_rudi *t, u32 pkt_id,
 				      const struct in6_addr *peer)
 {
 	struct uet_rudi_req *r;
 
 	lockdep_assert_held(&t->lock);
 	hash_for_each_possible(t->reqs, r, node, pkt_id)
-		if (r->pkt_id == pkt_id && ipv6_addr_equal(&r->msg->dst, peer)) {
-			rudi_unlink(t, r);
+		if (r->pkt_id == pkt_id && ipv6_addr_equal(&r->msg->dst, peer))
 			return r;
-		}
 	return NULL;
 }
 
@@ -152,32 +259,54 @@ static void rudi_free(struct uet_rudi_req *r)
 static enum hrtimer_restart rudi_expired(struct hrtimer *timer);
 
 /*
- * Cut the next request of the oldest queued message and send it; false
- * when none may go (the table is full or the queue empty).  Without
+ * Cut the next request of the oldest queued message of the first path in
+ * turn whose window has room, and send it; false when none may go (the
+ * table is full, no path has room or none has anything queued).  Without
  * memory for the request, the rest of its message fails.
  */
 static bool rudi_cut(struct uet_rudi *t)
 {
 	struct uet_dev *udev = container_of(t, struct uet_dev, rudi);
+	struct uet_rudi_path *p;
 	struct uet_pds_msg *m;
 	struct uet_rudi_req *r;
+	bool full = false;
 
 	lockdep_assert_held(&t->lock);
-	m = list_first_entry_or_null(&t->sendq, struct uet_pds_msg, node);
-	if (!m || t->inflight >= UET_PDS_INFLIGHT_MAX)
+	if (t->inflight >= UET_PDS_INFLIGHT_MAX)
 		return false;
+	list_for_each_entry(p, &t->ready, ready) {
+		if (!p->ccx || pds_ccx_may_send(p->ccx, p->own))
+			goto cut;
+		full = true;
+	}
+	if (full)
+		uet_count(udev, UET_CNT_CC_WINDOW_FULL, 1);
+	return false;
+cut:
+	m = list_first_entry(&p->sendq, struct uet_pds_msg, node);
+	/* its turn is over: the others go first */
+	list_move_tail(&p->ready, &t->ready);
 	r = kzalloc(sizeof(*r), GFP_ATOMIC);
 	if (!r) {
 		list_del_init(&m->node);
+		rudi_path_idle(t, p);
 		uet_ses_tx_done(m, m->seg.count - m->ncut, -ENOMEM);
 		return true;
 	}
 	r->udev = udev;
 	r->msg = m;
+	r->path = p;
 	r->off = uet_seg_off(&m->seg, m->ncut);
 	r->len = uet_seg_len(&m->seg, m->ncut);
 	if (++m->ncut == m->seg.count)
 		list_del_init(&m->node);
+	p->inflight++;
+	if (p->ccx) {
+		r->bytes = uet_nscc_bytes(&p->ccx->cc, r->len);
+		pds_ccx_sent(p->ccx, &p->own, r->bytes);
+	}
+	rudi_path_idle(t, p);
 	r->entropy = get_random_u16();
 	r->rto = rudi_rto(t, udev);
 	r->sent = ktime_get_ns();
@@ -221,6 +350,8 @@ static enum hrtimer_restart rudi_expired(struct hrtimer *timer)
 		return HRTIMER_NORESTART;
 	}
 	uet_count(r->udev, UET_CNT_TIMEOUTS, 1);
+	if (r->bytes)
+		pds_cc_count(r->udev, pds_ccx_timeout(r->path->ccx, r->bytes));
 	give_up = r->tries >= UET_RUDI_MAX_TRIES;
 	if (give_up) {
 		rudi_unlink(t, r);
@@ -243,26 +374,36 @@ static enum hrtimer_restart rudi_expired(struct hrtimer *timer)
 /**
  * uet_rudi_send_msg() - queue a message to send in RUDI mode
  * @udev: the device
- * @dst: the target
+ * @key: the target, traffic class and job: the message's path
  * @msg: the message, filled in; its @ncut 0
  *
  * Its requests are cut and built as the device's table of requests in
- * flight has room (%UET_PDS_INFLIGHT_MAX), each built again from the
- * message's memory to be resent.  The fate of every request reaches the
- * SES layer through uet_ses_tx_done().
+ * flight (%UET_PDS_INFLIGHT_MAX) and its path's congestion window have
+ * room, each built again from the message's memory to be resent.  The
+ * fate of every request reaches the SES layer through uet_ses_tx_done().
  */
-void uet_rudi_send_msg(struct uet_dev *udev, const struct in6_addr *dst,
+void uet_rudi_send_msg(struct uet_dev *udev, const struct uet_pds_key *key,
 		       struct uet_pds_msg *msg)
 {
 	struct uet_rudi *t = &udev->rudi;
+	struct uet_rudi_path *p;
 
-	msg->dst = *dst;
+	msg->dst = key->raddr;
 	spin_lock_bh(&t->lock);
 	if (!t->live) {
 		uet_ses_tx_done(msg, msg->seg.count, -ENETDOWN);
 	} else {
-		list_add_tail(&msg->node, &t->sendq);
-		rudi_push(t);
+		p = rudi_path_get(t, key);
+		if (!p) {
+			uet_count(udev, UET_CNT_DROP_NO_MEMORY, 1);
+			uet_ses_tx_done(msg, msg->seg.count, -ENOMEM);
+		} else {
+			msg->path = p;
+			list_add_tail(&msg->node, &p->sendq);
+			if (list_empty(&p->ready))
+				list_add_tail(&p->ready, &t->ready);
+			rudi_push(t);
+		}
 	}
 	spin_unlock_bh(&t->lock);
 }
@@ -312,6 +453,31 @@ static void rcv_rudi_req(struct uet_dev *udev, struct sk_buff *skb,
 			     ce);
 }
 
+/*
+ * The response to @r came, ECN-marked or not: a round trip for the RTO
+ * and, with @r in its path's window, for the window, which the response
+ * moves.
+ */
+static void rudi_answered(struct uet_rudi *t, struct uet_rudi_req *r,
+			  bool ecn)
+{
+	struct uet_nscc_ack ack = { .bytes = r->bytes, .ecn = ecn };
+	u64 now = ktime_get_ns();
+
+	if (ecn)
+		uet_count(r->udev, UET_CNT_ECN_ECHOES, 1);
+	/* Karn: a request sent more than once gives no sample */
+	if (r->tries == 1) {
+		uet_pdc_rtt_sample(&t->rtt, now - r->sent);
+		ack.rtt = min_t(u64, now - r->sent, U32_MAX);
+	}
+	if (!r->bytes)
+		return;
+	pds_cc_count(r->udev, pds_ccx_ack(r->path->ccx, &r->path->own, &ack,
+					  now));
+	r->bytes = 0;
+}
+
 static void rcv_rudi_resp(struct uet_dev *udev, struct sk_buff *skb,
 			  const struct uet_pds_hdr_info *h,
 			  const struct in6_addr *saddr)
@@ -333,13 +499,10 @@ static void rcv_rudi_resp(struct uet_dev *udev, struct sk_buff *skb,
 		return;
 	}
 	spin_lock(&t->lock);
-	r = rudi_take(t, h->rudi_pkt_id, saddr);
-	if (r && h->flags & UET_PDS_F_M)
-		uet_count(udev, UET_CNT_ECN_ECHOES, 1);
+	r = rudi_find(t, h->rudi_pkt_id, saddr);
 	if (r) {
-		/* Karn: a request sent more than once gives no sample */
-		if (r->tries == 1)
-			uet_pdc_rtt_sample(&t->rtt, ktime_get_ns() - r->sent);
+		rudi_answered(t, r, h->flags & UET_PDS_F_M);
+		rudi_unlink(t, r);
 		if (ses.rsp.rc != UET_SES_RC_OK)
 			uet_ses_tx_refused(r->msg, ses.rsp.rc);
 		else if (h->next_hdr == UET_SES_NH_RSP_DATA &&
@@ -418,6 +581,7 @@ void uet_rudi_cancel(struct uet_dev *udev, struct uet_pds_msg *msg)
 	WRITE_ONCE(msg->cancelled, true);
 	if (!list_empty(&msg->node)) {
 		list_del_init(&msg->node);
+		rudi_path_idle(t, msg->path);
 		uet_ses_tx_done(msg, msg->seg.count - msg->ncut, -ECANCELED);
 	}
 	rudi_take_all(t, msg, &gone);
@@ -438,16 +602,21 @@ void uet_rudi_cancel(struct uet_dev *udev, struct uet_pds_msg *msg)
 int uet_rudi_show(struct seq_file *m, struct uet_dev *udev)
 {
 	struct uet_rudi *t = &udev->rudi;
+	u32 queued = 0, paths = 0;
+	struct uet_rudi_path *p;
 	struct uet_pds_msg *msg;
-	u32 queued = 0;
+	int bkt;
 
 	spin_lock_bh(&t->lock);
-	list_for_each_entry(msg, &t->sendq, node)
-		queued++;
-	seq_printf(m, "inflight %u max %u queued %u srtt_us %llu rto_us %llu\n",
+	hash_for_each(t->paths, bkt, p, node) {
+		paths++;
+		list_for_each_entry(msg, &p->sendq, node)
+			queued++;
+	}
+	seq_printf(m, "inflight %u max %u queued %u srtt_us %llu rto_us %llu paths %u\n",
 		   t->inflight, UET_PDS_INFLIGHT_MAX, queued,
 		   div_u64(t->rtt.srtt, NSEC_PER_USEC),
-		   div_u64(rudi_rto(t, udev), NSEC_PER_USEC));
+		   div_u64(rudi_rto(t, udev), NSEC_PER_USEC), paths);
 	spin_unlock_bh(&t->lock);
 	return 0;
 }
@@ -456,7 +625,8 @@ void uet_rudi_init(struct uet_dev *udev)
 {
 	spin_lock_init(&udev->rudi.lock);
 	hash_init(udev->rudi.reqs);
-	INIT_LIST_HEAD(&udev->rudi.sendq);
+	hash_init(udev->rudi.paths);
+	INIT_LIST_HEAD(&udev->rudi.ready);
 	/* unbounded: rudi_rto() applies the device's bounds of the moment */
 	uet_pdc_rtt_init(&udev->rudi.rtt, 0, 0, U64_MAX);
 	udev->rudi.next_id = get_random_u32();
@@ -468,14 +638,20 @@ void uet_rudi_fini(struct uet_dev *udev)
 {
 	struct uet_rudi *t = &udev->rudi;
 	struct uet_pds_msg *m, *tmp;
+	struct uet_rudi_path *p;
+	struct hlist_node *next;
 	struct uet_rudi_req *r;
 	HLIST_HEAD(gone);
+	int bkt;
 
 	spin_lock_bh(&t->lock);
 	t->live = false;
-	list_for_each_entry_safe(m, tmp, &t->sendq, node) {
-		list_del_init(&m->node);
-		uet_ses_tx_done(m, m->seg.count - m->ncut, -ENETDOWN);
+	hash_for_each_safe(t->paths, bkt, next, p, node) {
+		list_for_each_entry_safe(m, tmp, &p->sendq, node) {
+			list_del_init(&m->node);
+			uet_ses_tx_done(m, m->seg.count - m->ncut, -ENETDOWN);
+		}
+		rudi_path_idle(t, p);
 	}
 	rudi_take_all(t, NULL, &gone);
 	hlist_for_each_entry(r, &gone, gone)

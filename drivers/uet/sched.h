@@ -22,6 +22,7 @@
 #include "seg.h"
 
 struct uet_pds_pdc;
+struct uet_rudi_path;
 
 /**
  * struct uet_pds_msg - a message the SES layer gives a PDC to send
@@ -32,7 +33,8 @@ struct uet_pds_pdc;
  * @read: its requests ask for data, which comes back in their ACKs.
  * @dst: %UET_PDC_RUDI: the target (a PDC knows its own peer) ...
  * @tc: ... and the traffic class.
- * @pdc: the PDC it was queued on; %NULL: RUDI.
+ * @pdc: the PDC it was queued on; %NULL: RUDI ...
+ * @path: ... and its path (rudi.c).
  * @cancelled: nobody waits for it any more (its endpoint closed): set
  *	once, under its PDC's lock (uet_pds_cancel()); its requests not cut
  *	yet are dropped when they come up (uet_sched_drop()), those in
@@ -54,6 +56,7 @@ struct uet_pds_msg {
 	u8 tc;
 	struct in6_addr dst;
 	struct uet_pds_pdc *pdc;
+	struct uet_rudi_path *path;
 };
 
 #define UET_PDS_TX_USED		BIT(0)	/* a request is in flight */
