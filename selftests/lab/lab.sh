@@ -15,8 +15,10 @@
 #   lab-sN eth0 198.19.N.1 --- sN +-------------------------+
 #
 # Each sender runs perftest's ib_send_bw (RC over uet, CQ events, no
-# busy polling) against its own server on the receiver, all at once, each
-# BYTES in 64 KiB messages, with the senders' congestion control CC.  While
+# busy polling) against its own server on the receiver, each BYTES in 64
+# KiB messages, with the senders' congestion control CC; the clients stop
+# on a start line right before their first send (hold.c) and are let go
+# together.  While
 # they run, every SAMPLE_MS the lab samples what each flow's target PDC
 # delivered and each sender's congestion window (debugfs), and every other
 # sample the bottleneck's queue; then each flow's figures and the
