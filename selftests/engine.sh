@@ -267,6 +267,45 @@ shared_looks() {
 	       \" \\(.[0].cc.pdcs)\"" "$1"
 }
 
+# ceiling_seen CEILING: uet0's PDC of job 0 (perftest's QP) shows a window
+# ceiling of CEILING bytes within 10 s
+ceiling_seen() {
+	local i
+	for i in $(seq 50); do
+		A uetctl -j pdc show dev uet0 2>/dev/null |
+			jq -e ".[] | select(.job == 0 and .cc.cwnd_max == $1)" \
+			>/dev/null && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# NSCC's parameters changed while a PDC keeps sending reach its window: a
+# perftest ping-pong (ib_send_lat, RC, job 0) has nothing in flight after
+# each message but never rests long enough for the scanner to let its
+# live state go.  Its window's ceiling follows the device's BDP: 150,000
+# bytes with cc-bdp 100000, then 60,000 once it is 40000 (the PDC takes
+# the new context when it next has nothing in flight).
+nscc_refresh() {
+	local ga gb spid pid rc=0
+	A uetctl dev set uet0 cc nscc cc-bdp 100000 || return 1
+	ga=$(gid_index uet0 1) && gb=$(gid_index uet1 2) || return 1
+	B timeout 120 ib_send_lat -d uet1 -x "$gb" -F -s 64 -n 1000000 \
+		>/tmp/refresh-server.log 2>&1 &
+	spid=$!
+	sleep 1
+	A timeout 120 ib_send_lat -d uet0 -x "$ga" -F -s 64 -n 1000000 \
+		"$UET_NET4.2" >/tmp/refresh-client.log 2>&1 &
+	pid=$!
+	ceiling_seen 150000 || { echo "# no ceiling of 150000"; rc=1; }
+	A uetctl dev set uet0 cc-bdp 40000 || rc=1
+	ceiling_seen 60000 || { echo "# no ceiling of 60000 after the change"; rc=1; }
+	kill "$pid" "$spid" 2>/dev/null
+	wait "$pid" "$spid" 2>/dev/null
+	A uetctl dev set uet0 cc-bdp 0 || rc=1
+	return $rc
+}
+
 # NSCC's window is the path's: an RC QP (perftest, job 0) and job 37,
 # both with the device's parameters, send to uet1 at once: their PDCs are
 # in one congestion context, which (at least) two PDCs share.  Job 38
@@ -991,7 +1030,7 @@ counters_sane() {
 
 trap 'netem_off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 39
+ktap_set_plan 40
 ktap_test_result "setup" setup
 ktap_test_result "1 B to 16 MiB, lossless, no retransmit" sizes_lossless
 # sampled while the transfer runs: on the debug kernel one run in three
@@ -1010,6 +1049,7 @@ ktap_test_result "ECN: requests ECT(0), CE echoed at once, nothing lost" ecn_ech
 ktap_test_result "NSCC cuts its window on ECN echoes; cc none does not" nscc_ecn
 ktap_test_result "NSCC's parameters, a device's and a job's" nscc_params
 ktap_test_result "NSCC's window shared by the PDCs of a path" nscc_shared
+ktap_test_result "NSCC's parameters reach a PDC that never rests" nscc_refresh
 ktap_test_result "RCCC: the sender waits for the receiver's credit" rccc_credit
 ktap_test_result "UUD" uud
 ktap_test_result "1% loss" loss1

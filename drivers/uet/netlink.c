@@ -375,6 +375,17 @@ static int dev_cfg_parse(struct uet_dev *udev, struct genl_info *info,
 	return 0;
 }
 
+/*
+ * The device's or a job's settings changed: senders take their congestion
+ * control anew (struct uet_dev's @cc_gen), after the settings' writes.
+ */
+static void nl_cc_changed(struct uet_dev *udev)
+{
+	/* the settings' writes first: pairs with the senders' smp_rmb() */
+	smp_mb__before_atomic();
+	atomic_inc(&udev->cc_gen);
+}
+
 int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct uet_dev *udev = nl_info_dev(info, UET_A_DEV_NAME);
@@ -406,6 +417,7 @@ int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		for (i = 0; i <= UET_TC_MAX; i++)
 			WRITE_ONCE(udev->cfg.tc_dscp[i], cfg.tc_dscp[i]);
 		WRITE_ONCE(udev->cfg.ctl_tc, cfg.ctl_tc);
+		nl_cc_changed(udev);
 		if (idle_changed)
 			uet_pds_idle_changed(udev);
 	}
@@ -557,6 +569,8 @@ int uet_nl_job_add_doit(struct sk_buff *skb, struct genl_info *info)
 	err = nscc_parse(a, true, cfg.nscc, &cfg.nscc_set, info->extack);
 	if (!err)
 		err = uet_job_add(udev, &cfg, info->extack);
+	if (!err)
+		nl_cc_changed(udev);
 out:
 	nl_dev_put(udev);
 	return err;
@@ -574,6 +588,8 @@ int uet_nl_job_del_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!err)
 		err = uet_job_del(udev, nla_get_u32(info->attrs[UET_A_JOB_ID]),
 				  info->extack);
+	if (!err)
+		nl_cc_changed(udev);
 	nl_dev_put(udev);
 	return err;
 }

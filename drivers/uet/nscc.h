@@ -22,9 +22,10 @@
  * What one request counts for beyond its payload, in the window and in
  * RCCC's credit: what the link carries for it besides, on an IPv4 path:
  * Ethernet's 38 bytes a frame (preamble and start delimiter 8, header 14,
- * FCS 4, inter-frame gap 12), IPv4 20, UDP 8, a PDS request with its CC
- * state 16 (struct uet_pds_req_cc) and a standard SES header 44 (struct
- * uet_ses_std).  An IPv6 header is 20 bytes longer.  Counted so, the
+ * FCS 4, inter-frame gap 12), IPv4 20, UDP 8, the largest PDS request
+ * header, with its CC state, 16 (struct uet_pds_req_cc; RUD without RCCC
+ * has 12, RUDI 8) and a standard SES header 44 (struct uet_ses_std).  An
+ * IPv6 header is 20 bytes longer.  Counted so, the
  * senders of a receiver's credit, paced at 99% of its link rate, send no
  * faster than that link carries.  (uet-htsim counts 64 bytes, its MTU
  * less its MSS.)
@@ -88,8 +89,8 @@ enum uet_nscc_param {
 
 /**
  * struct uet_nscc_cfg - what a congestion context is set up from
- * @mss: bytes of the largest request, payload and headers.  The window
- *	never shrinks below it.
+ * @mss: bytes of the largest request as the netdev's MTU counts it (an
+ *	IP packet).  The window never shrinks below it.
  * @hdr: bytes a request counts for beyond its payload: %UET_NSCC_HDR_IPV4
  *	or %UET_NSCC_HDR_IPV6.
  * @rate: the link's rate, bytes per second.

@@ -138,6 +138,7 @@ struct uet_pds_ccx {
  *	sends within if @cc_on, whose base RTT and ceiling RCCC uses; %NULL
  *	with neither ...
  * @ccx_bytes: ... and what it has in flight in that window.
+ * @cc_gen: the device's @cc_gen when it took its congestion control.
  * @cc_on: the job's or device's congestion control has NSCC.
  * @credit: initiator: the credit receivers grant (rccc.c) ...
  * @rccc_on: ... if the device's congestion control has RCCC.
@@ -166,6 +167,7 @@ struct uet_pds_live {
 	struct dst_cache dst_cache;
 	struct uet_pds_ccx *ccx;
 	u32 ccx_bytes;
+	u32 cc_gen;
 	bool cc_on;
 	struct uet_rccc_tx credit;
 	bool rccc_on;

@@ -163,12 +163,12 @@ struct uet_pds_ccx *pds_ccx_of(struct uet_dev *udev,
 }
 
 /**
- * pds_ccx_put() - a PDC lets go of its congestion context
+ * pds_ccx_put() - a sender (a PDC, a RUDI path) lets go of its context
  * @pds: the device's PDS
  * @ccx: the context
  * @own: the bytes the PDC still has in flight in it, which leave it
  *
- * The last PDC's going frees the context.  Context: any.
+ * The last sender's going frees the context.  Context: any.
  */
 void pds_ccx_put(struct uet_pds *pds, struct uet_pds_ccx *ccx, u32 own)
 {
@@ -191,7 +191,7 @@ void pds_ccx_put(struct uet_pds *pds, struct uet_pds_ccx *ccx, u32 own)
 }
 
 /**
- * pds_ccx_may_send() - a PDC's share of the window has room
+ * pds_ccx_may_send() - a sender's share of the window has room
  * @ccx: its context
  * @own: the bytes it has in flight in it
  *
@@ -209,7 +209,7 @@ bool pds_ccx_may_send(struct uet_pds_ccx *ccx, u32 own)
 
 /**
  * pds_ccx_cap() - the most RCCC may ask for beside NSCC
- * @ccx: a PDC's context
+ * @ccx: a PDC's context (RCCC is a PDC's)
  * @own: the bytes it has in flight in it
  *
  * Return: its share of the window and a request more, bytes.
@@ -225,7 +225,7 @@ u32 pds_ccx_cap(struct uet_pds_ccx *ccx, u32 own)
 }
 
 /**
- * pds_ccx_sent() - a PDC sent a request of @bytes (uet_nscc_bytes())
+ * pds_ccx_sent() - a sender sent a request of @bytes (uet_nscc_bytes())
  * @ccx: its context
  * @own: the bytes it has in flight in it, updated
  * @bytes: what the request counts for
@@ -241,7 +241,7 @@ void pds_ccx_sent(struct uet_pds_ccx *ccx, u32 *own, u32 bytes)
 }
 
 /**
- * pds_ccx_ack() - an ACK of a PDC's requests
+ * pds_ccx_ack() - an ACK (a RUDI response) of a sender's requests
  * @ccx: its context
  * @own: the bytes the PDC has in flight in it, updated
  * @ack: what it acknowledged, its RTT and echo (uet_nscc_ack())
@@ -256,7 +256,7 @@ enum uet_nscc_event pds_ccx_ack(struct uet_pds_ccx *ccx, u32 *own,
 	u32 gone = min(ack->bytes, *own);
 	struct uet_nscc_ack a = *ack;
 
-	/* what it acknowledged of another's is not this PDC's to take off */
+	/* what it acknowledged of another's is not this sender's to take off */
 	a.bytes = gone;
 	spin_lock(&ccx->lock);
 	ev = uet_nscc_ack(&ccx->cc, &a, now);
@@ -268,7 +268,7 @@ enum uet_nscc_event pds_ccx_ack(struct uet_pds_ccx *ccx, u32 *own,
 }
 
 /**
- * pds_ccx_trim() - a PDC's request came back trimmed (uet_nscc_trim())
+ * pds_ccx_trim() - a sender's request came back trimmed (uet_nscc_trim())
  * @ccx: its context
  * @bytes: what the request counts for
  * @now: ns
@@ -286,7 +286,7 @@ enum uet_nscc_event pds_ccx_trim(struct uet_pds_ccx *ccx, u32 bytes, u64 now)
 }
 
 /**
- * pds_ccx_timeout() - a PDC's request timed out (uet_nscc_timeout())
+ * pds_ccx_timeout() - a sender's request timed out (uet_nscc_timeout())
  * @ccx: its context
  * @bytes: what the request counts for
  *
@@ -348,7 +348,7 @@ u32 pds_ccx_credit(struct uet_pds_ccx *ccx, u32 rtt, u64 srtt)
  * @pds: the device's PDS
  * @ccx: a context
  * @cc: filled in
- * @pdcs: filled in: how many PDCs share it
+ * @pdcs: filled in: how many senders share it, PDCs and RUDI paths
  */
 void pds_ccx_read(struct uet_pds *pds, struct uet_pds_ccx *ccx,
 		  struct uet_nscc *cc, u32 *pdcs)

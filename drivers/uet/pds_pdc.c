@@ -562,12 +562,16 @@ static void pdc_cfg(struct uet_dev *udev, enum uet_pdc_mode mode,
  */
 static int pdc_cc_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
 {
+	u32 gen = atomic_read(&pdc->udev->cc_gen);
 	struct uet_pds_ccx *ccx = NULL;
-	u8 cc = pds_cc_wanted(pdc->udev, &pdc->key);
 	bool nscc, rccc;
+	u8 cc;
 
 	if (!pdc->initiator)
 		return 0;
+	/* the settings as they were when @gen was bumped, or newer */
+	smp_rmb();
+	cc = pds_cc_wanted(pdc->udev, &pdc->key);
 	nscc = pds_cc_nscc(cc);
 	rccc = pds_cc_rccc(cc);
 	if (nscc || rccc) {
@@ -577,6 +581,7 @@ static int pdc_cc_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
 	}
 	live_cc_fini(live);
 	live->ccx = ccx;
+	live->cc_gen = gen;
 	live->cc_on = nscc;
 	live->rccc_on = rccc;
 	if (rccc)
@@ -589,18 +594,41 @@ static int pdc_cc_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
  * pdc_cc_refresh() - an initiator takes its congestion control anew
  * @pdc: the initiator, locked, live, with nothing in flight
  *
- * If its job's or device's congestion control changed since the PDC
- * woke, it starts again with the new one, as a PDC that wakes does: a
- * PDC busy without a pause would otherwise keep the old one for good.
+ * If its job's or device's settings changed since the PDC took its
+ * congestion control, it takes it anew, as a PDC that wakes does: a PDC
+ * busy without a pause would otherwise keep the old one for good.  With
+ * the same kinds (NSCC's window, RCCC's credit) it moves to the context
+ * of NSCC's parameters now, keeping its credit; with others it starts
+ * again.
  */
 void pdc_cc_refresh(struct uet_pds_pdc *pdc)
 {
 	struct uet_pds_live *live = pdc->live;
-	u8 cc = pds_cc_wanted(pdc->udev, &pdc->key);
+	u32 gen = atomic_read(&pdc->udev->cc_gen);
+	struct uet_pds_ccx *ccx;
+	u8 cc;
 
 	lockdep_assert_held(&pdc->lock);
-	if (live->cc_on == pds_cc_nscc(cc) && live->rccc_on == pds_cc_rccc(cc))
+	if (live->cc_gen == gen)
 		return;
+	/* the settings as they were when @gen was bumped, or newer */
+	smp_rmb();
+	cc = pds_cc_wanted(pdc->udev, &pdc->key);
+	if (live->cc_on == pds_cc_nscc(cc) && live->rccc_on == pds_cc_rccc(cc)) {
+		live->cc_gen = gen;
+		if (!live->ccx)
+			return;
+		ccx = pds_ccx_of(pdc->udev, &pdc->key);
+		if (!ccx) {
+			uet_count(pdc->udev, UET_CNT_DROP_NO_MEMORY, 1);
+			return;
+		}
+		/* nothing in flight: nothing of the PDC's in the old one */
+		pds_ccx_put(&pdc->udev->pds, live->ccx, live->ccx_bytes);
+		live->ccx = ccx;
+		live->ccx_bytes = 0;
+		return;
+	}
 	/* the grant heard, which the target's count goes on from */
 	if (live->rccc_on)
 		pdc->pull = live->credit.pull;

@@ -30,7 +30,8 @@
 /**
  * uet_rccc_tx_init() - a sender's credit when its PDC wakes
  * @tx: filled in
- * @maxwnd: the most credit it may hold, bytes: 1.5 BDP
+ * @maxwnd: the most credit it may hold, bytes: 1.5 BDP, NSCC's ceiling
+ *	before a round trip is measured
  * @mss: its largest request, bytes
  * @pull: the grant it heard last, kept while the PDC was quiet (0 for a
  *	new PDC, as the receiver's count starts)
@@ -67,7 +68,8 @@ void uet_rccc_answered(struct uet_rccc_tx *tx)
 /**
  * uet_rccc_window() - the most credit to hold, as the path is measured
  * @tx: the sender
- * @maxwnd: 1.5 BDP of the base RTT measured (NSCC's ceiling), bytes
+ * @maxwnd: uet_rccc_span(): NSCC's ceiling for the round trip measured,
+ *	bytes
  *
  * Credit held beyond it is given up.
  */
@@ -101,7 +103,8 @@ u32 uet_rccc_span(u32 maxwnd, u32 base, u64 srtt)
 	if (!base || srtt <= base)
 		return maxwnd;
 	srtt = min_t(u64, srtt, (u64)base * RCCC_SPAN_MAX);
-	span = div_u64((u64)maxwnd * srtt, base);
+	/* up to 2^68 before the division */
+	span = mul_u64_u32_div(srtt, maxwnd, base);
 	return min_t(u64, span, U32_MAX);
 }
 

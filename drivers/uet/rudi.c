@@ -65,10 +65,12 @@
  * @ccx: its congestion context (NSCC's window); %NULL without NSCC.
  * @own: bytes of its requests in flight, as @ccx counts them.
  * @inflight: its requests in flight.
+ * @cc_gen: the device's @cc_gen when it took its congestion control.
  *
  * Made with its first message, under the table's lock; freed when it has
- * nothing queued or in flight.  Its congestion control is the one its job
- * or device had then.
+ * nothing queued or in flight.  Its congestion control is its job's or
+ * device's: when their settings change, it takes it anew when it next
+ * has nothing in flight.
  */
 struct uet_rudi_path {
 	struct hlist_node node;
@@ -78,6 +80,7 @@ struct uet_rudi_path {
 	struct uet_pds_ccx *ccx;
 	u32 own;
 	u32 inflight;
+	u32 cc_gen;
 };
 
 /**
@@ -158,8 +161,7 @@ static void rudi_xmit(struct uet_rudi_req *r)
 
 static u32 rudi_path_hash(const struct uet_pds_key *key)
 {
-	return jhash(&key->raddr, sizeof(key->raddr),
-		     key->job << BITS_PER_BYTE | key->tc);
+	return jhash(&key->raddr, sizeof(key->raddr), key->job ^ key->tc);
 }
 
 /*
@@ -183,6 +185,9 @@ static struct uet_rudi_path *rudi_path_get(struct uet_rudi *t,
 	if (!p)
 		return NULL;
 	p->key = *key;
+	p->cc_gen = atomic_read(&udev->cc_gen);
+	/* the settings as they were when @cc_gen was bumped, or newer */
+	smp_rmb();
 	if (pds_cc_nscc(pds_cc_wanted(udev, key))) {
 		p->ccx = pds_ccx_of(udev, key);
 		if (!p->ccx) {
@@ -214,6 +219,60 @@ static void rudi_path_idle(struct uet_rudi *t, struct uet_rudi_path *p)
 	if (p->ccx)
 		pds_ccx_put(&udev->pds, p->ccx, p->own);
 	kfree(p);
+}
+
+/*
+ * @p has nothing in flight: if its job's or device's settings changed
+ * since it took its congestion control, it takes it anew, as a PDC does,
+ * so that a path never quiet for long does not keep an old one for good.
+ * Short of memory, it keeps the one it has.
+ */
+static void rudi_path_refresh(struct uet_rudi *t, struct uet_rudi_path *p)
+{
+	struct uet_dev *udev = container_of(t, struct uet_dev, rudi);
+	u32 gen = atomic_read(&udev->cc_gen);
+	struct uet_pds_ccx *ccx = NULL;
+
+	lockdep_assert_held(&t->lock);
+	if (p->cc_gen == gen)
+		return;
+	/* the settings as they were when @gen was bumped, or newer */
+	smp_rmb();
+	if (pds_cc_nscc(pds_cc_wanted(udev, &p->key))) {
+		ccx = pds_ccx_of(udev, &p->key);
+		if (!ccx) {
+			uet_count(udev, UET_CNT_DROP_NO_MEMORY, 1);
+			return;
+		}
+	}
+	if (p->ccx)
+		pds_ccx_put(&udev->pds, p->ccx, p->own);
+	p->ccx = ccx;
+	p->own = 0;
+	p->cc_gen = gen;
+}
+
+/*
+ * The first path in turn that may send a request: one without a window,
+ * or whose share of it has room; %NULL if none may.
+ */
+static struct uet_rudi_path *rudi_next_path(struct uet_rudi *t)
+{
+	struct uet_dev *udev = container_of(t, struct uet_dev, rudi);
+	struct uet_rudi_path *p;
+	bool full = false;
+
+	lockdep_assert_held(&t->lock);
+	list_for_each_entry(p, &t->ready, ready) {
+		if (!p->inflight)
+			rudi_path_refresh(t, p);
+		if (!p->ccx || pds_ccx_may_send(p->ccx, p->own))
+			return p;
+		full = true;
+	}
+	if (full)
+		uet_count(udev, UET_CNT_CC_WINDOW_FULL, 1);
+	return NULL;
 }
 
 /*
@@ -270,25 +329,19 @@ static bool rudi_cut(struct uet_rudi *t)
 	struct uet_rudi_path *p;
 	struct uet_pds_msg *m;
 	struct uet_rudi_req *r;
-	bool full = false;
 
 	lockdep_assert_held(&t->lock);
 	if (t->inflight >= UET_PDS_INFLIGHT_MAX)
 		return false;
-	list_for_each_entry(p, &t->ready, ready) {
-		if (!p->ccx || pds_ccx_may_send(p->ccx, p->own))
-			goto cut;
-		full = true;
-	}
-	if (full)
-		uet_count(udev, UET_CNT_CC_WINDOW_FULL, 1);
-	return false;
-cut:
+	p = rudi_next_path(t);
+	if (!p)
+		return false;
 	m = list_first_entry(&p->sendq, struct uet_pds_msg, node);
 	/* its turn is over: the others go first */
 	list_move_tail(&p->ready, &t->ready);
 	r = kzalloc(sizeof(*r), GFP_ATOMIC);
 	if (!r) {
+		uet_count(udev, UET_CNT_DROP_NO_MEMORY, 1);
 		list_del_init(&m->node);
 		rudi_path_idle(t, p);
 		uet_ses_tx_done(m, m->seg.count - m->ncut, -ENOMEM);

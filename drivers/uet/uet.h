@@ -94,6 +94,10 @@ struct uet_dev_cfg {
  * @ri: the registered memory peers may access (ri.c).
  * @debugfs: the device's debugfs directory.
  * @cfg: the device's settings.
+ * @cc_gen: bumped after each change of the device's or a job's settings
+ *	(netlink.c), their congestion control and NSCC's parameters among
+ *	them: a sender (a PDC, a RUDI path) whose context is of an older
+ *	one takes them anew when it next has nothing in flight.
  * @jobs: the jobs (job.c); its own lock.
  * @vdev: the verbs objects (verbs.c).
  *
@@ -115,6 +119,7 @@ struct uet_dev {
 	struct uet_ri_table ri;
 	struct dentry *debugfs;
 	struct uet_dev_cfg cfg;
+	atomic_t cc_gen;
 	struct uet_jobs jobs;
 	struct uet_vdev vdev;
 };

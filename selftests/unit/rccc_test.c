@@ -119,6 +119,9 @@ TEST(span_covers_the_round_trip)
 	/* no base: the ceiling; a huge one saturates, does not wrap */
 	ASSERT_EQ(4500, uet_rccc_span(4500, 0, 1700000));
 	ASSERT_EQ(U32_MAX, uet_rccc_span(U32_MAX / 2, 1000, 16000));
+	/* a window near 4 GB for 40 s: a product past 2^64, no wrap */
+	ASSERT_EQ(U32_MAX, uet_rccc_span(U32_MAX, 3000000000U,
+					 40000000000ULL));
 }
 
 TEST(counters_wrap)
