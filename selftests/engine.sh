@@ -300,8 +300,11 @@ nscc_refresh() {
 	ceiling_seen 150000 || { echo "# no ceiling of 150000"; rc=1; }
 	A uetctl dev set uet0 cc-bdp 40000 || rc=1
 	ceiling_seen 60000 || { echo "# no ceiling of 60000 after the change"; rc=1; }
-	kill "$pid" "$spid" 2>/dev/null
+	# the processes themselves: $pid and $spid are the shells around
+	# them, and a ping-pong left running disturbs the tests after this
+	killall ib_send_lat
 	wait "$pid" "$spid" 2>/dev/null
+	! pidof ib_send_lat >/dev/null || rc=1
 	A uetctl dev set uet0 cc-bdp 0 || rc=1
 	return $rc
 }
