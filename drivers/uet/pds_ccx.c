@@ -162,6 +162,15 @@ struct uet_pds_ccx *pds_ccx_of(struct uet_dev *udev,
 	return pds_ccx_get(&udev->pds, &key->raddr, key->tc, &cfg);
 }
 
+/* @gone of a sender's @own bytes left the window: none left, it rests. */
+static void ccx_own_less(struct uet_pds_ccx *ccx, u32 *own, u32 gone)
+{
+	lockdep_assert_held(&ccx->lock);
+	*own -= gone;
+	if (gone && !*own)
+		ccx->sending--;
+}
+
 /**
  * pds_ccx_put() - a sender (a PDC, a RUDI path) lets go of its context
  * @pds: the device's PDS
@@ -260,9 +269,7 @@ enum uet_nscc_event pds_ccx_ack(struct uet_pds_ccx *ccx, u32 *own,
 	a.bytes = gone;
 	spin_lock(&ccx->lock);
 	ev = uet_nscc_ack(&ccx->cc, &a, now);
-	*own -= gone;
-	if (gone && !*own)
-		ccx->sending--;
+	ccx_own_less(ccx, own, gone);
 	spin_unlock(&ccx->lock);
 	return ev;
 }
@@ -317,9 +324,7 @@ void pds_ccx_forget(struct uet_pds_ccx *ccx, u32 *own, u32 bytes)
 
 	spin_lock(&ccx->lock);
 	ccx->cc.in_flight -= min(gone, ccx->cc.in_flight);
-	*own -= gone;
-	if (gone && !*own)
-		ccx->sending--;
+	ccx_own_less(ccx, own, gone);
 	spin_unlock(&ccx->lock);
 }
 

@@ -165,6 +165,31 @@ static u32 rudi_path_hash(const struct uet_pds_key *key)
 }
 
 /*
+ * @p, with nothing in flight, takes its job's or device's congestion
+ * control as the settings are at @gen or newer: NSCC's context, or none.
+ * Return: 0, or -ENOMEM (@p as it was).
+ */
+static int rudi_path_cc(struct uet_dev *udev, struct uet_rudi_path *p,
+			u32 gen)
+{
+	struct uet_pds_ccx *ccx = NULL;
+
+	/* the settings as they were when @gen was bumped, or newer */
+	smp_rmb();
+	if (pds_cc_nscc(pds_cc_wanted(udev, &p->key))) {
+		ccx = pds_ccx_of(udev, &p->key);
+		if (!ccx)
+			return -ENOMEM;
+	}
+	if (p->ccx)
+		pds_ccx_put(&udev->pds, p->ccx, p->own);
+	p->ccx = ccx;
+	p->own = 0;
+	p->cc_gen = gen;
+	return 0;
+}
+
+/*
  * The path of @key, made if there is none, with the congestion context
  * of its job's or device's NSCC; %NULL if memory is short.
  */
@@ -185,15 +210,9 @@ static struct uet_rudi_path *rudi_path_get(struct uet_rudi *t,
 	if (!p)
 		return NULL;
 	p->key = *key;
-	p->cc_gen = atomic_read(&udev->cc_gen);
-	/* the settings as they were when @cc_gen was bumped, or newer */
-	smp_rmb();
-	if (pds_cc_nscc(pds_cc_wanted(udev, key))) {
-		p->ccx = pds_ccx_of(udev, key);
-		if (!p->ccx) {
-			kfree(p);
-			return NULL;
-		}
+	if (rudi_path_cc(udev, p, atomic_read(&udev->cc_gen))) {
+		kfree(p);
+		return NULL;
 	}
 	INIT_LIST_HEAD(&p->ready);
 	INIT_LIST_HEAD(&p->sendq);
@@ -231,25 +250,10 @@ static void rudi_path_refresh(struct uet_rudi *t, struct uet_rudi_path *p)
 {
 	struct uet_dev *udev = container_of(t, struct uet_dev, rudi);
 	u32 gen = atomic_read(&udev->cc_gen);
-	struct uet_pds_ccx *ccx = NULL;
 
 	lockdep_assert_held(&t->lock);
-	if (p->cc_gen == gen)
-		return;
-	/* the settings as they were when @gen was bumped, or newer */
-	smp_rmb();
-	if (pds_cc_nscc(pds_cc_wanted(udev, &p->key))) {
-		ccx = pds_ccx_of(udev, &p->key);
-		if (!ccx) {
-			uet_count(udev, UET_CNT_DROP_NO_MEMORY, 1);
-			return;
-		}
-	}
-	if (p->ccx)
-		pds_ccx_put(&udev->pds, p->ccx, p->own);
-	p->ccx = ccx;
-	p->own = 0;
-	p->cc_gen = gen;
+	if (p->cc_gen != gen && rudi_path_cc(udev, p, gen))
+		uet_count(udev, UET_CNT_DROP_NO_MEMORY, 1);
 }
 
 /*
