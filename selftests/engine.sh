@@ -355,12 +355,13 @@ nscc_shared() {
 # 100 us), 2 MiB take at least 1.9 s (at 99% of 1 MB/s): the test asks
 # for 1.5 s.  uet0 waits for credit (cc_credit_stalls) and asks for it
 # (cc_credit_requests); uet1 grants at least what was not sent first
-# (cc_credit_granted); every byte arrives.  Each run on a new PDC.  A
+# (cc_credit_granted), and uet0 spends what it is granted: it gives up
+# (cc_credit_unused) less than 2% of it without loss; every byte arrives.  Each run on a new PDC.  A
 # third run, RCCC with 5% loss both ways, loses grants and asks too: a
 # lost last grant is made good when the sender asks again.  Then the
 # device has NSCC again, and the first run's PDC takes it at once.
 rccc_credit() {
-	local cc s q g t link job=30 rc=0 bytes=$((8 * 262144))
+	local cc s q g u t link job=30 rc=0 bytes=$((8 * 262144))
 	link=$(B uetctl -j dev show uet1 |
 		jq 'if type == "array" then .[0] else . end | .link_mbps')
 	B uetctl dev set uet1 link-mbps 8 || return 1
@@ -377,6 +378,7 @@ rccc_credit() {
 		s=$(counter uet0 cc_credit_stalls)
 		q=$(counter uet0 cc_credit_requests)
 		g=$(counter uet1 cc_credit_granted)
+		u=$(counter uet0 cc_credit_unused)
 		t=$(uptime_ms)
 		xfer job=$job count=8 size=262144 || rc=1
 		t=$(($(uptime_ms) - t))
@@ -384,10 +386,12 @@ rccc_credit() {
 		s=$(($(counter uet0 cc_credit_stalls) - s))
 		q=$(($(counter uet0 cc_credit_requests) - q))
 		g=$(($(counter uet1 cc_credit_granted) - g))
+		u=$(($(counter uet0 cc_credit_unused) - u))
 		echo "# cc $cc: $bytes bytes in $t ms; credit stalls $s," \
-			"requests $q, granted $g bytes"
+			"requests $q, granted $g bytes, unused $u"
 		[ "$t" -ge 1500 ] && [ "$s" -gt 0 ] && [ "$q" -gt 0 ] &&
 		[ "$g" -ge $((bytes - 187500)) ] || rc=1
+		[ $cc = lossy ] || [ $((u * 50)) -lt "$g" ] || rc=1
 		job=$((job + 1))
 	done
 	# the first run's PDC, still awake, takes NSCC back at its next

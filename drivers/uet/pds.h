@@ -285,6 +285,8 @@ struct uet_pds_pdc {
  * @credit_timer: hands out credit in turns, at the pace of the link ...
  * @credit_armed: ... while set, which it is while @crediting is not
  *	empty.
+ * @credit_at: ns (ktime_get_ns()): when the link will have drained all
+ *	the credit granted, the time of the next turn.
  */
 struct uet_pds {
 	spinlock_t lock;	/* see above */
@@ -309,6 +311,7 @@ struct uet_pds {
 	struct list_head crediting;
 	struct hrtimer credit_timer;
 	bool credit_armed;
+	u64 credit_at;
 };
 
 /**

@@ -12,6 +12,13 @@
  * link takes for what it granted (at 99% of @link_mbps): the senders
  * together send no faster than the receiver's link drains.  uet-htsim's
  * UecPullPacer, a round robin of pulls at line rate.
+ *
+ * The pace keeps its own clock, @credit_at: when the link will have
+ * drained all granted so far.  A timer that fires late grants what its
+ * lateness owes the link, up to %UET_CREDIT_LAG_NS of it (measured in
+ * the lab under TCG, a timer whose pause restarted from its late firing
+ * lost 4-5% of the link); a device whose turns ran out does not save up
+ * the time it rested.
  */
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
@@ -35,7 +42,8 @@
  *	only a CREDIT makes good
  *
  * A count that grew puts the PDC in the device's turns, if it is not in
- * them, and starts the credit timer, if it is not running.
+ * them, and starts the credit timer, if it is not running, for when the
+ * link has drained the last grant (@credit_at).
  */
 void pdc_credit_want(struct uet_pds_pdc *pdc, u32 target, bool answer)
 {
@@ -51,9 +59,12 @@ void pdc_credit_want(struct uet_pds_pdc *pdc, u32 target, bool answer)
 		pdc_get(pdc);
 		list_add_tail(&pdc->crediting, &pds->crediting);
 		if (!pds->credit_armed) {
+			/* a rest is not saved up */
+			pds->credit_at = max(pds->credit_at, ktime_get_ns());
 			pds->credit_armed = true;
-			hrtimer_start(&pds->credit_timer, 0,
-				      HRTIMER_MODE_REL_SOFT);
+			hrtimer_start(&pds->credit_timer,
+				      ns_to_ktime(pds->credit_at),
+				      HRTIMER_MODE_ABS_SOFT);
 		}
 	}
 	spin_unlock(&pds->credit_lock);
@@ -91,13 +102,22 @@ static struct uet_pds_pdc *credit_next(struct uet_pds *pds, u32 *q,
 }
 
 /*
- * What one run of the credit timer hands out: turns until their pause
- * adds up to 20 us, at most 16 of them.  At 40 Mb/s a turn of 16 KiB
- * pauses 3.3 ms, one turn a run; at 100 Gb/s 1.3 us, and the timer would
- * run back to back.
+ * What one run of the credit timer hands out: the turns due, and those
+ * due within the next 20 us, at most 16 of them.  At 40 Mb/s a turn of
+ * 16 KiB pauses 3.3 ms, one turn a run; at 100 Gb/s 1.3 us, and the timer
+ * would run back to back.
  */
 #define UET_CREDIT_RUN_NS	(20 * NSEC_PER_USEC)
 #define UET_CREDIT_RUN_TURNS	16
+/*
+ * The most of its lateness a timer makes good: 1 ms of the link (5 KB at
+ * 40 Mb/s), and no more than one run's turns (21 us at 100 Gb/s): what is
+ * made good reaches the link's queue at once.  In the lab under TCG the
+ * timer fired up to a few ms late; making good up to 4 ms there stood a
+ * queue of 10 ms at 8:1, 1 ms none (Documentation/congestion.rst).
+ */
+#define UET_CREDIT_LAG_NS	NSEC_PER_MSEC
+#define UET_CREDIT_LAG_QUANTA	(UET_CREDIT_RUN_TURNS * UET_RCCC_GRANT_MAX)
 
 /* A PDC's turns in one run: the last count granted. */
 struct credit_turn {
@@ -122,9 +142,10 @@ static void credit_send(struct credit_turn *turn, unsigned int n)
 }
 
 /*
- * The credit timer: turns in order, then the pause their grants take.  A
- * PDC with turns in a row (the only one owed) gets one CREDIT of the
- * last count.
+ * The credit timer: the turns due in order, each moving @credit_at on by
+ * the time the link takes for its grant; then it sleeps until the next is
+ * due.  A PDC with turns in a row (the only one owed) gets one CREDIT of
+ * the last count.
  */
 static enum hrtimer_restart pds_credit_turn(struct hrtimer *t)
 {
@@ -133,8 +154,8 @@ static enum hrtimer_restart pds_credit_turn(struct hrtimer *t)
 	struct credit_turn turn[UET_CREDIT_RUN_TURNS];
 	struct uet_pds_pdc *pdc, *d, *tmp;
 	unsigned int n = 0, i;
+	u64 rate, now = ktime_get_ns(), lag, due, next;
 	u32 q, count, granted = 0;
-	u64 rate, pause = 0;
 	LIST_HEAD(dead);
 	bool more;
 
@@ -142,12 +163,17 @@ static enum hrtimer_restart pds_credit_turn(struct hrtimer *t)
 	rate = (u64)READ_ONCE(udev->cfg.link_mbps) *
 	       (USEC_PER_SEC / BITS_PER_BYTE);
 	spin_lock(&pds->credit_lock);
-	for (i = 0; i < UET_CREDIT_RUN_TURNS && pause < UET_CREDIT_RUN_NS; i++) {
+	lag = min_t(u64, UET_CREDIT_LAG_NS,
+		    uet_rccc_pace_ns(UET_CREDIT_LAG_QUANTA, rate));
+	pds->credit_at = max(pds->credit_at, now - lag);
+	due = now + UET_CREDIT_RUN_NS;
+	for (i = 0; i < UET_CREDIT_RUN_TURNS && pds->credit_at < due; i++) {
 		pdc = credit_next(pds, &q, &count, &dead);
 		if (!pdc)
 			break;
 		granted += q;
-		pause += uet_rccc_pace_ns(q ?: UET_CREDIT_IDLE_QUANTA, rate);
+		pds->credit_at += uet_rccc_pace_ns(q ?: UET_CREDIT_IDLE_QUANTA,
+						   rate);
 		if (n && turn[n - 1].pdc == pdc) {
 			turn[n - 1].count = count;
 			pdc_put(pdc);	/* turn[n - 1] holds one too */
@@ -157,8 +183,9 @@ static enum hrtimer_restart pds_credit_turn(struct hrtimer *t)
 		turn[n++].count = count;
 	}
 	more = !list_empty(&pds->crediting);
-	if (!n && !more)
+	if (!more)
 		pds->credit_armed = false;
+	next = pds->credit_at;
 	spin_unlock(&pds->credit_lock);
 
 	list_for_each_entry_safe(d, tmp, &dead, crediting) {
@@ -168,10 +195,9 @@ static enum hrtimer_restart pds_credit_turn(struct hrtimer *t)
 	credit_send(turn, n);
 	uet_count(udev, UET_CNT_CC_CREDIT_GRANTED,
 		  (u64)granted * UET_RCCC_QUANTUM);
-	if (!n && !more)
+	if (!more)
 		return HRTIMER_NORESTART;
-	hrtimer_forward_now(t, ns_to_ktime(pause ?:
-			    uet_rccc_pace_ns(UET_CREDIT_IDLE_QUANTA, rate)));
+	hrtimer_set_expires(t, ns_to_ktime(next));
 	return HRTIMER_RESTART;
 }
 

@@ -929,10 +929,15 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 					 &cc, now));
 	if (pdc->live->rccc_on) {
 		/* RCCC holds NSCC's ceiling, for the round trip measured */
+		s64 before;
+
 		uet_rccc_answered(&pdc->live->credit);
+		before = pdc->live->credit.credit;
 		uet_rccc_window(&pdc->live->credit,
 				pds_ccx_credit(pdc->live->ccx, cc.rtt,
 					       pdc->live->core.rtt.srtt));
+		uet_count(pdc->udev, UET_CNT_CC_CREDIT_UNUSED,
+			  before - pdc->live->credit.credit);
 	}
 	uet_pdc_transition(&pdc->live->core, UET_PDC_EV_ACK);
 	pdc_push(pdc, UET_PDS_TX_BURST);
@@ -1044,9 +1049,14 @@ void pds_rcv_credit(struct uet_dev *udev, const struct uet_pds_ctl_info *ctl,
 	if (!live) {
 		if (uet_rccc_after(ctl->payload, pdc->pull))
 			pdc->pull = ctl->payload & UET_RCCC_COUNT_MASK;
-	} else if (live->rccc_on && uet_rccc_credit(&live->credit,
-						    ctl->payload)) {
-		pdc_push(pdc, UET_PDS_TX_BURST);
+	} else if (live->rccc_on) {
+		s64 before = live->credit.credit;
+		u32 got = uet_rccc_credit(&live->credit, ctl->payload);
+
+		uet_count(udev, UET_CNT_CC_CREDIT_UNUSED,
+			  before + got - live->credit.credit);
+		if (got)
+			pdc_push(pdc, UET_PDS_TX_BURST);
 	}
 unlock:
 	pdc_unlock(pdc);

@@ -27,6 +27,16 @@
 /* The most quanta paced at once: 16 MiB, which keeps the product in u64. */
 #define RCCC_PACE_MAX		65536
 
+/*
+ * The most credit a sender holds: its window, and what rounding its ask
+ * up to whole quanta adds, so that a grant of all it asked for is kept
+ * whole.
+ */
+static s64 rccc_hold(const struct uet_rccc_tx *tx)
+{
+	return (s64)tx->maxwnd + UET_RCCC_QUANTUM - 1;
+}
+
 /**
  * uet_rccc_tx_init() - a sender's credit when its PDC wakes
  * @tx: filled in
@@ -71,12 +81,13 @@ void uet_rccc_answered(struct uet_rccc_tx *tx)
  * @maxwnd: uet_rccc_span(): NSCC's ceiling for the round trip measured,
  *	bytes
  *
- * Credit held beyond it is given up.
+ * Credit held beyond it (and the rounding of an ask, rccc_hold()) is
+ * given up.
  */
 void uet_rccc_window(struct uet_rccc_tx *tx, u32 maxwnd)
 {
 	tx->maxwnd = maxwnd;
-	tx->credit = min_t(s64, tx->credit, maxwnd);
+	tx->credit = min(tx->credit, rccc_hold(tx));
 }
 
 /**
@@ -114,7 +125,7 @@ u32 uet_rccc_span(u32 maxwnd, u32 base, u64 srtt)
  * @pull: the receiver's count of what it granted, quanta (24 bits)
  *
  * A count not after the one heard last is old news, reordered.  Credit
- * is held up to @tx->maxwnd.
+ * is held up to @tx->maxwnd and the rounding of an ask (rccc_hold()).
  *
  * Return: the bytes of new credit; 0 for old news.
  */
@@ -129,7 +140,7 @@ u32 uet_rccc_credit(struct uet_rccc_tx *tx, u32 pull)
 	bytes = ((pull - tx->pull) & UET_RCCC_COUNT_MASK) * UET_RCCC_QUANTUM;
 	tx->pull = pull;
 	tx->unanswered = 0;
-	tx->credit = min_t(s64, tx->credit + bytes, tx->maxwnd);
+	tx->credit = min(tx->credit + bytes, rccc_hold(tx));
 	return bytes;
 }
 

@@ -371,17 +371,21 @@ run() {
 			sed 's/^/# client: /' "$OUT/client$i.log"
 			failed=1
 		fi
-		flows="$flows${flows:+,}$(printf '{"rc":%d,"bytes":%d,"start_ms":%d,"end_ms":%d,"bw_MBps":%s,"timeouts":%d,"retransmits":%d,"cc_decreases":%d,"ecn_echoes":%d}' \
+		flows="$flows${flows:+,}$(printf '{"rc":%d,"bytes":%d,"start_ms":%d,"end_ms":%d,"bw_MBps":%s,"timeouts":%d,"retransmits":%d,"cc_decreases":%d,"ecn_echoes":%d,"credit_stalls":%d,"credit_asks":%d,"credit_unused":%d}' \
 			"$rc" $((iters[i] * SIZE)) "${STARTS[i]:-0}" $((t1 - T0)) "${bw:-0}" \
 			"$(lab_counter "lus$i" timeouts)" \
 			"$(lab_counter "lus$i" retransmits)" \
 			"$(lab_counter "lus$i" cc_decreases)" \
-			"$(lab_counter "lus$i" ecn_echoes)")"
+			"$(lab_counter "lus$i" ecn_echoes)" \
+			"$(lab_counter "lus$i" cc_credit_stalls)" \
+			"$(lab_counter "lus$i" cc_credit_requests)" \
+			"$(lab_counter "lus$i" cc_credit_unused)")"
 	done
 	red=$(in_ns sw tc -s qdisc show dev r | awk '
 		/qdisc red/ { red = 1 } red && /dropped/ { for (i = 1; i <= NF; i++) if ($i == "(dropped") d = $(i + 1) + 0 }
 		red && /marked/ { for (i = 1; i <= NF; i++) if ($i == "marked") m = $(i + 1) + 0 }
 		END { printf "\"drops\":%d,\"marked\":%d", d, m }')
+	red="$red,\"credit_granted\":$(lab_counter lur cc_credit_granted)"
 	printf 'UET-LAB {"scenario":"%s","n":%d,"cc":"%s","rate_mbit":%d,"delay_us":%d,"base_us":%d,"red_min":%d,"size":%d,"sample_ms":%d,%s,"flows":[%s],"samples":[%s]}\n' \
 		"$what" "$n" "$cc" "$RATE" "$DELAY_US" "$BASE_US" "$MIN" $SIZE "$SAMPLE_MS" \
 		"$red" "$flows" "$SAMPLES"

@@ -81,7 +81,28 @@ TEST(credit_held_up_to_the_window)
 	uet_rccc_tx_init(&tx, 20000, MSS, 0);
 	uet_rccc_answered(&tx);
 	ASSERT_EQ(128 * Q, uet_rccc_credit(&tx, 128));
-	ASSERT_EQ(20000, tx.credit);
+	/* the window and a quantum's rounding, 255 bytes */
+	ASSERT_EQ(20255, tx.credit);
+}
+
+/*
+ * An ask rounds up to whole quanta: the grant of all of it is kept, even
+ * where it takes the credit past the window (by less than a quantum).
+ */
+TEST(grant_of_an_ask_kept_whole)
+{
+	struct uet_rccc_tx tx;
+	u32 target;
+
+	uet_rccc_tx_init(&tx, 4500, MSS, 0);
+	uet_rccc_answered(&tx);
+	uet_rccc_sent(&tx, 368);
+	/* 4,868 bytes wanted: 19.02 quanta, 20 */
+	target = uet_rccc_target(&tx, 50000, U32_MAX);
+	ASSERT_EQ(20, target);
+	ASSERT_EQ(20 * Q, uet_rccc_credit(&tx, target));
+	ASSERT_EQ(20 * Q - 368, tx.credit);
+	ASSERT_TRUE(tx.credit > tx.maxwnd);
 }
 
 /* The window follows the path: credit above a smaller one is given up. */
@@ -97,10 +118,10 @@ TEST(window_follows_the_path)
 	ASSERT_EQ(64 * Q, uet_rccc_credit(&tx, 64));
 	ASSERT_EQ(16384, tx.credit);
 	uet_rccc_window(&tx, 10000);
-	ASSERT_EQ(10000, tx.credit);
-	/* 10,000 bytes and nothing held: 39.06 quanta, 40 */
+	ASSERT_EQ(10255, tx.credit);
+	/* 9,745 bytes short of the window: 38.07 quanta, 39 */
 	uet_rccc_sent(&tx, 10000);
-	ASSERT_EQ(64 + 40, uet_rccc_target(&tx, 50000, U32_MAX));
+	ASSERT_EQ(64 + 39, uet_rccc_target(&tx, 50000, U32_MAX));
 }
 
 /*
