@@ -356,10 +356,11 @@ nscc_shared() {
 # for 1.5 s.  uet0 waits for credit (cc_credit_stalls) and asks for it
 # (cc_credit_requests); uet1 grants at least what was not sent first
 # (cc_credit_granted), and uet0 spends what it is granted: it gives up
-# (cc_credit_unused) less than 2% of it without loss; every byte arrives.  Each run on a new PDC.  A
-# third run, RCCC with 5% loss both ways, loses grants and asks too: a
-# lost last grant is made good when the sender asks again.  Then the
-# device has NSCC again, and the first run's PDC takes it at once.
+# (cc_credit_unused) less than 2% of it without loss; every byte
+# arrives.  Each run on a new PDC.  A third run, RCCC with 5% loss both
+# ways, loses grants and asks too: a lost last grant is made good when
+# the sender asks again.  Then the device has NSCC again, and the first
+# run's PDC takes it at once.
 rccc_credit() {
 	local cc s q g u t link job=30 rc=0 bytes=$((8 * 262144))
 	link=$(B uetctl -j dev show uet1 |

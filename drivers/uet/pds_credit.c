@@ -30,7 +30,7 @@
 #include "uet.h"
 #include "wire.h"
 
-/* A turn that found only dead PDCs waits as long as 4 quanta take. */
+/* A turn that only answers a REQ_CREDIT takes as long as 4 quanta. */
 #define UET_CREDIT_IDLE_QUANTA	4
 
 /**
@@ -165,7 +165,8 @@ static enum hrtimer_restart pds_credit_turn(struct hrtimer *t)
 	spin_lock(&pds->credit_lock);
 	lag = min_t(u64, UET_CREDIT_LAG_NS,
 		    uet_rccc_pace_ns(UET_CREDIT_LAG_QUANTA, rate));
-	pds->credit_at = max(pds->credit_at, now - lag);
+	if (now > lag)
+		pds->credit_at = max(pds->credit_at, now - lag);
 	due = now + UET_CREDIT_RUN_NS;
 	for (i = 0; i < UET_CREDIT_RUN_TURNS && pds->credit_at < due; i++) {
 		pdc = credit_next(pds, &q, &count, &dead);
@@ -197,7 +198,8 @@ static enum hrtimer_restart pds_credit_turn(struct hrtimer *t)
 		  (u64)granted * UET_RCCC_QUANTUM);
 	if (!more)
 		return HRTIMER_NORESTART;
-	hrtimer_set_expires(t, ns_to_ktime(next));
+	/* still behind (a run's turns ran out): the next softirq catches up */
+	hrtimer_set_expires(t, ns_to_ktime(max(next, now + 1)));
 	return HRTIMER_RESTART;
 }
 
@@ -207,7 +209,7 @@ void pds_credit_init(struct uet_pds *pds)
 	spin_lock_init(&pds->credit_lock);
 	INIT_LIST_HEAD(&pds->crediting);
 	hrtimer_init(&pds->credit_timer, CLOCK_MONOTONIC,
-		     HRTIMER_MODE_REL_SOFT);
+		     HRTIMER_MODE_ABS_SOFT);
 	pds->credit_timer.function = pds_credit_turn;
 }
 

@@ -36,7 +36,8 @@
 /**
  * struct uet_rccc_tx - a sender's credit
  * @credit: bytes it may still send; a request may take it below 0.
- * @maxwnd: the most credit it holds, bytes: what it may send first too.
+ * @maxwnd: the most credit it asks for, bytes: what it may send first too.
+ *	It holds as much and the rounding of an ask to whole quanta.
  * @mss: its largest request, bytes.
  * @pull: the receiver's grant it last heard, quanta (24 bits).
  * @asked: the target it last told the receiver, quanta (24 bits).

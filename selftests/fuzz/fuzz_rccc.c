@@ -102,7 +102,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			uet_rccc_pace_ns(take(&in, 4), take(&in, 5) + 1);
 			break;
 		}
-		if (tx.credit > tx.maxwnd || tx.credit <= -(s64)mss - 64)
+		/* the window, and the rounding of an ask to whole quanta */
+		if (tx.credit > (s64)tx.maxwnd + UET_RCCC_QUANTUM - 1 ||
+		    tx.credit <= -(s64)mss - 64)
 			abort();
 		if (tx.speculating && !before.speculating)
 			abort();
