@@ -929,16 +929,14 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 					 &cc, now));
 	if (pdc->live->rccc_on) {
 		/* RCCC holds NSCC's ceiling, for the round trip measured */
-		s64 before;
+		u64 unused;
 
 		uet_rccc_answered(&pdc->live->credit);
-		before = pdc->live->credit.credit;
-		uet_rccc_window(&pdc->live->credit,
-				pds_ccx_credit(pdc->live->ccx, cc.rtt,
-					       pdc->live->core.rtt.srtt));
-		if (before != pdc->live->credit.credit)
-			uet_count(pdc->udev, UET_CNT_CC_CREDIT_UNUSED,
-				  before - pdc->live->credit.credit);
+		unused = uet_rccc_window(&pdc->live->credit,
+					 pds_ccx_credit(pdc->live->ccx, cc.rtt,
+							pdc->live->core.rtt.srtt));
+		if (unused)
+			uet_count(pdc->udev, UET_CNT_CC_CREDIT_UNUSED, unused);
 	}
 	uet_pdc_transition(&pdc->live->core, UET_PDC_EV_ACK);
 	pdc_push(pdc, UET_PDS_TX_BURST);
@@ -1051,18 +1049,12 @@ void pds_rcv_credit(struct uet_dev *udev, const struct uet_pds_ctl_info *ctl,
 		if (uet_rccc_after(ctl->payload, pdc->pull))
 			pdc->pull = ctl->payload & UET_RCCC_COUNT_MASK;
 	} else if (live->rccc_on) {
-		s64 before;
-		u32 got;
+		u32 unused;
 
-		/* speculative credit given up is not a grant unused */
-		uet_rccc_answered(&live->credit);
-		before = live->credit.credit;
-		got = uet_rccc_credit(&live->credit, ctl->payload);
-		if (before + got != live->credit.credit)
-			uet_count(udev, UET_CNT_CC_CREDIT_UNUSED,
-				  before + got - live->credit.credit);
-		if (got)
+		if (uet_rccc_credit(&live->credit, ctl->payload, &unused))
 			pdc_push(pdc, UET_PDS_TX_BURST);
+		if (unused)
+			uet_count(udev, UET_CNT_CC_CREDIT_UNUSED, unused);
 	}
 unlock:
 	pdc_unlock(pdc);

@@ -83,11 +83,19 @@ void uet_rccc_answered(struct uet_rccc_tx *tx)
  *
  * Credit held beyond it (and the rounding of an ask, rccc_hold()) is
  * given up.
+ *
+ * Return: the bytes of credit given up.
  */
-void uet_rccc_window(struct uet_rccc_tx *tx, u32 maxwnd)
+u64 uet_rccc_window(struct uet_rccc_tx *tx, u32 maxwnd)
 {
+	s64 over;
+
 	tx->maxwnd = maxwnd;
-	tx->credit = min(tx->credit, rccc_hold(tx));
+	over = tx->credit - rccc_hold(tx);
+	if (over <= 0)
+		return 0;
+	tx->credit -= over;
+	return over;
 }
 
 /**
@@ -123,16 +131,22 @@ u32 uet_rccc_span(u32 maxwnd, u32 base, u64 srtt)
  * uet_rccc_credit() - a grant came
  * @tx: the sender
  * @pull: the receiver's count of what it granted, quanta (24 bits)
+ * @unused: set to the bytes of the grant given up: those that would take
+ *	the credit past @tx->maxwnd and the rounding of an ask (rccc_hold())
  *
- * A count not after the one heard last is old news, reordered.  Credit
- * is held up to @tx->maxwnd and the rounding of an ask (rccc_hold()).
+ * A count not after the one heard last is old news, reordered.  The
+ * credit given up when speculation ends (uet_rccc_answered()) was never
+ * granted, and is not in @unused.
  *
- * Return: the bytes of new credit; 0 for old news.
+ * Return: the bytes of new credit granted, @unused among them; 0 for old
+ * news.
  */
-u32 uet_rccc_credit(struct uet_rccc_tx *tx, u32 pull)
+u32 uet_rccc_credit(struct uet_rccc_tx *tx, u32 pull, u32 *unused)
 {
+	s64 room;
 	u32 bytes;
 
+	*unused = 0;
 	pull &= UET_RCCC_COUNT_MASK;
 	uet_rccc_answered(tx);
 	if (!uet_rccc_after(pull, tx->pull))
@@ -140,7 +154,10 @@ u32 uet_rccc_credit(struct uet_rccc_tx *tx, u32 pull)
 	bytes = ((pull - tx->pull) & UET_RCCC_COUNT_MASK) * UET_RCCC_QUANTUM;
 	tx->pull = pull;
 	tx->unanswered = 0;
-	tx->credit = min(tx->credit + bytes, rccc_hold(tx));
+	room = max_t(s64, rccc_hold(tx) - tx->credit, 0);
+	if (bytes > room)
+		*unused = bytes - room;
+	tx->credit += bytes - *unused;
 	return bytes;
 }
 

@@ -68,9 +68,9 @@ struct uet_rccc_rx {
 
 void uet_rccc_tx_init(struct uet_rccc_tx *tx, u32 maxwnd, u32 mss, u32 pull);
 void uet_rccc_answered(struct uet_rccc_tx *tx);
-void uet_rccc_window(struct uet_rccc_tx *tx, u32 maxwnd);
+u64 uet_rccc_window(struct uet_rccc_tx *tx, u32 maxwnd);
 u32 uet_rccc_span(u32 maxwnd, u32 base, u64 srtt);
-u32 uet_rccc_credit(struct uet_rccc_tx *tx, u32 pull);
+u32 uet_rccc_credit(struct uet_rccc_tx *tx, u32 pull, u32 *unused);
 u32 uet_rccc_target(const struct uet_rccc_tx *tx, u64 backlog, u32 cap);
 bool uet_rccc_ask(struct uet_rccc_tx *tx, u32 target);
 bool uet_rccc_want(struct uet_rccc_rx *rx, u32 target);

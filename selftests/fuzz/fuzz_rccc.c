@@ -6,13 +6,16 @@
  * the receiver's view of it, then scripts events, one operation per byte
  * followed by its arguments: requests sent (at most a request's bytes
  * with headers), answers, grants and targets with any 24-bit count (the
- * wire's), turns of the receiver's pacer, the window measured anew.  After each operation the
- * invariants are checked, and any breach aborts:
+ * wire's), turns of the receiver's pacer, the window measured anew.
+ * After each operation the invariants are checked, and any breach
+ * aborts:
  *  - credit never passes the window, and never falls below what one
  *    request may take past 0 (requests leave only on credit, as in the
  *    engine);
  *  - speculation only ends;
  *  - a grant adds exactly the quanta it moves the count on, only forward;
+ *  - credit moves by what a grant or a new window says it kept or gave
+ *    up;
  *  - a target is never behind the grant heard, nor more than the window
  *    (or a request, speculating) past it;
  *  - the receiver never grants past the target, nor more than asked in a
@@ -37,8 +40,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	struct input in = { data, size };
 	struct uet_rccc_tx tx, before;
 	struct uet_rccc_rx rx, rxb;
-	u32 maxwnd, mss, n, t, q;
-	u64 backlog;
+	u32 maxwnd, mss, n, t, q, unused;
+	u64 backlog, given;
 	int ops;
 
 	maxwnd = take(&in, 4) % (64u << 20) + 1;
@@ -64,12 +67,17 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			break;
 		case 2:
 			n = take(&in, 3);
-			q = uet_rccc_credit(&tx, n);
+			uet_rccc_answered(&before);
+			q = uet_rccc_credit(&tx, n, &unused);
 			if (q && (dist(n, before.pull) >= UET_RCCC_COUNT_HALF ||
 				  q != dist(n, before.pull) * UET_RCCC_QUANTUM ||
 				  tx.pull != n))
 				abort();
 			if (!q && tx.pull != before.pull)
+				abort();
+			/* what is not held is counted as given up */
+			if (unused > q ||
+			    tx.credit != before.credit + q - unused)
 				abort();
 			break;
 		case 3:
@@ -96,7 +104,10 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 				abort();
 			break;
 		case 6:
-			uet_rccc_window(&tx, take(&in, 4) % (64u << 20) + 1);
+			given = uet_rccc_window(&tx,
+						take(&in, 4) % (64u << 20) + 1);
+			if (tx.credit != before.credit - (s64)given)
+				abort();
 			break;
 		default:
 			uet_rccc_pace_ns(take(&in, 4), take(&in, 5) + 1);

@@ -39,6 +39,7 @@ TEST(speculative_start)
 TEST(debt_outlives_speculation)
 {
 	struct uet_rccc_tx tx;
+	u32 unused;
 	int i;
 
 	uet_rccc_tx_init(&tx, MAXWND, MSS, 0);
@@ -51,7 +52,8 @@ TEST(debt_outlives_speculation)
 	uet_rccc_answered(&tx);
 	ASSERT_EQ(-368, tx.credit);
 	/* a grant of 2 quanta pays it and leaves 144 bytes: one may go */
-	ASSERT_EQ(2 * Q, uet_rccc_credit(&tx, 2));
+	ASSERT_EQ(2 * Q, uet_rccc_credit(&tx, 2, &unused));
+	ASSERT_EQ(0, unused);
 	ASSERT_EQ(144, tx.credit);
 	ASSERT_TRUE(uet_rccc_may_send(&tx));
 }
@@ -59,28 +61,31 @@ TEST(debt_outlives_speculation)
 TEST(grants_add_up_once)
 {
 	struct uet_rccc_tx tx;
+	u32 unused;
 
 	uet_rccc_tx_init(&tx, MAXWND, MSS, 0);
 	/* a grant ends speculation first: 64 quanta on 0 */
-	ASSERT_EQ(64 * Q, uet_rccc_credit(&tx, 64));
+	ASSERT_EQ(64 * Q, uet_rccc_credit(&tx, 64, &unused));
 	ASSERT_EQ(16384, tx.credit);
 	ASSERT_EQ(64, tx.pull);
 	/* old news, reordered, and the same news again: nothing */
-	ASSERT_EQ(0, uet_rccc_credit(&tx, 10));
-	ASSERT_EQ(0, uet_rccc_credit(&tx, 64));
+	ASSERT_EQ(0, uet_rccc_credit(&tx, 10, &unused));
+	ASSERT_EQ(0, uet_rccc_credit(&tx, 64, &unused));
 	ASSERT_EQ(16384, tx.credit);
 	/* a lost grant: the next one carries it */
-	ASSERT_EQ(128 * Q, uet_rccc_credit(&tx, 192));
+	ASSERT_EQ(128 * Q, uet_rccc_credit(&tx, 192, &unused));
 	ASSERT_EQ(16384 + 32768, tx.credit);
 }
 
 TEST(credit_held_up_to_the_window)
 {
 	struct uet_rccc_tx tx;
+	u32 unused;
 
 	uet_rccc_tx_init(&tx, 20000, MSS, 0);
 	uet_rccc_answered(&tx);
-	ASSERT_EQ(128 * Q, uet_rccc_credit(&tx, 128));
+	ASSERT_EQ(128 * Q, uet_rccc_credit(&tx, 128, &unused));
+	ASSERT_EQ(128 * Q - 20255, unused);
 	/* the window and a quantum's rounding, 255 bytes */
 	ASSERT_EQ(20255, tx.credit);
 }
@@ -92,6 +97,7 @@ TEST(credit_held_up_to_the_window)
 TEST(grant_of_an_ask_kept_whole)
 {
 	struct uet_rccc_tx tx;
+	u32 unused;
 	u32 target;
 
 	uet_rccc_tx_init(&tx, 4500, MSS, 0);
@@ -100,7 +106,8 @@ TEST(grant_of_an_ask_kept_whole)
 	/* 4,868 bytes wanted: 19.02 quanta, 20 */
 	target = uet_rccc_target(&tx, 50000, U32_MAX);
 	ASSERT_EQ(20, target);
-	ASSERT_EQ(20 * Q, uet_rccc_credit(&tx, target));
+	ASSERT_EQ(20 * Q, uet_rccc_credit(&tx, target, &unused));
+	ASSERT_EQ(0, unused);
 	ASSERT_EQ(20 * Q - 368, tx.credit);
 	ASSERT_TRUE(tx.credit > tx.maxwnd);
 }
@@ -109,15 +116,16 @@ TEST(grant_of_an_ask_kept_whole)
 TEST(window_follows_the_path)
 {
 	struct uet_rccc_tx tx;
+	u32 unused;
 
 	uet_rccc_tx_init(&tx, 2250, 1500, 0);
-	uet_rccc_window(&tx, 30000);
+	ASSERT_EQ(0, uet_rccc_window(&tx, 30000));
 	ASSERT_EQ(30000, tx.maxwnd);
 	ASSERT_EQ(2250, tx.credit);
 	uet_rccc_answered(&tx);
-	ASSERT_EQ(64 * Q, uet_rccc_credit(&tx, 64));
+	ASSERT_EQ(64 * Q, uet_rccc_credit(&tx, 64, &unused));
 	ASSERT_EQ(16384, tx.credit);
-	uet_rccc_window(&tx, 10000);
+	ASSERT_EQ(16384 - 10255, uet_rccc_window(&tx, 10000));
 	ASSERT_EQ(10255, tx.credit);
 	/* 9,745 bytes short of the window: 38.07 quanta, 39 */
 	uet_rccc_sent(&tx, 10000);
@@ -148,15 +156,16 @@ TEST(span_covers_the_round_trip)
 TEST(counters_wrap)
 {
 	struct uet_rccc_tx tx;
+	u32 unused;
 	struct uet_rccc_rx rx = { .target = 0xfffff0, .granted = 0xfffff0 };
 
 	uet_rccc_tx_init(&tx, MAXWND, MSS, 0xfffff0);
 	uet_rccc_answered(&tx);
 	/* 0xfffff0 to 0x10: 32 quanta on */
-	ASSERT_EQ(32 * Q, uet_rccc_credit(&tx, 0x10));
+	ASSERT_EQ(32 * Q, uet_rccc_credit(&tx, 0x10, &unused));
 	ASSERT_EQ(0x10, tx.pull);
 	/* half the counter back is old news, not 8 Mi quanta of credit */
-	ASSERT_EQ(0, uet_rccc_credit(&tx, 0x800010));
+	ASSERT_EQ(0, uet_rccc_credit(&tx, 0x800010, &unused));
 
 	ASSERT_TRUE(uet_rccc_want(&rx, 0x30));
 	ASSERT_EQ(0x40, uet_rccc_owed(&rx));
@@ -168,6 +177,7 @@ TEST(counters_wrap)
 TEST(target_asks_for_the_backlog)
 {
 	struct uet_rccc_tx tx;
+	u32 unused;
 
 	uet_rccc_tx_init(&tx, MAXWND, MSS, 100);
 	/* speculating, credit covers it: still one request's worth */
@@ -182,7 +192,7 @@ TEST(target_asks_for_the_backlog)
 	/* at most what NSCC lets fly: 50,000 bytes, 196 */
 	ASSERT_EQ(100 + 196, uet_rccc_target(&tx, 400000, 50000));
 	/* less what it holds: 12,800 bytes, 87,200 to go: 340.6, 341 */
-	ASSERT_EQ(50 * Q, uet_rccc_credit(&tx, 150));
+	ASSERT_EQ(50 * Q, uet_rccc_credit(&tx, 150, &unused));
 	ASSERT_EQ(150 + 341, uet_rccc_target(&tx, 100000, U32_MAX));
 }
 
