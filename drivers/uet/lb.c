@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Load balancing: the entropy each request of a PDC leaves with (lb.h).
+ *
+ * A PDC's set of entropies is @mask + 1 values that share the bits of its
+ * base above the index, so that two PDCs' sets differ.  Oblivious
+ * spraying takes each index once per round, the order XORed with a value
+ * drawn anew each round (uet-htsim's UecMpOblivious).  REPS (arXiv
+ * 2407.21625, uet-htsim's UecMpReps and CircularBufferREPS) keeps the
+ * last %UET_REPS_RING entropies acknowledged unmarked in a ring and sends
+ * on the oldest not used again; with none, on a random index of the set.
+ * A timeout freezes it: for @freeze ns it takes the entropies of the ring
+ * round and round, used or not, and explores none; then it forgets them
+ * all and explores %UET_REPS_EXPLORE requests' worth of new ones.
+ */
+#include <linux/bits.h>
+
+#include "lb.h"
+
+/* Marsaglia's xorshift32: a stream of random values that a seed repeats. */
+static u32 lb_random(struct uet_lb *lb)
+{
+	u32 x = lb->rnd;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	lb->rnd = x;
+	return x;
+}
+
+static u16 lb_entropy(const struct uet_lb *lb, u32 index)
+{
+	return (lb->base & ~lb->mask) | (index & lb->mask);
+}
+
+/**
+ * uet_lb_init() - a PDC's choice of entropies, as it starts sending
+ * @lb: filled in
+ * @mode: enum uet_lb_mode
+ * @paths: the size of its set of entropies, rounded down to a power of
+ *	two, at most %UET_LB_PATHS_MAX; 1 (or 0) keeps to @base alone
+ * @base: its single entropy, and the high bits of its set's
+ * @freeze: ns: how long REPS keeps to the entropies it knows after a
+ *	timeout
+ * @seed: the random generator's; any value
+ */
+void uet_lb_init(struct uet_lb *lb, enum uet_lb_mode mode, u32 paths,
+		 u16 base, u64 freeze, u32 seed)
+{
+	u32 n = 1;
+
+	paths = paths > UET_LB_PATHS_MAX ? UET_LB_PATHS_MAX : paths;
+	while (n * 2 <= paths)
+		n *= 2;
+	*lb = (struct uet_lb) {
+		.base = base,
+		.mask = n - 1,
+		.mode = mode,
+		.freeze = freeze,
+		/* xorshift never leaves 0 */
+		.rnd = seed ? seed : 1,
+	};
+	lb->shuffle = lb_random(lb) & lb->mask;
+}
+
+/* A freeze that is over forgets what it kept, and explores anew. */
+static void lb_thaw(struct uet_lb *lb, u64 now)
+{
+	if (!lb->frozen || now < lb->thaw)
+		return;
+	lb->frozen = false;
+	lb->known = 0;
+	lb->fresh = 0;
+	lb->explore = UET_REPS_EXPLORE;
+}
+
+/* The oldest slot of @slots (a bit per slot), counting from @head. */
+static unsigned int lb_oldest(const struct uet_lb *lb, u8 slots)
+{
+	unsigned int i, s;
+
+	for (i = 0; i < UET_REPS_RING; i++) {
+		s = (lb->head + i) % UET_REPS_RING;
+		if (slots & BIT(s))
+			break;
+	}
+	return s;
+}
+
+static u16 lb_reps_next(struct uet_lb *lb, u64 now)
+{
+	unsigned int i, s;
+
+	lb_thaw(lb, now);
+	if (lb->explore) {
+		lb->explore--;
+		return lb_entropy(lb, lb_random(lb));
+	}
+	if (lb->frozen && lb->known) {
+		for (i = 0; i < UET_REPS_RING; i++) {
+			s = (lb->cursor + i) % UET_REPS_RING;
+			if (lb->known & BIT(s))
+				break;
+		}
+		lb->cursor = (s + 1) % UET_REPS_RING;
+		lb->fresh &= ~BIT(s);
+		return lb->ring[s];
+	}
+	if (!lb->frozen && lb->fresh) {
+		s = lb_oldest(lb, lb->fresh);
+		lb->fresh &= ~BIT(s);
+		return lb->ring[s];
+	}
+	return lb_entropy(lb, lb_random(lb));
+}
+
+/**
+ * uet_lb_next() - the entropy of the next request to leave
+ * @lb: the PDC's
+ * @now: ns, the caller's clock
+ *
+ * Return: the entropy; a retransmission takes one too, and may take
+ * another path than the first time.
+ */
+u16 uet_lb_next(struct uet_lb *lb, u64 now)
+{
+	u32 index;
+
+	if (!uet_lb_sprays(lb))
+		return lb->base;
+	if (lb->mode == UET_LB_REPS)
+		return lb_reps_next(lb, now);
+	index = lb->turn ^ lb->shuffle;
+	lb->turn = (lb->turn + 1) & lb->mask;
+	if (!lb->turn)
+		lb->shuffle = lb_random(lb) & lb->mask;
+	return lb_entropy(lb, index);
+}
+
+/* An entropy that came back marked, trimmed or late is no more reused. */
+static void lb_forget(struct uet_lb *lb, u16 entropy)
+{
+	unsigned int s;
+
+	for (s = 0; s < UET_REPS_RING; s++) {
+		if ((lb->known & BIT(s)) && lb->ring[s] == entropy) {
+			lb->known &= ~BIT(s);
+			lb->fresh &= ~BIT(s);
+		}
+	}
+}
+
+/**
+ * uet_lb_feedback() - what became of a request sent with @entropy
+ * @lb: the PDC's
+ * @entropy: the request's, as uet_lb_next() gave it
+ * @fb: enum uet_lb_feedback
+ * @now: ns, the caller's clock
+ *
+ * Only REPS listens, and only to entropies of its set.  An entropy
+ * acknowledged unmarked goes into the ring, over the oldest; one marked,
+ * trimmed or timed out is forgotten wherever it is there.  The first
+ * timeout outside a freeze and an exploration starts a freeze.
+ */
+void uet_lb_feedback(struct uet_lb *lb, u16 entropy,
+		     enum uet_lb_feedback fb, u64 now)
+{
+	if (!uet_lb_sprays(lb) || lb->mode != UET_LB_REPS)
+		return;
+	lb_thaw(lb, now);
+	/* a PDC sprays over its own set alone */
+	if ((entropy & ~lb->mask) != (lb->base & ~lb->mask))
+		return;
+	switch (fb) {
+	case UET_LB_GOOD:
+		lb->ring[lb->head] = entropy;
+		lb->known |= BIT(lb->head);
+		lb->fresh |= BIT(lb->head);
+		lb->head = (lb->head + 1) % UET_REPS_RING;
+		break;
+	case UET_LB_TIMEOUT:
+		lb_forget(lb, entropy);
+		if (!lb->frozen && !lb->explore) {
+			lb->frozen = true;
+			lb->thaw = now + lb->freeze;
+			lb->cursor = lb->head;
+		}
+		break;
+	default:
+		lb_forget(lb, entropy);
+		break;
+	}
+}

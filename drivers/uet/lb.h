@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Load balancing: the entropy value each request of a PDC leaves with
+ * (lb.c; Documentation/multipath.rst).
+ *
+ * Switches hash a packet's entropy (its UDP source port) to pick one of
+ * equal-cost paths, and the same entropy keeps the same path [TALK].  A
+ * PDC either keeps one entropy for its life (single path), or sprays its
+ * requests over a set of entropies of its own: in turn and shuffled
+ * (oblivious, uet-htsim's UecMpOblivious), or by REPS, recycled entropy
+ * packet spraying (arXiv 2407.21625; uet-htsim's UecMpReps): an entropy
+ * whose ACK came back unmarked is used again, one that was marked,
+ * trimmed or timed out is forgotten, and a new one is explored when none
+ * is left to recycle.  After a timeout, REPS freezes: it explores no more
+ * for a while and keeps to the entropies it knows to be good, which routes
+ * around a failed link.
+ *
+ * Part of the protocol core: no packets, no locks; the caller gives the
+ * clock.  Its random choices come from a generator of its own, seeded by
+ * the caller, so a trace repeats.
+ */
+#ifndef _UET_LB_H
+#define _UET_LB_H
+
+#include <linux/types.h>
+
+/**
+ * enum uet_lb_mode - how a PDC picks its requests' entropies
+ * @UET_LB_SINGLE: one entropy for the PDC's life.
+ * @UET_LB_OBLIVIOUS: every entropy of the set in turn, in an order
+ *	shuffled each round.
+ * @UET_LB_REPS: recycled entropy packet spraying.
+ */
+enum uet_lb_mode {
+	UET_LB_SINGLE,
+	UET_LB_OBLIVIOUS,
+	UET_LB_REPS,
+};
+
+/**
+ * enum uet_lb_feedback - what became of a request sent with an entropy
+ * @UET_LB_GOOD: acknowledged without a congestion mark.
+ * @UET_LB_ECN: acknowledged with one.
+ * @UET_LB_TRIMMED: its payload was trimmed on the way (a NACK).
+ * @UET_LB_TIMEOUT: given up as lost by the retransmission timer.
+ */
+enum uet_lb_feedback {
+	UET_LB_GOOD,
+	UET_LB_ECN,
+	UET_LB_TRIMMED,
+	UET_LB_TIMEOUT,
+};
+
+/* The most entropies a PDC sprays over: 8 bits of its set's index. */
+#define UET_LB_PATHS_MAX	256
+/* uet-htsim's default set (main_uec.cpp: path_entropy_size). */
+#define UET_LB_PATHS_DEF	64
+/* Entropies REPS keeps to recycle: uet-htsim's repsBufferSize. */
+#define UET_REPS_RING		8
+/* Requests sent on new entropies after a freeze ends (UecMpReps). */
+#define UET_REPS_EXPLORE	16
+
+/**
+ * struct uet_lb - one PDC's choice of entropies
+ * @base: the entropy of a single-path PDC; its bits above the set's index
+ *	are those of each entropy of the set.
+ * @mask: the set's size less one (a power of two; 0: a single path).
+ * @mode: enum uet_lb_mode.
+ * @turn: %UET_LB_OBLIVIOUS: requests sent in this round.
+ * @shuffle: %UET_LB_OBLIVIOUS: this round's order, XORed on the index.
+ * @ring: %UET_LB_REPS: entropies acknowledged unmarked, the latest at
+ *	@head less one.
+ * @head: where the next one is written.
+ * @known: slots of @ring holding an entropy not forgotten (bit per slot).
+ * @fresh: those of @known not used again since they were written.
+ * @cursor: frozen: the slot to use next, round @known.
+ * @explore: requests still to send on new entropies.
+ * @frozen: exploring stopped after a timeout, until @thaw.
+ * @thaw: ns: when a freeze ends.
+ * @freeze: ns: how long one lasts.
+ * @rnd: the state of the random generator.
+ */
+struct uet_lb {
+	u16 base;
+	u16 mask;
+	u8 mode;
+	u8 turn;
+	u8 shuffle;
+	u8 head;
+	u8 known;
+	u8 fresh;
+	u8 cursor;
+	u8 explore;
+	bool frozen;
+	u16 ring[UET_REPS_RING];
+	u64 thaw;
+	u64 freeze;
+	u32 rnd;
+};
+
+void uet_lb_init(struct uet_lb *lb, enum uet_lb_mode mode, u32 paths,
+		 u16 base, u64 freeze, u32 seed);
+u16 uet_lb_next(struct uet_lb *lb, u64 now);
+void uet_lb_feedback(struct uet_lb *lb, u16 entropy,
+		     enum uet_lb_feedback fb, u64 now);
+
+/* Whether requests of @lb may leave on more than one entropy. */
+static inline bool uet_lb_sprays(const struct uet_lb *lb)
+{
+	return lb->mode != UET_LB_SINGLE && lb->mask;
+}
+
+#endif /* _UET_LB_H */
