@@ -129,7 +129,7 @@ u16 uet_lb_next(struct uet_lb *lb, u64 now)
 
 	if (!uet_lb_sprays(lb))
 		return lb->base;
-	if (lb->mode == UET_LB_REPS)
+	if (lb->mode == UET_LB_MODE_REPS)
 		return lb_reps_next(lb, now);
 	index = lb->turn ^ lb->shuffle;
 	lb->turn = (lb->turn + 1) & lb->mask;
@@ -166,7 +166,7 @@ static void lb_forget(struct uet_lb *lb, u16 entropy)
 void uet_lb_feedback(struct uet_lb *lb, u16 entropy,
 		     enum uet_lb_feedback fb, u64 now)
 {
-	if (!uet_lb_sprays(lb) || lb->mode != UET_LB_REPS)
+	if (!uet_lb_sprays(lb) || lb->mode != UET_LB_MODE_REPS)
 		return;
 	lb_thaw(lb, now);
 	/* a PDC sprays over its own set alone */

@@ -23,19 +23,7 @@
 #define _UET_LB_H
 
 #include <linux/types.h>
-
-/**
- * enum uet_lb_mode - how a PDC picks its requests' entropies
- * @UET_LB_SINGLE: one entropy for the PDC's life.
- * @UET_LB_OBLIVIOUS: every entropy of the set in turn, in an order
- *	shuffled each round.
- * @UET_LB_REPS: recycled entropy packet spraying.
- */
-enum uet_lb_mode {
-	UET_LB_SINGLE,
-	UET_LB_OBLIVIOUS,
-	UET_LB_REPS,
-};
+#include <linux/uet_netlink.h>
 
 /**
  * enum uet_lb_feedback - what became of a request sent with an entropy
@@ -51,8 +39,6 @@ enum uet_lb_feedback {
 	UET_LB_TIMEOUT,
 };
 
-/* The most entropies a PDC sprays over: 8 bits of its set's index. */
-#define UET_LB_PATHS_MAX	256
 /* uet-htsim's default set (main_uec.cpp: path_entropy_size). */
 #define UET_LB_PATHS_DEF	64
 /* Entropies REPS keeps to recycle: uet-htsim's repsBufferSize. */
@@ -65,10 +51,10 @@ enum uet_lb_feedback {
  * @base: the entropy of a single-path PDC; its bits above the set's index
  *	are those of each entropy of the set.
  * @mask: the set's size less one (a power of two; 0: a single path).
- * @mode: enum uet_lb_mode.
+ * @mode: enum uet_lb_mode (the netlink family's).
  * @turn: %UET_LB_OBLIVIOUS: requests sent in this round.
  * @shuffle: %UET_LB_OBLIVIOUS: this round's order, XORed on the index.
- * @ring: %UET_LB_REPS: entropies acknowledged unmarked, the latest at
+ * @ring: %UET_LB_MODE_REPS: entropies acknowledged unmarked, the latest at
  *	@head less one.
  * @head: where the next one is written.
  * @known: slots of @ring holding an entropy not forgotten (bit per slot).
@@ -107,7 +93,7 @@ void uet_lb_feedback(struct uet_lb *lb, u16 entropy,
 /* Whether requests of @lb may leave on more than one entropy. */
 static inline bool uet_lb_sprays(const struct uet_lb *lb)
 {
-	return lb->mode != UET_LB_SINGLE && lb->mask;
+	return lb->mode != UET_LB_MODE_SINGLE && lb->mask;
 }
 
 #endif /* _UET_LB_H */

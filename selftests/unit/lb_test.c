@@ -28,12 +28,12 @@ TEST(single_path_keeps_its_entropy)
 	struct uet_lb lb;
 	int i;
 
-	uet_lb_init(&lb, UET_LB_SINGLE, PATHS, BASE, FREEZE, SEED);
+	uet_lb_init(&lb, UET_LB_MODE_SINGLE, PATHS, BASE, FREEZE, SEED);
 	ASSERT_FALSE(uet_lb_sprays(&lb));
 	for (i = 0; i < 100; i++)
 		ASSERT_EQ(BASE, uet_lb_next(&lb, i));
 	/* a set of one is a single path, whatever the mode */
-	uet_lb_init(&lb, UET_LB_REPS, 1, BASE, FREEZE, SEED);
+	uet_lb_init(&lb, UET_LB_MODE_REPS, 1, BASE, FREEZE, SEED);
 	ASSERT_FALSE(uet_lb_sprays(&lb));
 	uet_lb_feedback(&lb, 0x123, UET_LB_GOOD, 0);
 	ASSERT_EQ(BASE, uet_lb_next(&lb, 0));
@@ -43,11 +43,11 @@ TEST(set_rounded_down_to_a_power_of_two)
 {
 	struct uet_lb lb;
 
-	uet_lb_init(&lb, UET_LB_OBLIVIOUS, 24, BASE, FREEZE, SEED);
+	uet_lb_init(&lb, UET_LB_MODE_OBLIVIOUS, 24, BASE, FREEZE, SEED);
 	ASSERT_EQ(15, lb.mask);
-	uet_lb_init(&lb, UET_LB_OBLIVIOUS, 100000, BASE, FREEZE, SEED);
+	uet_lb_init(&lb, UET_LB_MODE_OBLIVIOUS, 100000, BASE, FREEZE, SEED);
 	ASSERT_EQ(UET_LB_PATHS_MAX - 1, lb.mask);
-	uet_lb_init(&lb, UET_LB_OBLIVIOUS, 0, BASE, FREEZE, SEED);
+	uet_lb_init(&lb, UET_LB_MODE_OBLIVIOUS, 0, BASE, FREEZE, SEED);
 	ASSERT_EQ(0, lb.mask);
 }
 
@@ -58,7 +58,7 @@ TEST(oblivious_takes_each_once_a_round)
 	int round, i, orders_differ = 0;
 	u16 first[PATHS], e;
 
-	uet_lb_init(&lb, UET_LB_OBLIVIOUS, PATHS, BASE, FREEZE, SEED);
+	uet_lb_init(&lb, UET_LB_MODE_OBLIVIOUS, PATHS, BASE, FREEZE, SEED);
 	ASSERT_TRUE(uet_lb_sprays(&lb));
 	for (round = 0; round < 8; round++) {
 		u32 seen = 0;
@@ -87,7 +87,7 @@ TEST(reps_explores_when_it_has_none)
 	u32 seen = 0;
 	int i;
 
-	uet_lb_init(&lb, UET_LB_REPS, PATHS, BASE, FREEZE, SEED);
+	uet_lb_init(&lb, UET_LB_MODE_REPS, PATHS, BASE, FREEZE, SEED);
 	for (i = 0; i < 200; i++) {
 		u16 e = uet_lb_next(&lb, 0);
 
@@ -103,7 +103,7 @@ TEST(reps_recycles_oldest_first)
 {
 	struct uet_lb lb;
 
-	uet_lb_init(&lb, UET_LB_REPS, PATHS, BASE, FREEZE, SEED);
+	uet_lb_init(&lb, UET_LB_MODE_REPS, PATHS, BASE, FREEZE, SEED);
 	uet_lb_feedback(&lb, 0xab3, UET_LB_GOOD, 0);
 	uet_lb_feedback(&lb, 0xab7, UET_LB_GOOD, 0);
 	uet_lb_feedback(&lb, 0xab1, UET_LB_GOOD, 0);
@@ -121,7 +121,7 @@ TEST(reps_ring_keeps_the_last_eight)
 	struct uet_lb lb;
 	int i;
 
-	uet_lb_init(&lb, UET_LB_REPS, PATHS, BASE, FREEZE, SEED);
+	uet_lb_init(&lb, UET_LB_MODE_REPS, PATHS, BASE, FREEZE, SEED);
 	for (i = 0; i < 10; i++)
 		uet_lb_feedback(&lb, 0xab0 + i, UET_LB_GOOD, 0);
 	for (i = 2; i < 10; i++)
@@ -134,7 +134,7 @@ TEST(reps_forgets_marked_and_trimmed)
 {
 	struct uet_lb lb;
 
-	uet_lb_init(&lb, UET_LB_REPS, PATHS, BASE, FREEZE, SEED);
+	uet_lb_init(&lb, UET_LB_MODE_REPS, PATHS, BASE, FREEZE, SEED);
 	uet_lb_feedback(&lb, 0xab2, UET_LB_GOOD, 0);
 	uet_lb_feedback(&lb, 0xab4, UET_LB_GOOD, 0);
 	uet_lb_feedback(&lb, 0xab2, UET_LB_GOOD, 0);
@@ -163,7 +163,7 @@ TEST(reps_freezes_after_a_timeout)
 	int i;
 	u16 e;
 
-	uet_lb_init(&lb, UET_LB_REPS, PATHS, BASE, FREEZE, SEED);
+	uet_lb_init(&lb, UET_LB_MODE_REPS, PATHS, BASE, FREEZE, SEED);
 	uet_lb_feedback(&lb, 0xab1, UET_LB_GOOD, 0);
 	uet_lb_feedback(&lb, 0xab5, UET_LB_GOOD, 0);
 	uet_lb_feedback(&lb, 0xab9, UET_LB_GOOD, 0);
@@ -200,7 +200,7 @@ TEST(reps_frozen_with_nothing_known)
 {
 	struct uet_lb lb;
 
-	uet_lb_init(&lb, UET_LB_REPS, PATHS, BASE, FREEZE, SEED);
+	uet_lb_init(&lb, UET_LB_MODE_REPS, PATHS, BASE, FREEZE, SEED);
 	uet_lb_feedback(&lb, 0xab5, UET_LB_TIMEOUT, 0);
 	ASSERT_TRUE(lb.frozen);
 	ASSERT_TRUE(in_set(uet_lb_next(&lb, 10)));
@@ -217,11 +217,11 @@ TEST(seed_repeats)
 	struct uet_lb a, b;
 	int i;
 
-	uet_lb_init(&a, UET_LB_REPS, PATHS, BASE, FREEZE, 7);
-	uet_lb_init(&b, UET_LB_REPS, PATHS, BASE, FREEZE, 7);
+	uet_lb_init(&a, UET_LB_MODE_REPS, PATHS, BASE, FREEZE, 7);
+	uet_lb_init(&b, UET_LB_MODE_REPS, PATHS, BASE, FREEZE, 7);
 	for (i = 0; i < 50; i++)
 		ASSERT_EQ(uet_lb_next(&a, 0), uet_lb_next(&b, 0));
-	uet_lb_init(&a, UET_LB_REPS, PATHS, BASE, FREEZE, 0);
+	uet_lb_init(&a, UET_LB_MODE_REPS, PATHS, BASE, FREEZE, 0);
 	ASSERT_NE(0, a.rnd);
 }
 

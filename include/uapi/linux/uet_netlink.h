@@ -25,6 +25,7 @@
 #define UET_CC_BDP_MAX		1073741824
 #define UET_CC_GAIN_MAX		10000
 #define UET_LINK_MBPS_MAX	1600000
+#define UET_LB_PATHS_MAX	256
 #define UET_KEY_LEN		32
 
 /**
@@ -57,6 +58,21 @@ enum uet_cc {
 	UET_CC_NSCC,
 	UET_CC_RCCC,
 	UET_CC_NSCC_RCCC,
+};
+
+/**
+ * enum uet_lb_mode - How an initiator PDC picks the entropy (UDP source port)
+ *   of each request (Documentation/multipath.rst).
+ * @UET_LB_MODE_SINGLE: One entropy for the PDC's life; a single path.
+ * @UET_LB_MODE_OBLIVIOUS: Every entropy of the PDC's set in turn, in an order
+ *   shuffled each round.
+ * @UET_LB_MODE_REPS: REPS, recycled entropy packet spraying; entropies
+ *   acknowledged unmarked are used again.
+ */
+enum uet_lb_mode {
+	UET_LB_MODE_SINGLE,
+	UET_LB_MODE_OBLIVIOUS,
+	UET_LB_MODE_REPS,
 };
 
 /**
