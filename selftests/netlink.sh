@@ -66,11 +66,13 @@ dev_show_and_json() {
 	grep -q 'rto-initial-us 100000 pdc-idle-ms 10000$' <<<"$out" &&
 	grep -q '^    cc nscc link-mbps 10000 tc-dscp 0,8,16,24,32,40,48,56 ctl-tc 6$' <<<"$out" &&
 	grep -q '^    cc-target-us 0 cc-base-rtt-us 0 cc-bdp 0 cc-mtu 0 cc-fi-pct 500 cc-alpha-pct 400 cc-eta-pct 15 cc-md-pct 80 cc-ignore-pct 100$' <<<"$out" &&
+	grep -q '^    lb single lb-paths 64$' <<<"$out" &&
 	grep -q 'profile hpc jobs 1 pdcs 0' <<<"$out" &&
 	A uetctl -j dev show uet0 | jq -e . >/dev/null &&
 	[ "$(json_get '.[0].ifname' A uetctl -j dev show uet0)" = uet0 ] &&
 	[ "$(json_get '.[0].pdc_pool' A uetctl -j dev show uet0)" = 4096 ] &&
 	[ "$(json_get '.[0].pdc_per_source' A uetctl -j dev show uet0)" = 1024 ] &&
+	[ "$(json_get '.[0] | "\(.lb) \(.lb_paths)"' A uetctl -j dev show uet0)" = "single 64" ] &&
 	[ "$(json_get '.[0].profile' A uetctl -j -p dev show uet0)" = hpc ]
 }
 
@@ -82,7 +84,7 @@ dev_defaults() {
 		pdc-idle-ms 10000 cc nscc cc-target-us 0 cc-base-rtt-us 0 \
 		cc-bdp 0 cc-mtu 0 cc-fi-pct 500 cc-alpha-pct 400 cc-eta-pct 15 \
 		cc-md-pct 80 cc-ignore-pct 100 link-mbps 10000 \
-		tc-dscp 0,8,16,24,32,40,48,56 ctl-tc 6
+		tc-dscp 0,8,16,24,32,40,48,56 ctl-tc 6 lb single lb-paths 64
 }
 
 dev_set_reads_back() {
@@ -92,7 +94,7 @@ dev_set_reads_back() {
 		cc-target-us 25 cc-base-rtt-us 30 cc-bdp 50000 cc-mtu 1500 \
 		cc-fi-pct 250 cc-alpha-pct 100 cc-eta-pct 0 cc-md-pct 40 \
 		cc-ignore-pct 50 link-mbps 100 tc-dscp 0,10,18,26,34,46,48,56 \
-		ctl-tc 7 || return 1
+		ctl-tc 7 lb reps lb-paths 16 || return 1
 	local j got
 	j=$(A uetctl -j dev show uet0) || return 1
 	echo "# $j"
@@ -101,15 +103,21 @@ dev_set_reads_back() {
 		.rto_initial_us, .pdc_idle_ms, .cc, .cc_target_us,
 		.cc_base_rtt_us, .cc_bdp, .cc_mtu, .cc_fi_pct, .cc_alpha_pct,
 		.cc_eta_pct, .cc_md_pct, .cc_ignore_pct, .link_mbps,
-		(.tc_dscp | map(tostring) | join(",")), .ctl_tc] |
+		(.tc_dscp | map(tostring) | join(",")), .ctl_tc, .lb, .lb_paths] |
 		map(tostring) | join(" ")' <<<"$j")
-	[ "$got" = "rod 4000 250 1000 24 16 2000 5000000 30000 0 none 25 30 50000 1500 250 100 0 40 50 100 0,10,18,26,34,46,48,56 7" ] ||
+	[ "$got" = "rod 4000 250 1000 24 16 2000 5000000 30000 0 none 25 30 50000 1500 250 100 0 40 50 100 0,10,18,26,34,46,48,56 7 reps 16" ] ||
 		return 1
 	# the bounds of pdc-per-source are accepted
 	A uetctl dev set uet0 pdc-per-source 1 &&
 	[ "$(json_get '.[0].pdc_per_source' A uetctl -j dev show uet0)" = 1 ] &&
 	A uetctl dev set uet0 pdc-per-source 65535 &&
 	[ "$(json_get '.[0].pdc_per_source' A uetctl -j dev show uet0)" = 65535 ] ||
+		return 1
+	# and those of lb-paths, with the other modes
+	A uetctl dev set uet0 lb oblivious lb-paths 1 &&
+	[ "$(json_get '.[0] | "\(.lb) \(.lb_paths)"' A uetctl -j dev show uet0)" = "oblivious 1" ] &&
+	A uetctl dev set uet0 lb single lb-paths 256 &&
+	[ "$(json_get '.[0] | "\(.lb) \(.lb_paths)"' A uetctl -j dev show uet0)" = "single 256" ] ||
 		return 1
 	# back to the defaults for the traffic test
 	dev_defaults uet0
@@ -141,6 +149,10 @@ dev_set_refusals() {
 	expect_rc 1 'out of range' A uetctl dev set uet0 link-mbps 1600001 &&
 	expect_rc 2 'invalid cc "reno"' A uetctl dev set uet0 cc reno &&
 	expect_rc 1 'out of range' A uetctl dev set uet0 ctl-tc 8 &&
+	expect_rc 1 'out of range' A uetctl dev set uet0 lb-paths 0 &&
+	expect_rc 1 'out of range' A uetctl dev set uet0 lb reps lb-paths 257 &&
+	expect_rc 2 'invalid lb "spray" \(single, oblivious, reps\)' \
+		A uetctl dev set uet0 lb spray &&
 	expect_rc 2 'invalid tc-dscp "64,0,0,0,0,0,0,0"' \
 		A uetctl dev set uet0 tc-dscp 64,0,0,0,0,0,0,0 &&
 	expect_rc 2 'invalid pdc-per-source "many"' \
@@ -150,7 +162,8 @@ dev_set_refusals() {
 	expect_rc 2 'invalid ack-delay-us "-1"' A uetctl dev set uet0 ack-delay-us -1 &&
 	# nothing changed by the refusals
 	[ "$(json_get '.[0].rto_min_us' A uetctl -j dev show uet0)" = 50000 ] &&
-	[ "$(json_get '.[0].pdc_per_source' A uetctl -j dev show uet0)" = 1024 ]
+	[ "$(json_get '.[0].pdc_per_source' A uetctl -j dev show uet0)" = 1024 ] &&
+	[ "$(json_get '.[0] | "\(.lb) \(.lb_paths)"' A uetctl -j dev show uet0)" = "single 64" ]
 }
 
 unknown_device() {
@@ -191,6 +204,15 @@ job_lifecycle() {
 	# a job without a cc of its own takes the device's: none shown
 	A uetctl -j job show dev uet0 id 0 | jq -e '.[0] | has("cc") | not' >/dev/null &&
 	A uetctl job del dev uet0 id 42 &&
+	# load balancing of its own, shown; the device's, not
+	A uetctl job add dev uet0 id 43 lb oblivious lb-paths 8 &&
+	[ "$(json_get '.[0] | "\(.lb) \(.lb_paths)"' A uetctl -j job show dev uet0 id 43)" = \
+	  "oblivious 8" ] &&
+	A uetctl job show dev uet0 id 43 | grep -q '^uet0 job 43 addr relative pid 0-4095 tc 0 mode rud lb oblivious lb-paths 8$' &&
+	A uetctl -j job show dev uet0 id 0 |
+		jq -e '.[0] | has("lb") or has("lb_paths") | not' >/dev/null &&
+	A uetctl job show dev uet0 id 0 | grep -q '^uet0 job 0 addr relative pid 0-4095 tc 0 mode rud$' &&
+	A uetctl job del dev uet0 id 43 &&
 	expect_rc 1 'No job with this ID on this device \(No such file or directory\)' \
 		A uetctl job del dev uet0 id 42 &&
 	expect_rc 1 'No job with this ID' A uetctl job show dev uet0 id 42
@@ -202,6 +224,9 @@ job_refusals() {
 	expect_rc 1 'out of range' A uetctl job add dev uet0 id 5 tc 8 &&
 	expect_rc 1 'out of range' A uetctl job add dev uet0 id 5 cc-alpha-pct 10001 &&
 	expect_rc 1 'cc-mtu must be 0' A uetctl job add dev uet0 id 5 cc-mtu 100 &&
+	expect_rc 1 'out of range' A uetctl job add dev uet0 id 5 lb-paths 0 &&
+	expect_rc 1 'out of range' A uetctl job add dev uet0 id 5 lb reps lb-paths 257 &&
+	expect_rc 2 'invalid lb "ecmp"' A uetctl job add dev uet0 id 5 lb ecmp &&
 	expect_rc 1 'PIDonFEP range is empty' A uetctl job add dev uet0 id 5 pid 9-3 &&
 	expect_rc 2 'invalid mode "fifo"' A uetctl job add dev uet0 id 5 mode fifo &&
 	expect_rc 2 'invalid addr "near"' A uetctl job add dev uet0 id 5 addr near &&

@@ -75,7 +75,7 @@
 /* at most this many bytes after a name's NUL */
 #define NAME_TAIL		8
 /* the most attributes a request has (dev-set's) */
-#define REQ_MAX			24
+#define REQ_MAX			26
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
@@ -138,6 +138,8 @@ static const struct attr dev_attrs[UET_A_DEV_MAX + 1] = {
 	[UET_A_DEV_CC_ETA_PCT] = { K_U32, 0, UET_CC_GAIN_MAX },
 	[UET_A_DEV_CC_MD_PCT] = { K_U32, 0, 100 },
 	[UET_A_DEV_CC_IGNORE_PCT] = { K_U32, 0, 100 },
+	[UET_A_DEV_LB] = { K_U8, 0, UET_LB_MODE_REPS },
+	[UET_A_DEV_LB_PATHS] = { K_U32, 1, UET_LB_PATHS_MAX },
 };
 
 static const struct attr job_attrs[UET_A_JOB_MAX + 1] = {
@@ -164,6 +166,8 @@ static const struct attr job_attrs[UET_A_JOB_MAX + 1] = {
 	[UET_A_JOB_CC_ETA_PCT] = { K_U32, 0, UET_CC_GAIN_MAX },
 	[UET_A_JOB_CC_MD_PCT] = { K_U32, 0, 100 },
 	[UET_A_JOB_CC_IGNORE_PCT] = { K_U32, 0, 100 },
+	[UET_A_JOB_LB] = { K_U8, 0, UET_LB_MODE_REPS },
+	[UET_A_JOB_LB_PATHS] = { K_U32, 1, UET_LB_PATHS_MAX },
 };
 
 static const struct attr profile_attrs[UET_A_PROFILE_MAX + 1] = {
@@ -276,7 +280,8 @@ static const struct cmd cmds[UET_CMD_MAX + 1] = {
 				  UET_A_DEV_CC_BASE_RTT_US, UET_A_DEV_CC_BDP,
 				  UET_A_DEV_CC_MTU, UET_A_DEV_CC_FI_PCT,
 				  UET_A_DEV_CC_ALPHA_PCT, UET_A_DEV_CC_ETA_PCT,
-				  UET_A_DEV_CC_MD_PCT, UET_A_DEV_CC_IGNORE_PCT },
+				  UET_A_DEV_CC_MD_PCT, UET_A_DEV_CC_IGNORE_PCT,
+				  UET_A_DEV_LB, UET_A_DEV_LB_PATHS },
 			      .admin = true },
 	[UET_CMD_JOB_GET] = { "job-get", &job_set, { UET_A_JOB_DEV_NAME, UET_A_JOB_ID },
 			      .reply = true, .dump = true },
@@ -289,7 +294,8 @@ static const struct cmd cmds[UET_CMD_MAX + 1] = {
 				  UET_A_JOB_CC_BDP, UET_A_JOB_CC_MTU,
 				  UET_A_JOB_CC_FI_PCT, UET_A_JOB_CC_ALPHA_PCT,
 				  UET_A_JOB_CC_ETA_PCT, UET_A_JOB_CC_MD_PCT,
-				  UET_A_JOB_CC_IGNORE_PCT },
+				  UET_A_JOB_CC_IGNORE_PCT, UET_A_JOB_LB,
+				  UET_A_JOB_LB_PATHS },
 			      .admin = true },
 	[UET_CMD_JOB_DEL] = { "job-del", &job_set, { UET_A_JOB_DEV_NAME, UET_A_JOB_ID },
 			      .admin = true },

@@ -18,6 +18,9 @@
 
 struct uet_dev;
 
+/* A job's @lb (struct uet_job_cfg) when it takes the device's. */
+#define UET_JOB_LB_DEVICE	0
+
 /* The names in job.c follow this order. */
 enum uet_job_counter {
 	UET_JOB_CNT_TX_PACKETS,
@@ -44,6 +47,10 @@ struct uet_job_counters {
  *	%UET_PDS_CC_DEVICE (0), the device's.
  * @nscc: NSCC's parameters, enum uet_nscc_param, where @nscc_set has ...
  * @nscc_set: ... the parameter's bit; the device's elsewhere.
+ * @lb: how its initiator PDCs pick their requests' entropies: enum
+ *	uet_lb_mode plus one; %UET_JOB_LB_DEVICE (0), the device's.
+ * @lb_paths: how many entropies its initiator PDCs spray over, 1 to
+ *	%UET_LB_PATHS_MAX; 0, the device's.
  */
 struct uet_job_cfg {
 	u32 id;
@@ -55,6 +62,8 @@ struct uet_job_cfg {
 	u8 cc;
 	u32 nscc[UET_NSCC_NUM_PARAMS];
 	u16 nscc_set;
+	u8 lb;
+	u16 lb_paths;
 };
 
 /**

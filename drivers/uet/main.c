@@ -95,6 +95,12 @@ DEFINE_MUTEX(uet_devs_lock);	/* see above */
  * virtio or tunnel device reports none): 10 Gb/s, what veth reports.
  */
 #define UET_DEF_LINK_MBPS	10000
+/*
+ * Initiator PDCs keep to a single path until the device is set to spray;
+ * then each sprays over this many entropies, uet-htsim's default
+ * (main_uec.cpp: path_entropy_size).
+ */
+#define UET_DEF_LB_PATHS	64
 
 /*
  * Delivery mode of RC queue pairs on devices created from now on, until
@@ -153,6 +159,8 @@ void uet_dev_cfg_default(struct uet_dev_cfg *cfg)
 		},
 		.link_mbps = UET_DEF_LINK_MBPS,
 		.ctl_tc = UET_DEF_CTL_TC,
+		.lb = UET_LB_MODE_SINGLE,
+		.lb_paths = UET_DEF_LB_PATHS,
 		.profile = UET_PROFILE_DEFAULT,
 	};
 	for (tc = 0; tc <= UET_TC_MAX; tc++)

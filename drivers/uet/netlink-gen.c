@@ -103,7 +103,7 @@ const struct nla_policy uet_dev_get_nl_policy[UET_A_DEV_NAME + 1] = {
 };
 
 /* UET_CMD_DEV_SET - do */
-const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_CC_IGNORE_PCT + 1] = {
+const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_LB_PATHS + 1] = {
 	[UET_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NAME_MAX_LEN, },
 	[UET_A_DEV_RC_MODE] = NLA_POLICY_MAX(NLA_U8, 1),
 	[UET_A_DEV_MAX_PAYLOAD] = NLA_POLICY_MAX(NLA_U32, UET_PAYLOAD_MAX),
@@ -128,6 +128,8 @@ const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_CC_IGNORE_PCT + 1] = {
 	[UET_A_DEV_LINK_MBPS] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_dev_link_mbps_range),
 	[UET_A_DEV_TC_DSCP] = NLA_POLICY_EXACT_LEN(8),
 	[UET_A_DEV_CTL_TC] = NLA_POLICY_MAX(NLA_U8, UET_TC_MAX),
+	[UET_A_DEV_LB] = NLA_POLICY_MAX(NLA_U8, 2),
+	[UET_A_DEV_LB_PATHS] = NLA_POLICY_RANGE(NLA_U32, 1, UET_LB_PATHS_MAX),
 };
 
 /* UET_CMD_JOB_GET - do */
@@ -137,7 +139,7 @@ const struct nla_policy uet_job_get_nl_policy[UET_A_JOB_ID + 1] = {
 };
 
 /* UET_CMD_JOB_ADD - do */
-const struct nla_policy uet_job_add_nl_policy[UET_A_JOB_CC_IGNORE_PCT + 1] = {
+const struct nla_policy uet_job_add_nl_policy[UET_A_JOB_LB_PATHS + 1] = {
 	[UET_A_JOB_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NAME_MAX_LEN, },
 	[UET_A_JOB_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_job_id_range),
 	[UET_A_JOB_ADDR_MODE] = NLA_POLICY_MAX(NLA_U8, 1),
@@ -155,6 +157,8 @@ const struct nla_policy uet_job_add_nl_policy[UET_A_JOB_CC_IGNORE_PCT + 1] = {
 	[UET_A_JOB_CC_ETA_PCT] = NLA_POLICY_MAX(NLA_U32, UET_CC_GAIN_MAX),
 	[UET_A_JOB_CC_MD_PCT] = NLA_POLICY_MAX(NLA_U32, 100),
 	[UET_A_JOB_CC_IGNORE_PCT] = NLA_POLICY_MAX(NLA_U32, 100),
+	[UET_A_JOB_LB] = NLA_POLICY_MAX(NLA_U8, 2),
+	[UET_A_JOB_LB_PATHS] = NLA_POLICY_RANGE(NLA_U32, 1, UET_LB_PATHS_MAX),
 };
 
 /* UET_CMD_JOB_DEL - do */
@@ -220,7 +224,7 @@ const struct genl_ops uet_nl_ops[12] = {
 		.cmd		= UET_CMD_DEV_SET,
 		.doit		= uet_nl_dev_set_doit,
 		.policy		= uet_dev_set_nl_policy,
-		.maxattr	= UET_A_DEV_CC_IGNORE_PCT,
+		.maxattr	= UET_A_DEV_LB_PATHS,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 	{
@@ -234,7 +238,7 @@ const struct genl_ops uet_nl_ops[12] = {
 		.cmd		= UET_CMD_JOB_ADD,
 		.doit		= uet_nl_job_add_doit,
 		.policy		= uet_job_add_nl_policy,
-		.maxattr	= UET_A_JOB_CC_IGNORE_PCT,
+		.maxattr	= UET_A_JOB_LB_PATHS,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 	{

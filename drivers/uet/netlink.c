@@ -212,6 +212,8 @@ static int dev_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 	    nla_put_u32(skb, UET_A_DEV_LINK_MBPS, READ_ONCE(cfg->link_mbps)) ||
 	    dev_put_dscp(skb, cfg) ||
 	    nla_put_u8(skb, UET_A_DEV_CTL_TC, READ_ONCE(cfg->ctl_tc)) ||
+	    nla_put_u8(skb, UET_A_DEV_LB, READ_ONCE(cfg->lb)) ||
+	    nla_put_u32(skb, UET_A_DEV_LB_PATHS, READ_ONCE(cfg->lb_paths)) ||
 	    nla_put_u8(skb, UET_A_DEV_PROFILE, READ_ONCE(cfg->profile)) ||
 	    nla_put_u32(skb, UET_A_DEV_JOBS, uet_jobs_count(udev)) ||
 	    nla_put_u32(skb, UET_A_DEV_PDCS, uet_pds_count(udev)))
@@ -360,6 +362,10 @@ static int dev_cfg_parse(struct uet_dev *udev, struct genl_info *info,
 	}
 	if (a[UET_A_DEV_CTL_TC])
 		cfg->ctl_tc = nla_get_u8(a[UET_A_DEV_CTL_TC]);
+	if (a[UET_A_DEV_LB])
+		cfg->lb = nla_get_u8(a[UET_A_DEV_LB]);
+	if (a[UET_A_DEV_LB_PATHS])
+		cfg->lb_paths = nla_get_u32(a[UET_A_DEV_LB_PATHS]);
 
 	if ((u64)cfg->pdc_pool + cfg->pdc_reserved > UET_PDC_MAX) {
 		NL_SET_ERR_MSG(info->extack,
@@ -417,6 +423,8 @@ int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		for (i = 0; i <= UET_TC_MAX; i++)
 			WRITE_ONCE(udev->cfg.tc_dscp[i], cfg.tc_dscp[i]);
 		WRITE_ONCE(udev->cfg.ctl_tc, cfg.ctl_tc);
+		WRITE_ONCE(udev->cfg.lb, cfg.lb);
+		WRITE_ONCE(udev->cfg.lb_paths, cfg.lb_paths);
 		nl_cc_changed(udev);
 		if (idle_changed)
 			uet_pds_idle_changed(udev);
@@ -453,7 +461,11 @@ static int job_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 	    nla_put_u8(skb, UET_A_JOB_TC, job->cfg.tc) ||
 	    nla_put_u8(skb, UET_A_JOB_DELIVERY_MODE, job->cfg.mode) ||
 	    (job->cfg.cc != UET_PDS_CC_DEVICE &&
-	     nla_put_u8(skb, UET_A_JOB_CC, job->cfg.cc - 1)))
+	     nla_put_u8(skb, UET_A_JOB_CC, job->cfg.cc - 1)) ||
+	    (job->cfg.lb != UET_JOB_LB_DEVICE &&
+	     nla_put_u8(skb, UET_A_JOB_LB, job->cfg.lb - 1)) ||
+	    (job->cfg.lb_paths &&
+	     nla_put_u32(skb, UET_A_JOB_LB_PATHS, job->cfg.lb_paths)))
 		goto cancel;
 	for (i = 0; i < UET_NSCC_NUM_PARAMS; i++)
 		if (job->cfg.nscc_set & BIT(i) &&
@@ -566,6 +578,10 @@ int uet_nl_job_add_doit(struct sk_buff *skb, struct genl_info *info)
 		cfg.mode = nla_get_u8(a[UET_A_JOB_DELIVERY_MODE]);
 	if (a[UET_A_JOB_CC])
 		cfg.cc = nla_get_u8(a[UET_A_JOB_CC]) + 1;
+	if (a[UET_A_JOB_LB])
+		cfg.lb = nla_get_u8(a[UET_A_JOB_LB]) + 1;
+	if (a[UET_A_JOB_LB_PATHS])
+		cfg.lb_paths = nla_get_u32(a[UET_A_JOB_LB_PATHS]);
 	err = nscc_parse(a, true, cfg.nscc, &cfg.nscc_set, info->extack);
 	if (!err)
 		err = uet_job_add(udev, &cfg, info->extack);

@@ -48,6 +48,10 @@
  * @tc_dscp: the DSCP of each traffic class's requests ...
  * @ctl_tc: ... and the traffic class of everything else a device sends
  *	(ACKs, NACKs, responses, control packets).
+ * @lb: how initiator PDCs pick their requests' entropies, enum
+ *	uet_lb_mode; a PDC takes it when it next starts sending.
+ * @lb_paths: how many entropies an initiator PDC sprays over, 1 to
+ *	%UET_LB_PATHS_MAX, rounded down to a power of two.
  * @profile: the active profile, enum uet_profile (profile.c).
  *
  * Written by the control plane under uet_devs_lock, each field read once
@@ -70,6 +74,8 @@ struct uet_dev_cfg {
 	u32 link_mbps;
 	u8 tc_dscp[UET_TC_MAX + 1];
 	u8 ctl_tc;
+	u8 lb;
+	u32 lb_paths;
 	u8 profile;
 };
 

@@ -220,6 +220,82 @@ TEST(dev_with_dscp_map)
 	ASSERT_FALSE(UET_HAS(&dev, UET_A_DEV_TC_DSCP));
 }
 
+/* A device's load balancing, and a job's when it has its own. */
+TEST(lb_of_device_and_job)
+{
+	struct uet_nl_reply r = { .cmd = UET_CMD_DEV_GET, .fn = on_dev };
+	struct msgbuf m = { .len = 0 };
+
+	ndevs = 0;
+	msg_begin(&m, FAMILY, 0);
+	genl(&m, UET_CMD_DEV_GET);
+	attr_str(&m, UET_A_DEV_NAME, "uet0");
+	attr_u8(&m, UET_A_DEV_LB, UET_LB_MODE_REPS);
+	attr_u32(&m, UET_A_DEV_LB_PATHS, 64);
+	msg_end(&m);
+	ASSERT_EQ(1, uet_nl_parse(m.b, m.len, 0, 0, &r));	/* no end yet */
+	ASSERT_EQ(1, ndevs);
+	ASSERT_TRUE(UET_HAS(&dev, UET_A_DEV_LB) && UET_HAS(&dev, UET_A_DEV_LB_PATHS));
+	ASSERT_EQ(UET_LB_MODE_REPS, dev.lb);
+	ASSERT_EQ(64u, dev.lb_paths);
+	ASSERT_STREQ("reps", uet_lb_mode_name(dev.lb));
+
+	r = job_reply();
+	m.len = 0;
+	msg_begin(&m, FAMILY, NLM_F_MULTI);
+	genl(&m, UET_CMD_JOB_GET);
+	attr_u32(&m, UET_A_JOB_ID, 5);
+	attr_u8(&m, UET_A_JOB_LB, UET_LB_MODE_OBLIVIOUS);
+	attr_u32(&m, UET_A_JOB_LB_PATHS, 8);
+	msg_end(&m);
+	job_msg(&m, 6);		/* the device's: neither */
+	done(&m, 0, NULL);
+	ASSERT_EQ(0, uet_nl_parse(m.b, m.len, 0, 0, &r));
+	ASSERT_EQ(2, njobs);
+	ASSERT_TRUE(UET_HAS(&jobs[0], UET_A_JOB_LB) &&
+		    UET_HAS(&jobs[0], UET_A_JOB_LB_PATHS));
+	ASSERT_EQ(UET_LB_MODE_OBLIVIOUS, jobs[0].lb);
+	ASSERT_EQ(8u, jobs[0].lb_paths);
+	ASSERT_FALSE(UET_HAS(&jobs[1], UET_A_JOB_LB) ||
+		     UET_HAS(&jobs[1], UET_A_JOB_LB_PATHS));
+}
+
+/* A mode of a newer kernel has no name; a value of the wrong width is malformed. */
+TEST(lb_unknown_and_malformed)
+{
+	struct uet_nl_reply r = { .cmd = UET_CMD_DEV_GET, .fn = on_dev };
+	struct msgbuf m = { .len = 0 };
+
+	ndevs = 0;
+	msg_begin(&m, FAMILY, 0);
+	genl(&m, UET_CMD_DEV_GET);
+	attr_u8(&m, UET_A_DEV_LB, UET_LB_MODE_REPS + 1);
+	msg_end(&m);
+	ASSERT_EQ(1, uet_nl_parse(m.b, m.len, 0, 0, &r));
+	ASSERT_EQ(UET_LB_MODE_REPS + 1, dev.lb);
+	ASSERT_EQ(NULL, uet_lb_mode_name(dev.lb));
+	ASSERT_EQ(-1, uet_lb_mode_parse("ecmp"));
+
+	m.len = 0;
+	msg_begin(&m, FAMILY, 0);
+	genl(&m, UET_CMD_DEV_GET);
+	attr_u16(&m, UET_A_DEV_LB_PATHS, 64);		/* a u32 */
+	msg_end(&m);
+	ASSERT_EQ(-1, uet_nl_parse(m.b, m.len, 0, 0, &r));
+	ASSERT_EQ(-EPROTO, r.error);
+	ASSERT_EQ(1, ndevs);
+
+	r = job_reply();
+	m.len = 0;
+	msg_begin(&m, FAMILY, 0);
+	genl(&m, UET_CMD_JOB_GET);
+	attr_u32(&m, UET_A_JOB_LB, UET_LB_MODE_REPS);	/* a u8 */
+	msg_end(&m);
+	ASSERT_EQ(-1, uet_nl_parse(m.b, m.len, 0, 0, &r));
+	ASSERT_EQ(-EPROTO, r.error);
+	ASSERT_EQ(0, njobs);
+}
+
 TEST(error_with_extack)
 {
 	struct uet_nl_reply r = job_reply();

@@ -79,6 +79,36 @@ TEST(job_add_nscc)
 	ASSERT_STREQ("invalid cc-fi-pct \"lots\"", err);
 }
 
+/* A job's load balancing: each given is present, the other not. */
+TEST(job_add_lb)
+{
+	char err[ARG_ERR_MAX];
+	struct uet_job_attrs j;
+
+	ASSERT_EQ(0, PARSE(args_job_add, &j, "dev", "uet0", "id", "7",
+			   "lb", "oblivious", "lb-paths", "8"));
+	ASSERT_EQ(UET_LB_MODE_OBLIVIOUS, j.lb);
+	ASSERT_EQ(8u, j.lb_paths);
+	ASSERT_TRUE(UET_HAS(&j, UET_A_JOB_LB) && UET_HAS(&j, UET_A_JOB_LB_PATHS));
+	ASSERT_EQ(0, PARSE(args_job_add, &j, "dev", "uet0", "id", "7", "lb", "reps"));
+	ASSERT_EQ(UET_LB_MODE_REPS, j.lb);
+	ASSERT_FALSE(UET_HAS(&j, UET_A_JOB_LB_PATHS));
+	/* ranges are the kernel's: 257 parses here, its policy refuses it */
+	ASSERT_EQ(0, PARSE(args_job_add, &j, "dev", "uet0", "id", "7",
+			   "lb-paths", "257"));
+	ASSERT_EQ(257u, j.lb_paths);
+	ASSERT_FALSE(UET_HAS(&j, UET_A_JOB_LB));
+	ASSERT_EQ(-1, PARSE(args_job_add, &j, "dev", "uet0", "id", "7",
+			    "lb", "ecmp"));
+	ASSERT_STREQ("invalid lb \"ecmp\" (single, oblivious, reps)", err);
+	ASSERT_EQ(-1, PARSE(args_job_add, &j, "dev", "uet0", "id", "7",
+			    "lb-paths", "4294967296"));
+	ASSERT_STREQ("invalid lb-paths \"4294967296\"", err);
+	ASSERT_EQ(-1, PARSE(args_job_add, &j, "dev", "uet0", "id", "7",
+			    "lb-paths", "-1"));
+	ASSERT_STREQ("invalid lb-paths \"-1\"", err);
+}
+
 TEST(job_add_minimal)
 {
 	char err[ARG_ERR_MAX];
@@ -89,7 +119,8 @@ TEST(job_add_minimal)
 	/* what is not given is left to the kernel's defaults */
 	ASSERT_FALSE(UET_HAS(&j, UET_A_JOB_TC) || UET_HAS(&j, UET_A_JOB_PID_LO) ||
 		     UET_HAS(&j, UET_A_JOB_DELIVERY_MODE) ||
-		     UET_HAS(&j, UET_A_JOB_ADDR_MODE) || UET_HAS(&j, UET_A_JOB_CC));
+		     UET_HAS(&j, UET_A_JOB_ADDR_MODE) || UET_HAS(&j, UET_A_JOB_CC) ||
+		     UET_HAS(&j, UET_A_JOB_LB) || UET_HAS(&j, UET_A_JOB_LB_PATHS));
 	/* a single PIDonFEP is a range of one */
 	ASSERT_EQ(0, PARSE(args_job_add, &j, "dev", "d", "id", "1", "pid", "7"));
 	ASSERT_EQ(7, j.pid_lo);
@@ -148,7 +179,8 @@ TEST(dev_set)
 			   "rto-min-us", "2000", "rto-max-us", "5000000",
 			   "rto-initial-us", "30000", "pdc-idle-ms", "0",
 			   "cc", "none", "cc-target-us", "40", "link-mbps", "100",
-			   "tc-dscp", "0,10,18,26,34,46,48,0x38", "ctl-tc", "7"));
+			   "tc-dscp", "0,10,18,26,34,46,48,0x38", "ctl-tc", "7",
+			   "lb", "reps", "lb-paths", "16"));
 	ASSERT_STREQ("uet0", s.name);
 	ASSERT_EQ(UET_DELIVERY_MODE_ROD, s.rc_mode);
 	ASSERT_EQ(4000u, s.max_payload);
@@ -165,6 +197,8 @@ TEST(dev_set)
 	ASSERT_EQ(100u, s.link_mbps);
 	ASSERT_EQ(0, memcmp(s.tc_dscp, (uint8_t[]){ 0, 10, 18, 26, 34, 46, 48, 56 }, 8));
 	ASSERT_EQ(7, s.ctl_tc);
+	ASSERT_EQ(UET_LB_MODE_REPS, s.lb);
+	ASSERT_EQ(16u, s.lb_paths);
 	ASSERT_EQ(s.present, (1ULL << UET_A_DEV_RC_MODE) | (1ULL << UET_A_DEV_MAX_PAYLOAD) |
 		  (1ULL << UET_A_DEV_ACK_DELAY_US) | (1ULL << UET_A_DEV_PDC_POOL) |
 		  (1ULL << UET_A_DEV_PDC_RESERVED) | (1ULL << UET_A_DEV_RTO_MIN_US) |
@@ -172,7 +206,8 @@ TEST(dev_set)
 		  (1ULL << UET_A_DEV_PDC_IDLE_MS) | (1ULL << UET_A_DEV_PDC_PER_SOURCE) |
 		  (1ULL << UET_A_DEV_CC) | (1ULL << UET_A_DEV_CC_TARGET_US) |
 		  (1ULL << UET_A_DEV_LINK_MBPS) | (1ULL << UET_A_DEV_TC_DSCP) |
-		  (1ULL << UET_A_DEV_CTL_TC));
+		  (1ULL << UET_A_DEV_CTL_TC) | (1ULL << UET_A_DEV_LB) |
+		  (1ULL << UET_A_DEV_LB_PATHS));
 
 	ASSERT_EQ(0, PARSE(args_dev_set, &s, "uet0", "pdc-pool", "7"));
 	ASSERT_EQ(s.present, 1ULL << UET_A_DEV_PDC_POOL);
@@ -180,6 +215,12 @@ TEST(dev_set)
 	ASSERT_EQ(0, PARSE(args_dev_set, &s, "uet0", "pdc-per-source", "0x10000"));
 	ASSERT_EQ(0x10000u, s.pdc_per_source);
 	ASSERT_EQ(s.present, 1ULL << UET_A_DEV_PDC_PER_SOURCE);
+	ASSERT_EQ(0, PARSE(args_dev_set, &s, "uet0", "lb-paths", "0"));
+	ASSERT_EQ(0u, s.lb_paths);
+	ASSERT_EQ(s.present, 1ULL << UET_A_DEV_LB_PATHS);
+	ASSERT_EQ(0, PARSE(args_dev_set, &s, "uet0", "lb", "single"));
+	ASSERT_EQ(UET_LB_MODE_SINGLE, s.lb);
+	ASSERT_EQ(s.present, 1ULL << UET_A_DEV_LB);
 }
 
 TEST(dev_set_errors)
@@ -195,6 +236,14 @@ TEST(dev_set_errors)
 	ASSERT_NE(NULL, strstr(err, "invalid rc-mode \"fast\""));
 	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "cc", "dcqcn"));
 	ASSERT_NE(NULL, strstr(err, "invalid cc \"dcqcn\" (none, nscc, rccc, nscc-rccc)"));
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "lb", "REPS"));
+	ASSERT_STREQ("invalid lb \"REPS\" (single, oblivious, reps)", err);
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "lb"));
+	ASSERT_NE(NULL, strstr(err, "\"lb\" needs a value"));
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "lb-paths", "many"));
+	ASSERT_STREQ("invalid lb-paths \"many\"", err);
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "lb-paths", "4294967296"));
+	ASSERT_STREQ("invalid lb-paths \"4294967296\"", err);
 	/* eight DSCPs of six bits, no more, no fewer */
 	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "tc-dscp", "0,8,16"));
 	ASSERT_NE(NULL, strstr(err, "invalid tc-dscp \"0,8,16\" (8 DSCPs 0-63"));
@@ -299,6 +348,11 @@ TEST(names_round_trip)
 	for (i = 0; uet_addr_mode_name(i); i++)
 		ASSERT_EQ((int)i, uet_addr_mode_parse(uet_addr_mode_name(i)));
 	ASSERT_EQ(2u, i);
+	for (i = 0; uet_lb_mode_name(i); i++)
+		ASSERT_EQ((int)i, uet_lb_mode_parse(uet_lb_mode_name(i)));
+	ASSERT_EQ(UET_LB_MODE_REPS + 1u, i);
+	ASSERT_STREQ("oblivious", uet_lb_mode_name(UET_LB_MODE_OBLIVIOUS));
+	ASSERT_EQ(-1, uet_lb_mode_parse("spray"));
 	for (i = 0; uet_feature_name(i); i++)
 		;
 	ASSERT_EQ(12u, i);

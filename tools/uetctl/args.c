@@ -151,6 +151,7 @@ int args_dev_set(int argc, char **argv, struct uet_dev_attrs *s, char *err)
 		{ "rto-initial-us", UET_A_DEV_RTO_INIT_US, offsetof(struct uet_dev_attrs, rto_init_us) },
 		{ "pdc-idle-ms", UET_A_DEV_PDC_IDLE_MS, offsetof(struct uet_dev_attrs, pdc_idle_ms) },
 		{ "link-mbps", UET_A_DEV_LINK_MBPS, offsetof(struct uet_dev_attrs, link_mbps) },
+		{ "lb-paths", UET_A_DEV_LB_PATHS, offsetof(struct uet_dev_attrs, lb_paths) },
 	};
 	size_t k;
 	uint32_t v;
@@ -194,6 +195,15 @@ int args_dev_set(int argc, char **argv, struct uet_dev_attrs *s, char *err)
 					   argv[i + 1]);
 			s->cc = (uint8_t)m;
 			UET_SET(s, UET_A_DEV_CC);
+			continue;
+		}
+		if (!strcmp(argv[i], "lb")) {
+			m = uet_lb_mode_parse(argv[i + 1]);
+			if (m < 0)
+				return ERR("invalid lb \"%s\" (single, oblivious, reps)",
+					   argv[i + 1]);
+			s->lb = (uint8_t)m;
+			UET_SET(s, UET_A_DEV_LB);
 			continue;
 		}
 		m = nscc_param(argv[i], argv[i + 1], 0, s->nscc, &s->present,
@@ -282,6 +292,17 @@ int args_job_add(int argc, char **argv, struct uet_job_attrs *j, char *err)
 					   argv[i + 1]);
 			j->cc = (uint8_t)m;
 			UET_SET(j, UET_A_JOB_CC);
+		} else if (!strcmp(argv[i], "lb")) {
+			m = uet_lb_mode_parse(argv[i + 1]);
+			if (m < 0)
+				return ERR("invalid lb \"%s\" (single, oblivious, reps)",
+					   argv[i + 1]);
+			j->lb = (uint8_t)m;
+			UET_SET(j, UET_A_JOB_LB);
+		} else if (!strcmp(argv[i], "lb-paths")) {
+			if (num("lb-paths", argv[i + 1], UINT32_MAX, &j->lb_paths, err))
+				return -1;
+			UET_SET(j, UET_A_JOB_LB_PATHS);
 		} else {
 			m = nscc_param(argv[i], argv[i + 1], 1, j->nscc,
 				       &j->present, err);

@@ -16,6 +16,10 @@ static void job_print(const struct uet_job_attrs *j, int i)
 		if (UET_HAS(j, UET_A_JOB_CC))
 			printf(" cc %s", uet_cc_name(j->cc) ?: "?");
 		nscc_print(j->nscc, 1, j->present);
+		if (UET_HAS(j, UET_A_JOB_LB))
+			printf(" lb %s", uet_lb_mode_name(j->lb) ?: "?");
+		if (UET_HAS(j, UET_A_JOB_LB_PATHS))
+			printf(" lb-paths %u", j->lb_paths);
 		printf("\n    tx %" PRIu64 " packets %" PRIu64 " bytes rx %" PRIu64
 		       " packets %" PRIu64 " bytes errors %" PRIu64 "\n",
 		       j->tx_packets, j->tx_bytes, j->rx_packets, j->rx_bytes,
@@ -35,6 +39,12 @@ static void job_print(const struct uet_job_attrs *j, int i)
 		json_string(uet_cc_name(j->cc) ?: "?");
 	}
 	nscc_print(j->nscc, 1, j->present);
+	if (UET_HAS(j, UET_A_JOB_LB)) {
+		printf(",\"lb\":");
+		json_string(uet_lb_mode_name(j->lb) ?: "?");
+	}
+	if (UET_HAS(j, UET_A_JOB_LB_PATHS))
+		printf(",\"lb_paths\":%u", j->lb_paths);
 	printf(",\"tx_packets\":%" PRIu64 ",\"tx_bytes\":%" PRIu64
 	       ",\"rx_packets\":%" PRIu64 ",\"rx_bytes\":%" PRIu64
 	       ",\"errors\":%" PRIu64 "}",
@@ -107,7 +117,7 @@ static int job_del(int argc, char **argv)
 static const struct uetctl_cmd job_cmds[] = {
 	{ "show", job_show, "job show [dev DEV [id ID]]" },
 	{ "list", job_show, NULL },
-	{ "add", job_add, "job add dev DEV id ID [addr relative|absolute] [pid LO-HI] [tc TC] [mode rud|rod|rudi|uud] [cc none|nscc|rccc|nscc-rccc] [cc-target-us US] [cc-base-rtt-us US] [cc-bdp BYTES] [cc-mtu BYTES] [cc-fi-pct|cc-alpha-pct|cc-eta-pct|cc-md-pct|cc-ignore-pct PCT]" },
+	{ "add", job_add, "job add dev DEV id ID [addr relative|absolute] [pid LO-HI] [tc TC] [mode rud|rod|rudi|uud] [cc none|nscc|rccc|nscc-rccc] [cc-target-us US] [cc-base-rtt-us US] [cc-bdp BYTES] [cc-mtu BYTES] [cc-fi-pct|cc-alpha-pct|cc-eta-pct|cc-md-pct|cc-ignore-pct PCT] [lb single|oblivious|reps] [lb-paths N]" },
 	{ "del", job_del, "job del dev DEV id ID" },
 	{ NULL },
 };

@@ -20,6 +20,12 @@ static const char * const ccs[] = {
 	[UET_CC_NSCC_RCCC] = "nscc-rccc",
 };
 
+static const char * const lb_modes[] = {
+	[UET_LB_MODE_SINGLE] = "single",
+	[UET_LB_MODE_OBLIVIOUS] = "oblivious",
+	[UET_LB_MODE_REPS] = "reps",
+};
+
 static const char * const addr_modes[] = {
 	[UET_ADDR_MODE_RELATIVE] = "relative",
 	[UET_ADDR_MODE_ABSOLUTE] = "absolute",
@@ -79,6 +85,16 @@ const char *uet_cc_name(unsigned int cc)
 int uet_cc_parse(const char *s)
 {
 	return parse(ccs, ARRAY_SIZE(ccs), s);
+}
+
+const char *uet_lb_mode_name(unsigned int lb)
+{
+	return name_of(lb_modes, ARRAY_SIZE(lb_modes), lb);
+}
+
+int uet_lb_mode_parse(const char *s)
+{
+	return parse(lb_modes, ARRAY_SIZE(lb_modes), s);
 }
 
 static const struct {

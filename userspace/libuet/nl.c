@@ -248,6 +248,10 @@ int uet_nl_dev_set(struct uet_nl *nl, const struct uet_dev_attrs *s)
 		mnl_attr_put(nlh, UET_A_DEV_TC_DSCP, sizeof(s->tc_dscp), s->tc_dscp);
 	if (UET_HAS(s, UET_A_DEV_CTL_TC))
 		mnl_attr_put_u8(nlh, UET_A_DEV_CTL_TC, s->ctl_tc);
+	if (UET_HAS(s, UET_A_DEV_LB))
+		mnl_attr_put_u8(nlh, UET_A_DEV_LB, s->lb);
+	if (UET_HAS(s, UET_A_DEV_LB_PATHS))
+		mnl_attr_put_u32(nlh, UET_A_DEV_LB_PATHS, s->lb_paths);
 	return run(nl, nlh, 0, NULL, NULL);
 }
 
@@ -273,6 +277,10 @@ int uet_nl_job_add(struct uet_nl *nl, const struct uet_job_attrs *j)
 	if (UET_HAS(j, UET_A_JOB_CC))
 		mnl_attr_put_u8(nlh, UET_A_JOB_CC, j->cc);
 	put_nscc(nlh, 1, j->nscc, j->present);
+	if (UET_HAS(j, UET_A_JOB_LB))
+		mnl_attr_put_u8(nlh, UET_A_JOB_LB, j->lb);
+	if (UET_HAS(j, UET_A_JOB_LB_PATHS))
+		mnl_attr_put_u32(nlh, UET_A_JOB_LB_PATHS, j->lb_paths);
 	return run(nl, nlh, 0, NULL, NULL);
 }
 

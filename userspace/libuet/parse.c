@@ -63,6 +63,8 @@ static const enum mnl_attr_data_type dev_types[UET_A_DEV_MAX + 1] = {
 	/* binary of its own length (not an address's), checked when read */
 	[UET_A_DEV_TC_DSCP] = MNL_TYPE_UNSPEC,
 	[UET_A_DEV_CTL_TC] = MNL_TYPE_U8,
+	[UET_A_DEV_LB] = MNL_TYPE_U8,
+	[UET_A_DEV_LB_PATHS] = MNL_TYPE_U32,
 };
 
 static const enum mnl_attr_data_type job_types[UET_A_JOB_MAX + 1] = {
@@ -83,6 +85,8 @@ static const enum mnl_attr_data_type job_types[UET_A_JOB_MAX + 1] = {
 	[UET_A_JOB_CC_ETA_PCT] = MNL_TYPE_U32,
 	[UET_A_JOB_CC_MD_PCT] = MNL_TYPE_U32,
 	[UET_A_JOB_CC_IGNORE_PCT] = MNL_TYPE_U32,
+	[UET_A_JOB_LB] = MNL_TYPE_U8,
+	[UET_A_JOB_LB_PATHS] = MNL_TYPE_U32,
 	[UET_A_JOB_TX_PACKETS] = MNL_TYPE_U64,
 	[UET_A_JOB_TX_BYTES] = MNL_TYPE_U64,
 	[UET_A_JOB_RX_PACKETS] = MNL_TYPE_U64,
@@ -237,6 +241,8 @@ static int dev_msg(const struct nlattr **tb, struct uet_nl_reply *r)
 	get_nscc(tb, 0, d.nscc, &d.present);
 	GET(&d, tb, UET_A_DEV_LINK_MBPS, link_mbps, 32);
 	GET(&d, tb, UET_A_DEV_CTL_TC, ctl_tc, 8);
+	GET(&d, tb, UET_A_DEV_LB, lb, 8);
+	GET(&d, tb, UET_A_DEV_LB_PATHS, lb_paths, 32);
 	if (tb[UET_A_DEV_TC_DSCP] &&
 	    mnl_attr_get_payload_len(tb[UET_A_DEV_TC_DSCP]) == sizeof(d.tc_dscp)) {
 		memcpy(d.tc_dscp, mnl_attr_get_payload(tb[UET_A_DEV_TC_DSCP]),
@@ -266,6 +272,8 @@ static int job_msg(const struct nlattr **tb, struct uet_nl_reply *r)
 	GET(&j, tb, UET_A_JOB_DELIVERY_MODE, mode, 8);
 	GET(&j, tb, UET_A_JOB_CC, cc, 8);
 	get_nscc(tb, 1, j.nscc, &j.present);
+	GET(&j, tb, UET_A_JOB_LB, lb, 8);
+	GET(&j, tb, UET_A_JOB_LB_PATHS, lb_paths, 32);
 	GET(&j, tb, UET_A_JOB_TX_PACKETS, tx_packets, 64);
 	GET(&j, tb, UET_A_JOB_TX_BYTES, tx_bytes, 64);
 	GET(&j, tb, UET_A_JOB_RX_PACKETS, rx_packets, 64);

@@ -91,6 +91,9 @@ struct uet_dev_attrs {
 	uint32_t link_mbps;
 	uint8_t tc_dscp[UET_TC_MAX + 1];
 	uint8_t ctl_tc;
+	/* enum uet_lb_mode */
+	uint8_t lb;
+	uint32_t lb_paths;
 };
 
 /* A job.  @present: bit n set when attribute n (UET_A_JOB_*) is set. */
@@ -106,6 +109,10 @@ struct uet_job_attrs {
 	uint8_t cc;
 	/* each absent, the device's */
 	uint32_t nscc[UET_NSCC_PARAMS];
+	/* enum uet_lb_mode; absent, the device's */
+	uint8_t lb;
+	/* entropies sprayed over; absent, the device's */
+	uint32_t lb_paths;
 	uint64_t tx_packets, tx_bytes, rx_packets, rx_bytes, errors;
 };
 
@@ -195,6 +202,8 @@ const char *uet_delivery_mode_name(unsigned int mode);
 int uet_delivery_mode_parse(const char *s);
 const char *uet_cc_name(unsigned int cc);
 int uet_cc_parse(const char *s);
+const char *uet_lb_mode_name(unsigned int lb);
+int uet_lb_mode_parse(const char *s);
 /* "cc-target-us", ...: an NSCC parameter as uetctl and the spec name it */
 const char *uet_nscc_name(unsigned int param);
 /* its attribute, UET_A_JOB_CC_* if @job, else UET_A_DEV_CC_*; -1: none */
