@@ -9,7 +9,8 @@
 # source port, the PDS type and flags, the SES opcodes, PSNs counting up,
 # the SPDCID/DPDCID exchange that creates the PDC, the CLOSE, and the DS
 # field: requests in their class's DSCP and ECT(0), the rest in the
-# control class.
+# control class.  Then the source ports of requests sprayed by each
+# load-balancing mode.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/engine_lib.sh"
 
@@ -137,9 +138,62 @@ ds_field() {
 	[ "$bad_ack" = 0 ]
 }
 
+# spray_ports MODE JOB [ARG...]: uet0's lb MODE over 16 entropies; 4
+# messages of 64 KiB by a new PDC (of job JOB; xfer's ARGs besides);
+# prints "PORTS SPREAD SETS": how many source ports its requests left
+# from, the most requests on one less the fewest, and how many sets of 16
+# the ports fall in
+spray_ports() {
+	local pid lb=$1 job=$2
+	shift 2
+
+	A uetctl dev set uet0 lb "$lb" lb-paths 16 || return 1
+	A ip link set dev veth0 gso_max_segs 1 || return 1
+	ip netns exec "$NS_A" tcpdump -Z root -i veth0 -U -w /tmp/spray.pcap \
+		"udp and src $A_IP and dst port 4793" 2>/tmp/tcpdump.err &
+	pid=$!
+	sleep 2		# tcpdump is listening
+	xfer job="$job" count=4 size=65536 "$@" >&2
+	kill -TERM "$pid"
+	wait "$pid"
+	A ip link set dev veth0 gso_max_segs 65535
+	A uetctl dev set uet0 lb single || return 1
+	tcpdump -Z root -r /tmp/spray.pcap -nn 2>/dev/null | awk '
+	{ split($3, s, "."); n[s[5]]++; set[int(s[5] / 16)] = 1 }
+	END {
+		min = -1
+		for (p in n) {
+			ports++
+			if (n[p] > max) max = n[p]
+			if (min < 0 || n[p] < min) min = n[p]
+		}
+		for (k in set) sets++
+		print ports + 0, max - min, sets + 0
+	}'
+}
+
+# Load balancing: a single path keeps one source port; oblivious spraying
+# takes all 16 of the PDC's set in turn, each as often as the others;
+# REPS recycles the entropies acknowledged, within the same set; ROD
+# keeps to one path whatever the device says
+spray() {
+	local single obl reps rod o
+
+	single=$(spray_ports single 11) && obl=$(spray_ports oblivious 12) &&
+	reps=$(spray_ports reps 13) &&
+	rod=$(spray_ports oblivious 14 mode=rod) || return 1
+	echo "# source ports, spread, sets: single $single;" \
+	     "oblivious $obl; reps $reps; rod, oblivious $rod"
+	read -r -a o <<<"$obl"
+	[ "$single" = "1 0 1" ] && [ "$rod" = "1 0 1" ] &&
+	[ "${o[0]}" = 16 ] && [ "${o[1]}" -le 1 ] && [ "${o[2]}" = 1 ] &&
+	[ "${reps%% *}" -ge 2 ] && [ "${reps%% *}" -le 16 ] &&
+	[ "${reps##* }" = 1 ]
+}
+
 trap 'fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 10
 ktap_test_result "setup" setup
 ktap_test_result "capture a send, a write, a read and a close" capture
 ktap_test_result "UDP port 4793, entropy in the source port" ports
@@ -148,5 +202,6 @@ ktap_test_result "PSNs count up" psns
 ktap_test_result "SES opcodes and responses" opcodes
 ktap_test_result "CLOSE acknowledged" close_
 ktap_test_result "DS field: DSCP by traffic class, ECN on requests" ds_field
+ktap_test_result "requests sprayed over the PDC's entropies" spray
 ktap_test_result "teardown" teardown
 ktap_finished

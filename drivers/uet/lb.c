@@ -46,7 +46,7 @@ static u16 lb_entropy(const struct uet_lb *lb, u32 index)
  * @seed: the random generator's; any value
  */
 void uet_lb_init(struct uet_lb *lb, enum uet_lb_mode mode, u32 paths,
-		 u16 base, u64 freeze, u32 seed)
+		 u16 base, u32 freeze, u32 seed)
 {
 	u32 n = 1;
 

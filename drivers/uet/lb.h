@@ -23,7 +23,7 @@
 #define _UET_LB_H
 
 #include <linux/types.h>
-#include <linux/uet_netlink.h>
+#include <uapi/linux/uet_netlink.h>
 
 /**
  * enum uet_lb_feedback - what became of a request sent with an entropy
@@ -39,8 +39,6 @@ enum uet_lb_feedback {
 	UET_LB_TIMEOUT,
 };
 
-/* uet-htsim's default set (main_uec.cpp: path_entropy_size). */
-#define UET_LB_PATHS_DEF	64
 /* Entropies REPS keeps to recycle: uet-htsim's repsBufferSize. */
 #define UET_REPS_RING		8
 /* Requests sent on new entropies after a freeze ends (UecMpReps). */
@@ -51,24 +49,25 @@ enum uet_lb_feedback {
  * @base: the entropy of a single-path PDC; its bits above the set's index
  *	are those of each entropy of the set.
  * @mask: the set's size less one (a power of two; 0: a single path).
+ * @rnd: the state of the random generator.
  * @mode: enum uet_lb_mode (the netlink family's).
- * @turn: %UET_LB_OBLIVIOUS: requests sent in this round.
- * @shuffle: %UET_LB_OBLIVIOUS: this round's order, XORed on the index.
- * @ring: %UET_LB_MODE_REPS: entropies acknowledged unmarked, the latest at
- *	@head less one.
- * @head: where the next one is written.
+ * @turn: %UET_LB_MODE_OBLIVIOUS: requests sent in this round.
+ * @shuffle: %UET_LB_MODE_OBLIVIOUS: this round's order, XORed on the index.
+ * @head: %UET_LB_MODE_REPS: where the next entropy acknowledged unmarked
+ *	is written in @ring.
  * @known: slots of @ring holding an entropy not forgotten (bit per slot).
  * @fresh: those of @known not used again since they were written.
  * @cursor: frozen: the slot to use next, round @known.
  * @explore: requests still to send on new entropies.
  * @frozen: exploring stopped after a timeout, until @thaw.
- * @thaw: ns: when a freeze ends.
- * @freeze: ns: how long one lasts.
- * @rnd: the state of the random generator.
+ * @ring: entropies acknowledged unmarked, the latest at @head less one.
+ * @freeze: ns: how long a freeze lasts (up to 4.2 s).
+ * @thaw: ns: when this one ends.
  */
 struct uet_lb {
 	u16 base;
 	u16 mask;
+	u32 rnd;
 	u8 mode;
 	u8 turn;
 	u8 shuffle;
@@ -79,13 +78,12 @@ struct uet_lb {
 	u8 explore;
 	bool frozen;
 	u16 ring[UET_REPS_RING];
+	u32 freeze;
 	u64 thaw;
-	u64 freeze;
-	u32 rnd;
 };
 
 void uet_lb_init(struct uet_lb *lb, enum uet_lb_mode mode, u32 paths,
-		 u16 base, u64 freeze, u32 seed);
+		 u16 base, u32 freeze, u32 seed);
 u16 uet_lb_next(struct uet_lb *lb, u64 now);
 void uet_lb_feedback(struct uet_lb *lb, u16 entropy,
 		     enum uet_lb_feedback fb, u64 now);

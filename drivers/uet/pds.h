@@ -7,10 +7,12 @@
 #ifndef _UET_PDS_H
 #define _UET_PDS_H
 
+#include <linux/bitfield.h>
 #include <linux/hashtable.h>
 #include <linux/hrtimer.h>
 #include <linux/seq_file.h>
 #include <linux/in6.h>
+#include <linux/log2.h>
 #include <linux/ratelimit.h>
 #include <linux/rhashtable-types.h>
 #include <linux/skbuff.h>
@@ -19,6 +21,7 @@
 #include <linux/xarray.h>
 #include <net/dst_cache.h>
 
+#include "lb.h"
 #include "nscc.h"
 #include "rccc.h"
 #include "pdc.h"
@@ -54,6 +57,8 @@ struct uet_dev;
  * @cc: the job's congestion control (struct uet_job_cfg): enum uet_cc
  *	plus one; %UET_PDS_CC_DEVICE, the device's.  Not part of the
  *	lookup: a job's PDCs keep the cc they were made with.
+ * @lb: the job's load balancing, as uet_pds_lb_key() packs it; 0 the
+ *	device's.  Not part of the lookup either.
  */
 struct uet_pds_key {
 	struct in6_addr raddr;
@@ -61,7 +66,29 @@ struct uet_pds_key {
 	u8 tc;
 	u8 mode;
 	u8 cc;
+	u8 lb;
 };
+
+/*
+ * A key's load balancing in one byte: the job's mode plus one in the low
+ * bits, and the base-2 logarithm of its set of entropies plus one above;
+ * either 0 for the device's.
+ */
+#define UET_PDS_LB_MODE		GENMASK(1, 0)
+#define UET_PDS_LB_SHIFT	GENMASK(5, 2)
+
+/**
+ * uet_pds_lb_key() - pack a job's load balancing into a key's @lb
+ * @lb: enum uet_lb_mode plus one; 0, the device's
+ * @paths: the set of entropies; 0, the device's
+ *
+ * Return: the key's byte.
+ */
+static inline u8 uet_pds_lb_key(u8 lb, u32 paths)
+{
+	return FIELD_PREP(UET_PDS_LB_MODE, lb) |
+	       FIELD_PREP(UET_PDS_LB_SHIFT, paths ? ilog2(paths) + 1 : 0);
+}
 
 /* A key's or a job's congestion control: the device's (zero). */
 #define UET_PDS_CC_DEVICE	0
@@ -142,6 +169,7 @@ struct uet_pds_ccx {
  * @cc_on: the job's or device's congestion control has NSCC.
  * @credit: initiator: the credit receivers grant (rccc.c) ...
  * @rccc_on: ... if the device's congestion control has RCCC.
+ * @lb: initiator: the entropies its requests leave with (lb.c).
  * @rx_psn: target: the last request taken, ...
  * @rx_at: ... when it came (ns): its ACK says how long it waited ...
  * @rcvd_bytes: ... and, with the payload bytes taken so far, what the
@@ -171,6 +199,7 @@ struct uet_pds_live {
 	bool cc_on;
 	struct uet_rccc_tx credit;
 	bool rccc_on;
+	struct uet_lb lb;
 	u32 rx_psn;
 	u64 rx_at;
 	u32 rcvd_bytes;

@@ -637,6 +637,31 @@ void pdc_cc_refresh(struct uet_pds_pdc *pdc)
 		uet_count(pdc->udev, UET_CNT_DROP_NO_MEMORY, 1);
 }
 
+/*
+ * How long REPS keeps to the entropies it knows after a timeout, 10 ms:
+ * uet-htsim's exit_freeze_after (CircularBufferREPS).
+ */
+#define UET_PDS_REPS_FREEZE_NS	(10 * NSEC_PER_MSEC)
+
+/*
+ * An initiator's load balancing, as its job or else the device has it
+ * now; a PDC keeps one entropy (its own) unless it sprays.  ROD never
+ * does: its target takes requests in order only, and a path is what
+ * keeps them in order.
+ */
+static void pdc_lb_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
+{
+	const struct uet_dev_cfg *cfg = &pdc->udev->cfg;
+	u8 mode = FIELD_GET(UET_PDS_LB_MODE, pdc->key.lb);
+	u8 shift = FIELD_GET(UET_PDS_LB_SHIFT, pdc->key.lb);
+
+	if (pdc->key.mode == UET_PDC_ROD)
+		mode = UET_LB_MODE_SINGLE + 1;
+	uet_lb_init(&live->lb, mode ? mode - 1 : READ_ONCE(cfg->lb),
+		    shift ? 1U << (shift - 1) : READ_ONCE(cfg->lb_paths),
+		    pdc->entropy, UET_PDS_REPS_FREEZE_NS, get_random_u32());
+}
+
 /**
  * pdc_wake() - the live state of a PDC, made if it has none
  * @pdc: the PDC, locked
@@ -684,6 +709,8 @@ struct uet_pds_live *pdc_wake(struct uet_pds_pdc *pdc,
 		uet_count(pdc->udev, UET_CNT_DROP_NO_MEMORY, 1);
 		return NULL;
 	}
+	if (pdc->initiator)
+		pdc_lb_init(pdc, live);
 	live->rsp_rc = UET_SES_RC_OK;
 	pdc->live = live;
 	/* it goes once quiet: the scanner looks soon */

@@ -165,6 +165,24 @@ static u32 pdc_cc_bytes(struct uet_pds_pdc *pdc, u32 psn)
 	return uet_nscc_bytes(&pdc->live->ccx->cc, tx->len);
 }
 
+/*
+ * Tell the PDC's load balancing what became of the request of @psn, in
+ * flight, on the entropy it was sent with last.
+ */
+static void pdc_lb_feedback(struct uet_pds_pdc *pdc, u32 psn,
+			    enum uet_lb_feedback fb, u64 now)
+{
+	struct uet_pds_live *live = pdc->live;
+	const struct uet_pds_tx *tx;
+
+	if (!uet_lb_sprays(&live->lb))
+		return;
+	tx = uet_sched_tx(&live->sched, psn);
+	if ((tx->flags & (UET_PDS_TX_USED | UET_PDS_TX_CLOSE)) ==
+	    UET_PDS_TX_USED)
+		uet_lb_feedback(&live->lb, tx->entropy, fb, now);
+}
+
 /* The request of @tx, SES header and payload; %NULL if it cannot be had. */
 static struct sk_buff *pdc_req_skb(const struct uet_pds_tx *tx)
 {
@@ -193,6 +211,7 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 	};
 	unsigned int hlen = sizeof(struct uet_pds_req);
 	struct sk_buff *skb;
+	u64 now;
 	int len;
 
 	lockdep_assert_held(&pdc->lock);
@@ -242,10 +261,19 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 		uet_count(pdc->udev, UET_CNT_RETRANSMITS, 1);
 		tx->flags |= UET_PDS_TX_RESENT;
 	}
-	tx->sent = ktime_get_ns();
-	/* a request leaves ECN-capable in its class; a CLOSE, control, not */
-	if (!(tx->flags & UET_PDS_TX_CLOSE))
+	now = ktime_get_ns();
+	tx->sent = now;
+	/*
+	 * A request leaves ECN-capable in its class, on the path load
+	 * balancing picks (a retransmission too); a CLOSE, control, not.
+	 */
+	if (!(tx->flags & UET_PDS_TX_CLOSE)) {
 		uet_skb_set_data(skb, pdc->key.tc);
+		if (uet_lb_sprays(&pdc->live->lb)) {
+			tx->entropy = uet_lb_next(&pdc->live->lb, now);
+			uet_skb_set_entropy(skb, tx->entropy);
+		}
+	}
 	pdc_out(pdc, skb);
 }
 
@@ -555,6 +583,7 @@ static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t)
 		pds_cc_count(pdc->udev,
 			     pds_ccx_timeout(live->ccx,
 					     pdc_cc_bytes(pdc, live->core.tx.una)));
+	pdc_lb_feedback(pdc, live->core.tx.una, UET_LB_TIMEOUT, ktime_get_ns());
 	uet_pdc_tx_timeout(&live->core);
 	if (uet_pdc_transition(&live->core, UET_PDC_EV_TIMEOUT) == UET_PDC_CLOSED) {
 		pdc_fail_all(pdc, -ETIMEDOUT);
@@ -756,23 +785,33 @@ bool uet_pds_cancel(struct uet_dev *udev, struct uet_pds_msg *msg)
 }
 
 /*
- * Initiator side: the scheduler is done with what an ACK acknowledged.
+ * Initiator side: the scheduler is done with what an ACK acknowledged
+ * (@a), and load balancing hears of each request's path.  The target
+ * answers a marked request at once, so an ACK's M flag (@marked) marks
+ * the request that called for it (@ack_psn) alone; those it acknowledges
+ * besides came unmarked.
  *
  * Return: what that counted for in the congestion window.
  */
-static u32 pdc_tx_acked(struct uet_pds_pdc *pdc, const struct uet_pdc_acked *a)
+static u32 pdc_tx_acked(struct uet_pds_pdc *pdc, const struct uet_pdc_acked *a,
+			u32 ack_psn, bool marked, u64 now)
 {
 	u32 psn, bytes = 0;
 	int i;
 
 	for (psn = a->cum_from; psn != a->cum_to; psn++) {
 		bytes += pdc_cc_bytes(pdc, psn);
+		pdc_lb_feedback(pdc, psn, marked && psn == ack_psn ?
+				UET_LB_ECN : UET_LB_GOOD, now);
 		pdc_tx_finish(pdc, psn, 0);
 	}
 	for (i = 0; i < UET_PDC_SACK_BITS; i++) {
 		if (a->sack_new & BIT_ULL(i)) {
-			bytes += pdc_cc_bytes(pdc, a->sack_base + i);
-			pdc_tx_finish(pdc, a->sack_base + i, 0);
+			psn = a->sack_base + i;
+			bytes += pdc_cc_bytes(pdc, psn);
+			pdc_lb_feedback(pdc, psn, marked && psn == ack_psn ?
+					UET_LB_ECN : UET_LB_GOOD, now);
+			pdc_tx_finish(pdc, psn, 0);
 		}
 	}
 	return bytes;
@@ -921,7 +960,8 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 		pdc_ack_answer(pdc, skb, hlen + slen, &ses, ack.ack_psn, &acked);
 	cc.rtt = pdc_rtt_sample(pdc, ack.ack_psn, &acked, ai->service_time,
 				now);
-	cc.bytes = pdc_tx_acked(pdc, &acked);
+	cc.bytes = pdc_tx_acked(pdc, &acked, ack.ack_psn,
+				h->flags & UET_PDS_F_M, now);
 	cc.ecn = (h->flags & UET_PDS_F_M) || ce;
 	if (pdc->live->cc_on)
 		pds_cc_count(pdc->udev,
@@ -1007,6 +1047,9 @@ void pds_rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 				     pds_ccx_trim(pdc->live->ccx,
 						  pdc_cc_bytes(pdc, n->psn),
 						  ktime_get_ns()));
+		if (n->code == UET_PDS_NACK_TRIMMED)
+			pdc_lb_feedback(pdc, n->psn, UET_LB_TRIMMED,
+					ktime_get_ns());
 		uet_pdc_transition(&pdc->live->core, UET_PDC_EV_NACK);
 		pdc_push(pdc, UET_PDS_TX_BURST);
 	} else if (n->code == UET_PDS_NACK_NO_PKT_BUFFER &&

@@ -75,6 +75,8 @@ struct uet_pds_msg {
  * @flags: UET_PDS_TX_*.
  * @sent: when it was sent, the low 32 bits of ns: what its ACK's RTT
  *	sample is measured from (up to 4.2 s).
+ * @entropy: the entropy it was sent with last (lb.h): what its ACK,
+ *	trim or timeout says of that path.
  */
 struct uet_pds_tx {
 	struct uet_pds_msg *msg;
@@ -82,6 +84,7 @@ struct uet_pds_tx {
 	u16 len;
 	u16 flags;
 	u32 sent;
+	u16 entropy;
 };
 
 /**

@@ -305,6 +305,13 @@ static inline u8 ses_ep_cc(const struct uet_ep *ep)
 	return ep->jobp ? ep->jobp->cfg.cc : UET_PDS_CC_DEVICE;
 }
 
+/* ... and its load balancing (struct uet_pds_key's @lb). */
+static inline u8 ses_ep_lb(const struct uet_ep *ep)
+{
+	return ep->jobp ? uet_pds_lb_key(ep->jobp->cfg.lb,
+					 ep->jobp->cfg.lb_paths) : 0;
+}
+
 /* ses_rma.c */
 u8 ses_rx_write(struct uet_ep *ep, const struct uet_ses_req_info *req,
 		struct sk_buff *skb, unsigned int hlen, u32 len);

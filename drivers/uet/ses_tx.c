@@ -514,7 +514,7 @@ int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
 {
 	struct uet_pds_key key = { .raddr = wr->dst, .job = ep->job,
 				   .tc = ses_ep_tc(ep), .mode = wr->mode,
-				   .cc = ses_ep_cc(ep) };
+				   .cc = ses_ep_cc(ep), .lb = ses_ep_lb(ep) };
 	u32 max = ses_max_payload(ep->udev, &wr->dst);
 	struct uet_ses_req_info req;
 	struct uet_tx_flow *flow;

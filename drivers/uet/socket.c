@@ -407,9 +407,9 @@ static bool uet_gso_seg_ok(const struct sk_buff *skb)
 /*
  * Take from @q the longest run of packets that can leave as one GSO skb:
  * of the first one's length, the last one possibly shorter, all of its
- * class and ECN field (struct uet_skb_cb).  They become one skb with UDP
- * L4 segmentation: the first packet in its head, the others on its
- * frag_list, each segment one of the packets, as GRO builds them.  The
+ * class, ECN field and entropy (struct uet_skb_cb).  They become one skb
+ * with UDP L4 segmentation: the first packet in its head, the others on
+ * its frag_list, each segment one of the packets, as GRO builds them.  The
  * stack cuts it into the same packets again, late: in the driver's
  * validate step, or the receiver's UDP layer when the batch crosses a
  * veth or the loopback device whole.  Returns the skb and sets @segs to
@@ -467,11 +467,15 @@ out:
  * @udev: the sending device
  * @q: the packets, each as uet_xmit() takes it, in order; emptied
  * @daddr: their destination, IPv4 as IPv4-mapped IPv6
- * @entropy: their path choice
+ * @entropy: their path choice, but for those sprayed with their own
+ *	(struct uet_skb_cb)
  * @cache: their route and source address, as for uet_xmit()
  *
- * Consecutive packets of one size leave as one GSO skb (uet_gso_batch()):
- * one route lookup, one pass through IP and the qdisc for the batch.
+ * Consecutive packets of one size and entropy leave as one GSO skb
+ * (uet_gso_batch()): one route lookup, one pass through IP and the qdisc
+ * for the batch.  The route of a sprayed PDC comes from its cache too:
+ * the switches of the fabric hash each packet's source port, the host's
+ * own multipath routes, if any, only the first one's.
  *
  * Context: bottom halves disabled.
  */
@@ -479,6 +483,7 @@ void uet_xmit_queue(struct uet_dev *udev, struct sk_buff_head *q,
 		    const struct in6_addr *daddr, u16 entropy,
 		    struct dst_cache *cache)
 {
+	const struct uet_skb_cb *cb;
 	struct sk_buff *skb;
 	unsigned int segs;
 
@@ -488,7 +493,9 @@ void uet_xmit_queue(struct uet_dev *udev, struct sk_buff_head *q,
 		uet_count(udev, UET_CNT_TX_BYTES, skb->len);
 		if (segs > 1)
 			uet_count(udev, UET_CNT_TX_BATCHES, 1);
-		uet_send(udev, skb, daddr, entropy, cache);
+		cb = uet_skb_cb(skb);
+		uet_send(udev, skb, daddr, cb->sprayed ? cb->entropy : entropy,
+			 cache);
 	}
 }
 

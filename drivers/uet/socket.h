@@ -24,11 +24,16 @@ struct uet_dev;
  *	control packet, which leaves with that of the device's control class
  *	(struct uet_dev_cfg).
  * @tc: a request's traffic class, 0 to %UET_TC_MAX.
+ * @sprayed: a request that leaves with an entropy of its own, @entropy,
+ *	not its PDC's (false, as an skb is allocated).
+ * @entropy: that entropy.
  */
 struct uet_skb_cb {
 	u8 ecn;
 	bool data;
 	u8 tc;
+	bool sprayed;
+	u16 entropy;
 };
 
 static inline struct uet_skb_cb *uet_skb_cb(struct sk_buff *skb)
@@ -45,6 +50,15 @@ static inline void uet_skb_set_data(struct sk_buff *skb, u8 tc)
 	cb->ecn = INET_ECN_ECT_0;
 	cb->data = true;
 	cb->tc = tc;
+}
+
+/* @skb, a request, leaves with @entropy, not its PDC's (load balancing). */
+static inline void uet_skb_set_entropy(struct sk_buff *skb, u16 entropy)
+{
+	struct uet_skb_cb *cb = uet_skb_cb(skb);
+
+	cb->sprayed = true;
+	cb->entropy = entropy;
 }
 
 int uet_socket_init(void);
