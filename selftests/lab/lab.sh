@@ -52,6 +52,9 @@
 #   UET_LAB_NSCC       NSCC's parameters of the senders' devices, as
 #                      uetctl dev set takes them ("cc-fi-pct 250"; none)
 #   UET_LAB_PARTS      what to run ("incast join permutation")
+#   UET_LAB_LB         the permutation's load balancing, each a run per
+#                      congestion control ("single"; or oblivious, reps)
+#   UET_LAB_LB_PATHS   the entropies a sprayed PDC takes (16)
 d=$(dirname "$0")
 if [ -e "$d/lib.sh" ]; then . "$d/lib.sh"; else . "$d/../lib.sh"; fi
 
@@ -70,6 +73,8 @@ HOSTS=${UET_LAB_HOSTS:-4}
 BASE_US=${UET_LAB_BASE_US:-600}
 read -ra NSCC <<<"cc-base-rtt-us $BASE_US ${UET_LAB_NSCC:-}"
 PARTS=${UET_LAB_PARTS:-incast join permutation}
+LBS=${UET_LAB_LB:-single}
+LB_PATHS=${UET_LAB_LB_PATHS:-16}
 SIZE=65536
 NET=198.19
 RX=$NET.100.1
@@ -432,60 +437,73 @@ sent() {
 }
 
 # A permutation across Topology A: host j of leaf 1 writes BYTES to host
-# j of leaf 2, every j at once; each flow takes one path (its PDC's
-# entropy), so the spines' uplinks carry what the hash gave them.  Per
-# flow its rate, per uplink of leaf 1 what it carried.
+# j of leaf 2, every j at once.  A single-path flow takes one path (its
+# PDC's entropy), so the spines' uplinks carry what the hash gave them; a
+# sprayed one spreads its requests over LB_PATHS entropies.  Per flow its
+# rate, retransmissions and timeouts, and the requests its receiver took
+# out of order; per uplink of leaf 1 what it carried.
 permutation() {
-	local cc j gs gr up bw rc=0 flows ups s frc t0 t1 count=$((BYTES / SIZE))
-	mkdir -p "$OUT"
+	local cc lb rc=0
 	for cc in $CCS; do
-		echo "# a permutation across $LEAVES leaves and $SPINES spines, $HOSTS hosts each, cc $cc"
-		lab_down && leafspine_up || { rc=1; continue; }
-		for j in $(seq "$HOSTS"); do
-			in_ns "h1x$j" uetctl dev set "luh1x$j" cc "$cc" \
-				link-mbps "$RATE" "${NSCC[@]}" &&
-			in_ns "h2x$j" uetctl dev set "luh2x$j" link-mbps "$RATE" &&
-			gr=$(wait_gid "luh2x$j" "$NET.$((32 + j)).1") || rc=1
-			in_ns "h2x$j" timeout 300 ib_send_bw -d "luh2x$j" -x "$gr" \
-				-p $((PORT0 + j)) -e -F -s $SIZE -n $count \
-				>"$OUT/server$j.log" 2>&1 &
+		for lb in $LBS; do
+			permute "$cc" "$lb" || rc=1
 		done
-		sleep 1
-		rm -f "$OUT"/done*
-		for j in $(seq "$HOSTS"); do
-			gs=$(wait_gid "luh1x$j" "$NET.$((16 + j)).1") || rc=1
-			(
-				now
-				t0=$NOW
-				in_ns "h1x$j" timeout 300 ib_send_bw -d "luh1x$j" \
-					-x "$gs" -p $((PORT0 + j)) -e -F -s $SIZE \
-					-n $count "$NET.$((32 + j)).1" \
-					>"$OUT/client$j.log" 2>&1
-				rc=$?
-				now
-				echo "$rc $t0 $NOW" >"$OUT/done$j"
-			) &
-		done
-		wait
-		flows=
-		for j in $(seq "$HOSTS"); do
-			# the rate from the flow's own time: perftest's average
-			# read 0.00 for some flows that stalled on credit
-			read -r frc t0 t1 <"$OUT/done$j"
-			[ "$frc" = 0 ] || { sed 's/^/# client: /' "$OUT/client$j.log"; rc=1; }
-			bw=$(awk -v b="$BYTES" -v ms=$((t1 - t0)) \
-				'BEGIN { printf "%.2f", ms ? b / 1048576 / (ms / 1000) : 0 }')
-			flows="$flows${flows:+,}{\"bw_MBps\":$bw,\"timeouts\":$(lab_counter "luh1x$j" timeouts)}"
-		done
-		ups=
-		for s in $(seq "$SPINES"); do
-			up=$(sent l1 "u$s")
-			ups="$ups${ups:+,}${up:-0}"
-		done
-		printf 'UET-LAB {"scenario":"permutation","leaves":%d,"spines":%d,"hosts":%d,"cc":"%s","rate_mbit":%d,"bytes":%d,"flows":[%s],"uplink_bytes":[%s]}\n' \
-			"$LEAVES" "$SPINES" "$HOSTS" "$cc" "$RATE" "$BYTES" "$flows" "$ups"
-		lab_down || rc=1
 	done
+	return $rc
+}
+
+# permute CC LB: one permutation run
+permute() {
+	local cc=$1 lb=$2 j gs gr up bw rc=0 flows ups s frc t0 t1
+	local count=$((BYTES / SIZE))
+	mkdir -p "$OUT"
+	echo "# a permutation across $LEAVES leaves and $SPINES spines, $HOSTS hosts each, cc $cc, lb $lb"
+	lab_down && leafspine_up || return 1
+	for j in $(seq "$HOSTS"); do
+		in_ns "h1x$j" uetctl dev set "luh1x$j" cc "$cc" \
+			lb "$lb" lb-paths "$LB_PATHS" \
+			link-mbps "$RATE" "${NSCC[@]}" &&
+		in_ns "h2x$j" uetctl dev set "luh2x$j" link-mbps "$RATE" &&
+		gr=$(wait_gid "luh2x$j" "$NET.$((32 + j)).1") || rc=1
+		in_ns "h2x$j" timeout 300 ib_send_bw -d "luh2x$j" -x "$gr" \
+			-p $((PORT0 + j)) -e -F -s $SIZE -n $count \
+			>"$OUT/server$j.log" 2>&1 &
+	done
+	sleep 1
+	rm -f "$OUT"/done*
+	for j in $(seq "$HOSTS"); do
+		gs=$(wait_gid "luh1x$j" "$NET.$((16 + j)).1") || rc=1
+		(
+			now
+			t0=$NOW
+			in_ns "h1x$j" timeout 300 ib_send_bw -d "luh1x$j" \
+				-x "$gs" -p $((PORT0 + j)) -e -F -s $SIZE \
+				-n $count "$NET.$((32 + j)).1" \
+				>"$OUT/client$j.log" 2>&1
+			rc=$?
+			now
+			echo "$rc $t0 $NOW" >"$OUT/done$j"
+		) &
+	done
+	wait
+	flows=
+	for j in $(seq "$HOSTS"); do
+		# the rate from the flow's own time: perftest's average
+		# read 0.00 for some flows that stalled on credit
+		read -r frc t0 t1 <"$OUT/done$j"
+		[ "$frc" = 0 ] || { sed 's/^/# client: /' "$OUT/client$j.log"; rc=1; }
+		bw=$(awk -v b="$BYTES" -v ms=$((t1 - t0)) \
+			'BEGIN { printf "%.2f", ms ? b / 1048576 / (ms / 1000) : 0 }')
+		flows="$flows${flows:+,}{\"bw_MBps\":$bw,\"timeouts\":$(lab_counter "luh1x$j" timeouts),\"retransmits\":$(lab_counter "luh1x$j" retransmits),\"packets\":$(lab_counter "luh1x$j" tx_packets),\"out_of_order\":$(lab_counter "luh2x$j" out_of_order)}"
+	done
+	ups=
+	for s in $(seq "$SPINES"); do
+		up=$(sent l1 "u$s")
+		ups="$ups${ups:+,}${up:-0}"
+	done
+	printf 'UET-LAB {"scenario":"permutation","leaves":%d,"spines":%d,"hosts":%d,"cc":"%s","lb":"%s","lb_paths":%d,"rate_mbit":%d,"bytes":%d,"flows":[%s],"uplink_bytes":[%s]}\n' \
+		"$LEAVES" "$SPINES" "$HOSTS" "$cc" "$lb" "$LB_PATHS" "$RATE" "$BYTES" "$flows" "$ups"
+	lab_down || rc=1
 	return $rc
 }
 

@@ -179,15 +179,28 @@ def permutation(r):
     ups = r["uplink_bytes"]
     total = sum(ups)
     rate = r["rate_mbit"] * 1e6 / 8
+    flows = r["flows"]
+    packets = sum(f.get("packets", 0) for f in flows)
+    mean = total / len(ups) if ups else 0
     return {
         "scenario": "permutation", "cc": r["cc"], "leaves": r["leaves"],
+        "lb": r.get("lb", "single"), "lb_paths": r.get("lb_paths", 1),
         "spines": r["spines"], "hosts": r["hosts"],
-        "flow_MBps": [f["bw_MBps"] for f in r["flows"]],
+        "flow_MBps": [f["bw_MBps"] for f in flows],
         "uplink_share": [u / total if total else 0 for u in ups],
+        # the BMWG draft's spray efficacy: the busiest path against the
+        # mean, and Jain's index of the paths' loads
+        "uplink_max_mean": max(ups) / mean if mean else None,
+        "uplink_jain": jain(ups),
         # what the flows moved, against what the spines' uplinks carry
-        "uplinks_used": sum(f["bw_MBps"] for f in r["flows"]) * 1e6 /
+        "uplinks_used": sum(f["bw_MBps"] for f in flows) * 1e6 /
         (rate * r["spines"]),
-        "timeouts": sum(f["timeouts"] for f in r["flows"]),
+        "timeouts": sum(f["timeouts"] for f in flows),
+        # per request sent: sent again, and taken out of order
+        "retransmit_rate": sum(f.get("retransmits", 0) for f in flows) /
+        packets if packets else None,
+        "out_of_order_rate": sum(f.get("out_of_order", 0) for f in flows) /
+        packets if packets else None,
     }
 
 
@@ -277,12 +290,17 @@ def main():
         if r["scenario"] == "permutation":
             fig = permutation(r)
             results.append(fig)
-            joins.append("permutation %dx%dx%d, cc %-5s flows %s MB/s, "
-                         "uplinks %s, %.0f%% of their rate, timeouts %d" %
+            joins.append("permutation %dx%dx%d, cc %-5s lb %-9s flows %s MB/s, "
+                         "uplinks %s (max/mean %s, jain %s), %.0f%% of their "
+                         "rate, timeouts %d, retransmitted %s, out of order %s" %
                          (r["leaves"], r["spines"], r["hosts"], r["cc"],
+                          fig["lb"],
                           " ".join("%.2f" % f["bw_MBps"] for f in r["flows"]),
                           " ".join("%.0f%%" % (x * 100) for x in fig["uplink_share"]),
-                          fig["uplinks_used"] * 100, fig["timeouts"]))
+                          fmt(fig["uplink_max_mean"]), fmt(fig["uplink_jain"]),
+                          fig["uplinks_used"] * 100, fig["timeouts"],
+                          fmt(fig["retransmit_rate"], "%.4f"),
+                          fmt(fig["out_of_order_rate"], "%.4f")))
             continue
         fig, series = figures(r)
         name = "lab-%s%d-%s" % (r["scenario"], r["n"], r["cc"])
