@@ -156,6 +156,7 @@ static const char * const counter_names[UET_PDC_CNT_COUNT] = {
 	[UET_PDC_CNT_RX_ROD_REJECTS] = "rx_rod_rejects",
 	[UET_PDC_CNT_RX_OUT_OF_WINDOW] = "rx_out_of_window",
 	[UET_PDC_CNT_RX_CE] = "rx_ce",
+	[UET_PDC_CNT_TX_REORDERED] = "tx_reordered",
 };
 
 static const char *name_of(const char * const *names, unsigned int count,
@@ -428,6 +429,7 @@ int uet_pdc_init(struct uet_pdc *pdc, const struct uet_pdc_cfg *cfg,
 	tx->nxt = start_psn;
 	tx->high_sack = start_psn;
 	tx->lost_scan = start_psn;
+	tx->reorder = cfg->dup_thresh;
 	tx->rtx_next = start_psn;
 	tx->rtx_end = start_psn;
 	pdc->rx.cack = start_psn - 1;
@@ -796,8 +798,31 @@ static bool ack_valid(const struct uet_pdc *pdc, const struct uet_pdc_ack *ack)
 	return !(ack->sack_bitmap >> sent);
 }
 
+/*
+ * RUD, RUDI: @psn, about to be acknowledged for the first time, arrived
+ * after PSNs up to @high (one past the highest selectively acknowledged
+ * before the ACK) did.  Unless it was sent again (then which copy came is
+ * not known), it was reordered, not lost: the duplicate threshold grows
+ * so that as late an arrival is not taken for a loss again, as Linux
+ * TCP's reordering does (tcp_check_sack_reordering()).
+ */
+static void tx_reordered(struct uet_pdc *pdc, u32 psn, u32 high)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+	u32 dist;
+
+	if (pdc->cfg.mode == UET_PDC_ROD || !uet_psn_before(psn, high) ||
+	    test_bit(slot(pdc, psn), tx->rtxd))
+		return;
+	dist = min_t(u32, high - psn, UET_PDC_REORDER_MAX);
+	if (dist > tx->reorder) {
+		tx->reorder = dist;
+		pdc->cnt[UET_PDC_CNT_TX_REORDERED]++;
+	}
+}
+
 /* Acknowledge [una, @cack]; a CACK PSN behind the window is stale. */
-static u32 ack_cumulative(struct uet_pdc *pdc, u32 cack, u64 now)
+static u32 ack_cumulative(struct uet_pdc *pdc, u32 cack, u64 now, u32 high)
 {
 	u32 newly = 0;
 	u32 psn;
@@ -807,6 +832,7 @@ static u32 ack_cumulative(struct uet_pdc *pdc, u32 cack, u64 now)
 	for (psn = pdc->tx.una; psn != cack + 1; psn++) {
 		if (tx_acked(pdc, psn))
 			continue;
+		tx_reordered(pdc, psn, high);
 		tx_mark_acked(pdc, psn, now);
 		newly++;
 	}
@@ -815,7 +841,7 @@ static u32 ack_cumulative(struct uet_pdc *pdc, u32 cack, u64 now)
 
 /* Acknowledge what the SACK bitmap names in flight; bits behind are old. */
 static u32 ack_selective(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
-			 u64 now, u64 *sack_new)
+			 u64 now, u32 high, u64 *sack_new)
 {
 	u64 map = ack->sack_bitmap;
 	u32 newly = 0;
@@ -828,6 +854,7 @@ static u32 ack_selective(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
 		psn = ack->sack_base + __ffs64(map);
 		if (!tx_in_flight(pdc, psn) || tx_acked(pdc, psn))
 			continue;
+		tx_reordered(pdc, psn, high);
 		tx_mark_acked(pdc, psn, now);
 		psn_raise(&pdc->tx.high_sack, psn + 1);
 		*sack_new |= bit;
@@ -837,9 +864,10 @@ static u32 ack_selective(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
 }
 
 /*
- * Whether dup_thresh PSNs at or above @floor have been selectively
- * acknowledged: the walk goes down from the highest PSN SACKed and stops
- * at the dup_thresh-th, whose PSN goes to *@psn.
+ * Whether the duplicate threshold's count of PSNs (@tx.reorder) at or
+ * above @floor have been selectively acknowledged: the walk goes down
+ * from the highest PSN SACKed and stops at the last of them, whose PSN
+ * goes to *@psn.
  */
 static bool sacked_above(const struct uet_pdc *pdc, u32 floor, u32 *psn)
 {
@@ -850,7 +878,7 @@ static bool sacked_above(const struct uet_pdc *pdc, u32 floor, u32 *psn)
 		return false;
 	while (p != floor) {
 		p--;
-		if (tx_acked(pdc, p) && ++above == pdc->cfg.dup_thresh) {
+		if (tx_acked(pdc, p) && ++above == pdc->tx.reorder) {
 			*psn = p;
 			return true;
 		}
@@ -996,8 +1024,9 @@ int uet_pdc_tx_ack(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
 		return -EINVAL;
 	}
 
-	acked->newly = ack_cumulative(pdc, ack->cack_psn, now);
-	acked->newly += ack_selective(pdc, ack, now, &acked->sack_new);
+	acked->newly = ack_cumulative(pdc, ack->cack_psn, now, tx->high_sack);
+	acked->newly += ack_selective(pdc, ack, now, tx->high_sack,
+				      &acked->sack_new);
 	tx_advance(pdc);
 	acked->cum_to = tx->una;
 

@@ -186,6 +186,8 @@ enum uet_pdc_rx_verdict {
  * @UET_PDC_CNT_RX_ROD_REJECTS: ROD requests ahead of the expected PSN.
  * @UET_PDC_CNT_RX_OUT_OF_WINDOW: requests outside the window.
  * @UET_PDC_CNT_RX_CE: requests taken that arrived ECN-marked (CE).
+ * @UET_PDC_CNT_TX_REORDERED: times the duplicate threshold grew with the
+ *	reordering seen.
  * @UET_PDC_CNT_COUNT: number of counters.
  *
  * The first %UET_PDC_CNT_KEPT, the ones a PDC's owner shows, outlast the
@@ -210,6 +212,7 @@ enum uet_pdc_counter {
 	UET_PDC_CNT_RX_ROD_REJECTS,
 	UET_PDC_CNT_RX_OUT_OF_WINDOW,
 	UET_PDC_CNT_RX_CE,
+	UET_PDC_CNT_TX_REORDERED,
 	UET_PDC_CNT_COUNT
 };
 
@@ -302,6 +305,13 @@ struct uet_pdc_acked {
 	u32 newly;
 };
 
+/*
+ * The furthest reordering a sender's duplicate threshold follows: Linux
+ * TCP's default tcp_max_reordering.  Beyond it, a PSN that arrives late
+ * is sent again, and the RTO or a tail probe finds a loss no later.
+ */
+#define UET_PDC_REORDER_MAX	300
+
 /**
  * struct uet_pdc_tx - sender window: PSNs [@una, @nxt) are in flight
  * @una: oldest PSN not acknowledged cumulatively: the window's left edge.
@@ -310,6 +320,11 @@ struct uet_pdc_acked {
  *	@una.
  * @lost_scan: RUD, RUDI: holes below it have been judged by the
  *	duplicate threshold already.
+ * @reorder: RUD, RUDI: the duplicate threshold in force: dup_thresh,
+ *	raised to the furthest reordering seen (a PSN acknowledged, not sent
+ *	again, that many PSNs below the highest one selectively acknowledged
+ *	before), at most %UET_PDC_REORDER_MAX.  A PDC that wakes starts
+ *	again from dup_thresh.
  * @rtx_next: PSNs marked lost lie in [@rtx_next, @rtx_end): where the
  *	search for the next retransmission resumes ...
  * @rtx_end: ... and where it stops.
@@ -348,6 +363,7 @@ struct uet_pdc_tx {
 	u32 nxt;
 	u32 high_sack;
 	u32 lost_scan;
+	u32 reorder;
 	u32 rtx_next;
 	u32 rtx_end;
 	bool rewound;

@@ -15,6 +15,8 @@
  *    acknowledged exactly once;
  *  - a PSN handed out for retransmission is in flight, not acknowledged,
  *    and every PSN marked lost will be handed out;
+ *  - the duplicate threshold in force lies between the configured one and
+ *    %UET_PDC_REORDER_MAX;
  *  - the receiver delivers a PSN once (RUDI's replays and UUD aside), ROD
  *    in order, and calls duplicate only what it delivered;
  *  - the states stay in range, and those of one side only stay there;
@@ -115,6 +117,9 @@ static void check_tx(const struct fuzz *f, u32 old_una)
 		return;		/* no window: the cursors do not move */
 	CHECK(between(tx->high_sack, tx->una, tx->nxt));
 	CHECK(between(tx->lost_scan, tx->una, tx->nxt));
+	CHECK(tx->reorder >= pdc->cfg.dup_thresh &&
+	      tx->reorder <= max_t(u32, pdc->cfg.dup_thresh,
+				   UET_PDC_REORDER_MAX));
 	CHECK(between(tx->rtx_next, tx->una, tx->rtx_end));
 	CHECK(between(tx->rtx_end, tx->rtx_next, tx->nxt));
 	for (psn = tx->una; psn != tx->nxt; psn++) {

@@ -775,6 +775,61 @@ TEST(rud_selective_retransmit)
 	EXPECT_EQ(4, pdc.cnt[UET_PDC_CNT_TX_RETRANSMITS]);
 }
 
+/*
+ * RUD: a PSN acknowledged after the 5 above it, and never sent again, was
+ * reordered, not lost: its loss is forgotten and the threshold grows to
+ * 6, so a later hole goes again only once 6 PSNs above it are SACKed.  A
+ * PSN sent again teaches nothing: which copy arrived is not known.
+ */
+TEST(rud_threshold_follows_reordering)
+{
+	struct uet_pdc_acked acked;
+	struct uet_pdc_ack ack;
+	struct uet_pdc pdc;
+	u32 rtx[16];
+
+	sender(_metadata, &pdc, UET_PDC_RUD, 32, 20);
+	EXPECT_EQ(3, pdc.tx.reorder);
+	ack = ack_of(WRAP_START - 1, WRAP_START, 0x3e);
+	EXPECT_EQ(5, acks(&pdc, &ack, 0, &acked));
+	/* 0 is deemed lost, and arrives before it went again */
+	ack = ack_of(WRAP_START, WRAP_START + 1, 0);
+	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
+	EXPECT_EQ(6, pdc.tx.reorder);
+	EXPECT_EQ(1, pdc.cnt[UET_PDC_CNT_TX_REORDERED]);
+	EXPECT_EQ(0, take_rtx(&pdc, rtx, 16));
+
+	/* a hole at 6: 5 above it are not enough, 6 are */
+	ack = ack_of(WRAP_START + 5, WRAP_START + 7, 0x1f);
+	EXPECT_EQ(5, acks(&pdc, &ack, 0, &acked));
+	EXPECT_EQ(0, take_rtx(&pdc, rtx, 16));
+	ack = ack_of(WRAP_START + 5, WRAP_START + 7, 0x3f);
+	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
+	ASSERT_EQ(1, take_rtx(&pdc, rtx, 16));
+	EXPECT_EQ(WRAP_START + 6, rtx[0]);
+
+	/* 6 went again, 7 PSNs below the highest SACKed: nothing learnt */
+	ack = ack_of(WRAP_START + 12, WRAP_START + 13, 0);
+	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
+	EXPECT_EQ(6, pdc.tx.reorder);
+	EXPECT_EQ(1, pdc.cnt[UET_PDC_CNT_TX_REORDERED]);
+}
+
+/* ... and follows it up to UET_PDC_REORDER_MAX, no further. */
+TEST(rud_reordering_bounded)
+{
+	struct uet_pdc_acked acked;
+	struct uet_pdc_ack ack;
+	struct uet_pdc pdc;
+
+	sender(_metadata, &pdc, UET_PDC_RUD, 512, 400);
+	ack = ack_of(WRAP_START - 1, WRAP_START + 399, 1);
+	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
+	ack = ack_of(WRAP_START, WRAP_START + 1, 0);
+	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
+	EXPECT_EQ(UET_PDC_REORDER_MAX, pdc.tx.reorder);
+}
+
 TEST(rud_nack_retransmits_one)
 {
 	struct uet_pdc pdc;
