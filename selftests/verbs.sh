@@ -64,6 +64,23 @@ lossy() {
 	impaired "loss $LOSS" perf "$@"
 }
 
+# RC over sprayed RUD: uet0's PDCs spray by REPS, and oblivious, over 16
+# entropies, through reordering and 1% loss both ways; every byte written,
+# read and sent arrives, and completions come in order (verbs_data checks
+# each).
+sprayed() {
+	local lb rc=0
+	for lb in reps oblivious; do
+		A uetctl dev set uet0 lb "$lb" lb-paths 16 || return 1
+		# shellcheck disable=SC2046
+		impaired "delay 2ms reorder 25% 50% loss 1%" A ./verbs_data \
+			$(scaled "-t write_read_every_byte" "") \
+			-t send_imm_sgl_every_byte || rc=1
+	done
+	A uetctl dev set uet0 lb single || rc=1
+	return $rc
+}
+
 # What the data path holds for a process's sends is bounded and charged
 # to the process's memory cgroup: verbs_data runs in a cgroup of its own
 # while uet1's answers are lost (in this namespace, whose /sys shows the
@@ -279,7 +296,7 @@ teardown() {
 }
 
 ktap_print_header
-ktap_set_plan 31
+ktap_set_plan 32
 setup || ktap_exit_fail_msg "cannot set up the fabric"
 ktap_test_result "CQ, MR, SRQ, AH, QP objects and states" objects
 ktap_test_result "ibv_rc_pingpong 4 KiB x 200" rc_pingpong
@@ -328,6 +345,7 @@ fi
 ktap_test_result "a QP takes requests from its peer or of its Q_Key only" peer_only
 ktap_test_result "RC messages across a PDC closed when idle and reopened" pdc_reopen
 ktap_test_result "fetch-and-add exactly once under 5% loss and duplication" atomics_lossy
+ktap_test_result "RC sprayed (REPS, oblivious) through reordering and loss: every byte" sprayed
 ktap_test_result "malformed and unsupported atomics are counted drops" amo_refused
 ktap_test_result "rdma link del under traffic" link_del_under_traffic
 ktap_test_result "devices removed, module unloaded" teardown
