@@ -8,7 +8,8 @@
  * drawn anew each round (uet-htsim's UecMpOblivious).  REPS (arXiv
  * 2407.21625, uet-htsim's UecMpReps and CircularBufferREPS) keeps the
  * last %UET_REPS_RING entropies acknowledged unmarked in a ring and sends
- * on the oldest not used again; with none, on a random index of the set.
+ * on the oldest not used again; with none, on a random index of the set
+ * (a retransmission on one it knows, used or not, if it knows one).
  * A timeout freezes it: for @freeze ns it takes the entropies of the ring
  * round and round, used or not, and explores none; then it forgets them
  * all and explores %UET_REPS_EXPLORE requests' worth of new ones.
@@ -88,27 +89,27 @@ static unsigned int lb_oldest(const struct uet_lb *lb, u8 slots)
 	return s;
 }
 
-static u16 lb_reps_next(struct uet_lb *lb, u64 now)
+static u16 lb_reps_next(struct uet_lb *lb, u64 now, bool again)
 {
 	unsigned int i, s;
 
 	lb_thaw(lb, now);
-	if (lb->explore) {
+	if (lb->explore && !(again && lb->known)) {
 		lb->explore--;
 		return lb_entropy(lb, lb_random(lb));
 	}
-	if (lb->frozen && lb->known) {
+	if (!lb->frozen && lb->fresh) {
+		s = lb_oldest(lb, lb->fresh);
+		lb->fresh &= ~BIT(s);
+		return lb->ring[s];
+	}
+	if ((lb->frozen || again) && lb->known) {
 		for (i = 0; i < UET_REPS_RING; i++) {
 			s = (lb->cursor + i) % UET_REPS_RING;
 			if (lb->known & BIT(s))
 				break;
 		}
 		lb->cursor = (s + 1) % UET_REPS_RING;
-		lb->fresh &= ~BIT(s);
-		return lb->ring[s];
-	}
-	if (!lb->frozen && lb->fresh) {
-		s = lb_oldest(lb, lb->fresh);
 		lb->fresh &= ~BIT(s);
 		return lb->ring[s];
 	}
@@ -119,18 +120,21 @@ static u16 lb_reps_next(struct uet_lb *lb, u64 now)
  * uet_lb_next() - the entropy of the next request to leave
  * @lb: the PDC's
  * @now: ns, the caller's clock
+ * @again: the request is a retransmission: REPS explores for it only if
+ *	it knows no good entropy, used or not (a retransmission is no place
+ *	to try a path)
  *
  * Return: the entropy; a retransmission takes one too, and may take
  * another path than the first time.
  */
-u16 uet_lb_next(struct uet_lb *lb, u64 now)
+u16 uet_lb_next(struct uet_lb *lb, u64 now, bool again)
 {
 	u32 index;
 
 	if (!uet_lb_sprays(lb))
 		return lb->base;
 	if (lb->mode == UET_LB_MODE_REPS)
-		return lb_reps_next(lb, now);
+		return lb_reps_next(lb, now, again);
 	index = lb->turn ^ lb->shuffle;
 	lb->turn = (lb->turn + 1) & lb->mask;
 	if (!lb->turn)
@@ -138,7 +142,7 @@ u16 uet_lb_next(struct uet_lb *lb, u64 now)
 	return lb_entropy(lb, index);
 }
 
-/* An entropy that came back marked, trimmed or late is no more reused. */
+/* An entropy that came back marked, trimmed, lost or late is not reused. */
 static void lb_forget(struct uet_lb *lb, u16 entropy)
 {
 	unsigned int s;
@@ -160,7 +164,7 @@ static void lb_forget(struct uet_lb *lb, u16 entropy)
  *
  * Only REPS listens, and only to entropies of its set.  An entropy
  * acknowledged unmarked goes into the ring, over the oldest; one marked,
- * trimmed or timed out is forgotten wherever it is there.  The first
+ * trimmed, lost or timed out is forgotten wherever it is there.  The first
  * timeout outside a freeze and an exploration starts a freeze.
  */
 void uet_lb_feedback(struct uet_lb *lb, u16 entropy,

@@ -10,7 +10,7 @@
  * (oblivious, uet-htsim's UecMpOblivious), or by REPS, recycled entropy
  * packet spraying (arXiv 2407.21625; uet-htsim's UecMpReps): an entropy
  * whose ACK came back unmarked is used again, one that was marked,
- * trimmed or timed out is forgotten, and a new one is explored when none
+ * trimmed, lost or timed out is forgotten, and a new one is explored when none
  * is left to recycle.  After a timeout, REPS freezes: it explores no more
  * for a while and keeps to the entropies it knows to be good, which routes
  * around a failed link.
@@ -30,12 +30,14 @@
  * @UET_LB_GOOD: acknowledged without a congestion mark.
  * @UET_LB_ECN: acknowledged with one.
  * @UET_LB_TRIMMED: its payload was trimmed on the way (a NACK).
+ * @UET_LB_LOST: deemed lost otherwise (it goes again).
  * @UET_LB_TIMEOUT: given up as lost by the retransmission timer.
  */
 enum uet_lb_feedback {
 	UET_LB_GOOD,
 	UET_LB_ECN,
 	UET_LB_TRIMMED,
+	UET_LB_LOST,
 	UET_LB_TIMEOUT,
 };
 
@@ -84,7 +86,7 @@ struct uet_lb {
 
 void uet_lb_init(struct uet_lb *lb, enum uet_lb_mode mode, u32 paths,
 		 u16 base, u32 freeze, u32 seed);
-u16 uet_lb_next(struct uet_lb *lb, u64 now);
+u16 uet_lb_next(struct uet_lb *lb, u64 now, bool again);
 void uet_lb_feedback(struct uet_lb *lb, u16 entropy,
 		     enum uet_lb_feedback fb, u64 now);
 

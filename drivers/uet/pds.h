@@ -170,6 +170,8 @@ struct uet_pds_ccx {
  * @credit: initiator: the credit receivers grant (rccc.c) ...
  * @rccc_on: ... if the device's congestion control has RCCC.
  * @lb: initiator: the entropies its requests leave with (lb.c).
+ * @rx_entropy: target: the entropy its ACKs and NACKs leave with: the
+ *	last request's, its PDC's until a request comes.
  * @rx_psn: target: the last request taken, ...
  * @rx_at: ... when it came (ns): its ACK says how long it waited ...
  * @rcvd_bytes: ... and, with the payload bytes taken so far, what the
@@ -200,6 +202,7 @@ struct uet_pds_live {
 	struct uet_rccc_tx credit;
 	bool rccc_on;
 	struct uet_lb lb;
+	u16 rx_entropy;
 	u32 rx_psn;
 	u64 rx_at;
 	u32 rcvd_bytes;
@@ -372,7 +375,7 @@ void uet_pds_fini(struct uet_dev *udev);
 int uet_pds_send(struct uet_dev *udev, const struct uet_pds_key *key,
 		 struct sk_buff *skb);
 void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
-		 const struct in6_addr *saddr, bool ce);
+		 const struct in6_addr *saddr, u16 entropy, bool ce);
 int uet_pds_show(struct seq_file *m, struct uet_dev *udev);
 void uet_pds_tx_resume(struct uet_dev *udev);
 int uet_pds_close(struct uet_dev *udev, u16 lpdcid);

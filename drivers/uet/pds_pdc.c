@@ -711,6 +711,7 @@ struct uet_pds_live *pdc_wake(struct uet_pds_pdc *pdc,
 	}
 	if (pdc->initiator)
 		pdc_lb_init(pdc, live);
+	live->rx_entropy = pdc->entropy;
 	live->rsp_rc = UET_SES_RC_OK;
 	pdc->live = live;
 	/* it goes once quiet: the scanner looks soon */

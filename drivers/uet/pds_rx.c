@@ -105,6 +105,7 @@ static void pdc_send_ack(struct uet_pds_pdc *pdc, struct sk_buff *data, u32 psn)
 		return;
 	}
 	hrtimer_try_to_cancel(&live->timer);
+	uet_skb_set_entropy(skb, live->rx_entropy);
 	pdc_out(pdc, skb);
 }
 
@@ -220,6 +221,7 @@ static void pdc_send_nack(struct uet_pds_pdc *pdc, u32 psn, u8 code)
 	if (!skb)
 		return;
 	uet_count(pdc->udev, UET_CNT_NACKS_SENT, 1);
+	uet_skb_set_entropy(skb, live->rx_entropy);
 	pdc_out(pdc, skb);
 }
 
@@ -341,7 +343,7 @@ static struct uet_pds_pdc *syn_target(struct uet_dev *udev,
  */
 static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 			const struct uet_pds_hdr_info *h,
-			const struct in6_addr *saddr, bool ce)
+			const struct in6_addr *saddr, u16 entropy, bool ce)
 {
 	bool syn = h->flags & UET_PDS_F_SYN, trimmed;
 	struct uet_ses_hdr_info ses;
@@ -389,6 +391,12 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	live = tgt_wake(pdc);
 	if (!live)
 		goto out;	/* dead, or a counted drop */
+	/*
+	 * Answers go back on the entropy of the request they answer: an
+	 * entropy whose answers come back is one whose round trip works,
+	 * which is what the initiator's load balancing learns.
+	 */
+	live->rx_entropy = entropy;
 	/* a trimmed request's header still asks for credit (RCCC) */
 	if (req_has_cc(h->type))
 		pdc_credit_want(pdc, h->req.credit_target, false);
@@ -597,10 +605,11 @@ out:
  * @udev: the device it arrived on
  * @skb: the packet from its PDS header on; the caller frees it
  * @saddr: its source address, IPv4 as IPv4-mapped IPv6
+ * @entropy: its entropy, from its UDP source port
  * @ce: it arrived ECN-marked, Congestion Experienced
  */
 void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
-		 const struct in6_addr *saddr, bool ce)
+		 const struct in6_addr *saddr, u16 entropy, bool ce)
 {
 	u8 buf[UET_PDS_MAX_HDR_LEN];
 	struct uet_pds_hdr_info h;
@@ -622,7 +631,7 @@ void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
 	case UET_PDS_TYPE_RUD_CC_REQ:
 	case UET_PDS_TYPE_ROD_CC_REQ:
 		skb_pull(skb, hlen);
-		rcv_request(udev, skb, &h, saddr, ce);
+		rcv_request(udev, skb, &h, saddr, entropy, ce);
 		break;
 	case UET_PDS_TYPE_ACK:
 	case UET_PDS_TYPE_ACK_CC:

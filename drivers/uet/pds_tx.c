@@ -257,11 +257,13 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 		kfree_skb(skb);
 		return;
 	}
+	now = ktime_get_ns();
 	if (retx) {
 		uet_count(pdc->udev, UET_CNT_RETRANSMITS, 1);
 		tx->flags |= UET_PDS_TX_RESENT;
+		/* its last path lost it (or took too long) */
+		pdc_lb_feedback(pdc, psn, UET_LB_LOST, now);
 	}
-	now = ktime_get_ns();
 	tx->sent = now;
 	/*
 	 * A request leaves ECN-capable in its class, on the path load
@@ -270,7 +272,7 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 	if (!(tx->flags & UET_PDS_TX_CLOSE)) {
 		uet_skb_set_data(skb, pdc->key.tc);
 		if (uet_lb_sprays(&pdc->live->lb)) {
-			tx->entropy = uet_lb_next(&pdc->live->lb, now);
+			tx->entropy = uet_lb_next(&pdc->live->lb, now, retx);
 			uet_skb_set_entropy(skb, tx->entropy);
 		}
 	}

@@ -155,6 +155,7 @@ static bool uet_unicast(const struct sk_buff *skb)
 /* One UET packet, its UDP header already checked by the UDP layer. */
 static void uet_rcv(struct uet_dev *udev, struct sk_buff *skb)
 {
+	u16 entropy = ntohs(udp_hdr(skb)->source);
 	struct in6_addr saddr;
 	bool ce;
 
@@ -172,7 +173,7 @@ static void uet_rcv(struct uet_dev *udev, struct sk_buff *skb)
 		saddr = ipv6_hdr(skb)->saddr;
 		ce = INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
 	}
-	uet_pds_rcv(udev, skb, &saddr, ce);
+	uet_pds_rcv(udev, skb, &saddr, entropy, ce);
 }
 
 /*

@@ -24,8 +24,9 @@ struct uet_dev;
  *	control packet, which leaves with that of the device's control class
  *	(struct uet_dev_cfg).
  * @tc: a request's traffic class, 0 to %UET_TC_MAX.
- * @sprayed: a request that leaves with an entropy of its own, @entropy,
- *	not its PDC's (false, as an skb is allocated).
+ * @sprayed: the packet leaves with an entropy of its own, @entropy, not
+ *	its PDC's (false, as an skb is allocated): a sprayed request, or a
+ *	target's answer on the path of the request it answers.
  * @entropy: that entropy.
  */
 struct uet_skb_cb {
@@ -52,7 +53,7 @@ static inline void uet_skb_set_data(struct sk_buff *skb, u8 tc)
 	cb->tc = tc;
 }
 
-/* @skb, a request, leaves with @entropy, not its PDC's (load balancing). */
+/* @skb leaves with @entropy, not its PDC's (load balancing). */
 static inline void uet_skb_set_entropy(struct sk_buff *skb, u16 entropy)
 {
 	struct uet_skb_cb *cb = uet_skb_cb(skb);

@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		now += take(&in, 2);
 		switch (take(&in, 1) % 5) {
 		case 0:
-			e = uet_lb_next(&lb, now);
+			e = uet_lb_next(&lb, now, take(&in, 1) & 1);
 			if (!uet_lb_sprays(&lb) ? e != lb.base :
 			    (e & ~lb.mask) != set)
 				abort();
@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			/* feedback names entropies sent, or any (a bug's) */
 			e = take(&in, 1) & 1 ? set | (take(&in, 1) & lb.mask) :
 			    take(&in, 2);
-			uet_lb_feedback(&lb, e, take(&in, 1) % 4, now);
+			uet_lb_feedback(&lb, e, take(&in, 1) % 5, now);
 			break;
 		}
 		if (lb.fresh & ~lb.known)

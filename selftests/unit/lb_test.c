@@ -3,7 +3,8 @@
  * Unit tests of load balancing (drivers/uet/lb.c) against hand-made
  * traces: a single path keeps its entropy; oblivious spraying takes every
  * entropy of its set once a round; REPS recycles entropies acknowledged
- * unmarked, oldest first, forgets those marked, trimmed or timed out,
+ * unmarked, oldest first, forgets those marked, trimmed, lost or timed
+ * out,
  * explores when it has none, and freezes after a timeout.
  *
  * Sets of 16 entropies (0xab0 to 0xabf: base 0xabc), a freeze of 1 ms.
@@ -31,12 +32,12 @@ TEST(single_path_keeps_its_entropy)
 	uet_lb_init(&lb, UET_LB_MODE_SINGLE, PATHS, BASE, FREEZE, SEED);
 	ASSERT_FALSE(uet_lb_sprays(&lb));
 	for (i = 0; i < 100; i++)
-		ASSERT_EQ(BASE, uet_lb_next(&lb, i));
+		ASSERT_EQ(BASE, uet_lb_next(&lb, i, false));
 	/* a set of one is a single path, whatever the mode */
 	uet_lb_init(&lb, UET_LB_MODE_REPS, 1, BASE, FREEZE, SEED);
 	ASSERT_FALSE(uet_lb_sprays(&lb));
 	uet_lb_feedback(&lb, 0x123, UET_LB_GOOD, 0);
-	ASSERT_EQ(BASE, uet_lb_next(&lb, 0));
+	ASSERT_EQ(BASE, uet_lb_next(&lb, 0, false));
 }
 
 TEST(set_rounded_down_to_a_power_of_two)
@@ -64,7 +65,7 @@ TEST(oblivious_takes_each_once_a_round)
 		u32 seen = 0;
 
 		for (i = 0; i < PATHS; i++) {
-			e = uet_lb_next(&lb, 0);
+			e = uet_lb_next(&lb, 0, false);
 			ASSERT_TRUE(in_set(e));
 			ASSERT_FALSE(seen & (1u << (e & 15)));
 			seen |= 1u << (e & 15);
@@ -89,7 +90,7 @@ TEST(reps_explores_when_it_has_none)
 
 	uet_lb_init(&lb, UET_LB_MODE_REPS, PATHS, BASE, FREEZE, SEED);
 	for (i = 0; i < 200; i++) {
-		u16 e = uet_lb_next(&lb, 0);
+		u16 e = uet_lb_next(&lb, 0, false);
 
 		ASSERT_TRUE(in_set(e));
 		seen |= 1u << (e & 15);
@@ -107,11 +108,11 @@ TEST(reps_recycles_oldest_first)
 	uet_lb_feedback(&lb, 0xab3, UET_LB_GOOD, 0);
 	uet_lb_feedback(&lb, 0xab7, UET_LB_GOOD, 0);
 	uet_lb_feedback(&lb, 0xab1, UET_LB_GOOD, 0);
-	ASSERT_EQ(0xab3, uet_lb_next(&lb, 0));
-	ASSERT_EQ(0xab7, uet_lb_next(&lb, 0));
+	ASSERT_EQ(0xab3, uet_lb_next(&lb, 0, false));
+	ASSERT_EQ(0xab7, uet_lb_next(&lb, 0, false));
 	uet_lb_feedback(&lb, 0xab3, UET_LB_GOOD, 0);
-	ASSERT_EQ(0xab1, uet_lb_next(&lb, 0));
-	ASSERT_EQ(0xab3, uet_lb_next(&lb, 0));
+	ASSERT_EQ(0xab1, uet_lb_next(&lb, 0, false));
+	ASSERT_EQ(0xab3, uet_lb_next(&lb, 0, false));
 	ASSERT_EQ(0, lb.fresh);
 }
 
@@ -125,11 +126,11 @@ TEST(reps_ring_keeps_the_last_eight)
 	for (i = 0; i < 10; i++)
 		uet_lb_feedback(&lb, 0xab0 + i, UET_LB_GOOD, 0);
 	for (i = 2; i < 10; i++)
-		ASSERT_EQ(0xab0 + i, uet_lb_next(&lb, 0));
+		ASSERT_EQ(0xab0 + i, uet_lb_next(&lb, 0, false));
 	ASSERT_EQ(0, lb.fresh);
 }
 
-/* Marked and trimmed entropies are forgotten wherever they are. */
+/* Marked, trimmed and lost entropies are forgotten wherever they are. */
 TEST(reps_forgets_marked_and_trimmed)
 {
 	struct uet_lb lb;
@@ -139,9 +140,11 @@ TEST(reps_forgets_marked_and_trimmed)
 	uet_lb_feedback(&lb, 0xab4, UET_LB_GOOD, 0);
 	uet_lb_feedback(&lb, 0xab2, UET_LB_GOOD, 0);
 	uet_lb_feedback(&lb, 0xab6, UET_LB_GOOD, 0);
+	uet_lb_feedback(&lb, 0xab8, UET_LB_GOOD, 0);
 	uet_lb_feedback(&lb, 0xab2, UET_LB_ECN, 0);
 	uet_lb_feedback(&lb, 0xab6, UET_LB_TRIMMED, 0);
-	ASSERT_EQ(0xab4, uet_lb_next(&lb, 0));
+	uet_lb_feedback(&lb, 0xab8, UET_LB_LOST, 0);
+	ASSERT_EQ(0xab4, uet_lb_next(&lb, 0, false));
 	ASSERT_EQ(0, lb.fresh);
 	/* an entropy not in the ring: nothing to forget */
 	uet_lb_feedback(&lb, 0xab9, UET_LB_ECN, 0);
@@ -167,32 +170,60 @@ TEST(reps_freezes_after_a_timeout)
 	uet_lb_feedback(&lb, 0xab1, UET_LB_GOOD, 0);
 	uet_lb_feedback(&lb, 0xab5, UET_LB_GOOD, 0);
 	uet_lb_feedback(&lb, 0xab9, UET_LB_GOOD, 0);
-	ASSERT_EQ(0xab1, uet_lb_next(&lb, 0));
+	ASSERT_EQ(0xab1, uet_lb_next(&lb, 0, false));
 	uet_lb_feedback(&lb, 0xab5, UET_LB_TIMEOUT, 100);
 	ASSERT_TRUE(lb.frozen);
 	ASSERT_EQ(100 + FREEZE, lb.thaw);
 	/* 0xab1 used already, still known; 0xab5 forgotten */
 	for (i = 0; i < 3; i++) {
-		ASSERT_EQ(0xab1, uet_lb_next(&lb, 200));
-		ASSERT_EQ(0xab9, uet_lb_next(&lb, 200));
+		ASSERT_EQ(0xab1, uet_lb_next(&lb, 200, false));
+		ASSERT_EQ(0xab9, uet_lb_next(&lb, 200, false));
 	}
 	/* a second timeout does not move the end of the freeze */
 	uet_lb_feedback(&lb, 0xab9, UET_LB_TIMEOUT, 300);
 	ASSERT_EQ(100 + FREEZE, lb.thaw);
-	ASSERT_EQ(0xab1, uet_lb_next(&lb, 400));
-	ASSERT_EQ(0xab1, uet_lb_next(&lb, 400));
+	ASSERT_EQ(0xab1, uet_lb_next(&lb, 400, false));
+	ASSERT_EQ(0xab1, uet_lb_next(&lb, 400, false));
 	/* good news while frozen is kept */
 	uet_lb_feedback(&lb, 0xabc, UET_LB_GOOD, 500);
-	e = uet_lb_next(&lb, 600);
+	e = uet_lb_next(&lb, 600, false);
 	ASSERT_TRUE(e == 0xab1 || e == 0xabc);
-	ASSERT_NE(e, uet_lb_next(&lb, 600));
+	ASSERT_NE(e, uet_lb_next(&lb, 600, false));
 	/* thawed: all forgotten, 16 explored even with good news */
 	uet_lb_feedback(&lb, 0xab3, UET_LB_GOOD, 100 + FREEZE);
 	ASSERT_FALSE(lb.frozen);
 	ASSERT_EQ(UET_REPS_EXPLORE, lb.explore);
 	for (i = 0; i < UET_REPS_EXPLORE; i++)
-		ASSERT_TRUE(in_set(uet_lb_next(&lb, 100 + FREEZE)));
-	ASSERT_EQ(0xab3, uet_lb_next(&lb, 100 + FREEZE));
+		ASSERT_TRUE(in_set(uet_lb_next(&lb, 100 + FREEZE, false)));
+	ASSERT_EQ(0xab3, uet_lb_next(&lb, 100 + FREEZE, false));
+}
+
+/*
+ * A retransmission explores only when no good entropy is known: with the
+ * fresh ones used, it takes those it knows again, in turn.
+ */
+TEST(reps_retransmission_keeps_to_known_paths)
+{
+	struct uet_lb lb;
+
+	uet_lb_init(&lb, UET_LB_MODE_REPS, PATHS, BASE, FREEZE, SEED);
+	uet_lb_feedback(&lb, 0xab1, UET_LB_GOOD, 0);
+	uet_lb_feedback(&lb, 0xab5, UET_LB_GOOD, 0);
+	ASSERT_EQ(0xab1, uet_lb_next(&lb, 0, false));
+	ASSERT_EQ(0xab5, uet_lb_next(&lb, 0, false));
+	ASSERT_EQ(0, lb.fresh);
+	ASSERT_EQ(0xab1, uet_lb_next(&lb, 0, true));
+	ASSERT_EQ(0xab5, uet_lb_next(&lb, 0, true));
+	ASSERT_EQ(0xab1, uet_lb_next(&lb, 0, true));
+	/* a fresh one first, if there is one */
+	uet_lb_feedback(&lb, 0xab9, UET_LB_GOOD, 0);
+	ASSERT_EQ(0xab9, uet_lb_next(&lb, 0, true));
+	/* knowing none, it explores */
+	uet_lb_feedback(&lb, 0xab1, UET_LB_LOST, 0);
+	uet_lb_feedback(&lb, 0xab5, UET_LB_LOST, 0);
+	uet_lb_feedback(&lb, 0xab9, UET_LB_LOST, 0);
+	ASSERT_EQ(0, lb.known);
+	ASSERT_TRUE(in_set(uet_lb_next(&lb, 0, true)));
 }
 
 /* Frozen with nothing known, it sends where it can: a random entropy. */
@@ -203,9 +234,9 @@ TEST(reps_frozen_with_nothing_known)
 	uet_lb_init(&lb, UET_LB_MODE_REPS, PATHS, BASE, FREEZE, SEED);
 	uet_lb_feedback(&lb, 0xab5, UET_LB_TIMEOUT, 0);
 	ASSERT_TRUE(lb.frozen);
-	ASSERT_TRUE(in_set(uet_lb_next(&lb, 10)));
+	ASSERT_TRUE(in_set(uet_lb_next(&lb, 10, false)));
 	/* no timeout freezes while exploring */
-	uet_lb_next(&lb, FREEZE);
+	uet_lb_next(&lb, FREEZE, false);
 	ASSERT_FALSE(lb.frozen);
 	uet_lb_feedback(&lb, 0xab5, UET_LB_TIMEOUT, FREEZE);
 	ASSERT_FALSE(lb.frozen);
@@ -220,7 +251,7 @@ TEST(seed_repeats)
 	uet_lb_init(&a, UET_LB_MODE_REPS, PATHS, BASE, FREEZE, 7);
 	uet_lb_init(&b, UET_LB_MODE_REPS, PATHS, BASE, FREEZE, 7);
 	for (i = 0; i < 50; i++)
-		ASSERT_EQ(uet_lb_next(&a, 0), uet_lb_next(&b, 0));
+		ASSERT_EQ(uet_lb_next(&a, 0, false), uet_lb_next(&b, 0, false));
 	uet_lb_init(&a, UET_LB_MODE_REPS, PATHS, BASE, FREEZE, 0);
 	ASSERT_NE(0, a.rnd);
 }
