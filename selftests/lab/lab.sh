@@ -25,8 +25,10 @@
 # counters that matter.  Then a flow joins a running one and leaves
 # before it ends (two senders).  Last, a leaf-spine fabric (the BMWG
 # draft's Topology A, small) carries a permutation: every host of leaf 1
-# writes to one of leaf 2 over the spines' uplinks, each RATE Mbit/s.  It prints one line "UET-LAB {json}" per
-# run, for selftests/lab/report.py to turn into figures, JSON and plots.
+# writes to one of leaf 2 over the spines' uplinks, each RATE Mbit/s; and
+# again, sprayed, while a spine fails.  It prints one line "UET-LAB
+# {json}" per run, for selftests/lab/report.py to turn into figures, JSON
+# and plots.
 #
 # Runs in the test VM (make lab: selftests/lab/run.sh) or on a host as
 # root with the uet module, uetctl, perftest, tc and jq; it takes the
@@ -51,10 +53,14 @@
 #                      0: each sender measures its own)
 #   UET_LAB_NSCC       NSCC's parameters of the senders' devices, as
 #                      uetctl dev set takes them ("cc-fi-pct 250"; none)
-#   UET_LAB_PARTS      what to run ("incast join permutation")
+#   UET_LAB_PARTS      what to run ("incast join permutation failover")
 #   UET_LAB_LB         the permutation's load balancing, each a run per
 #                      congestion control ("single"; or oblivious, reps)
 #   UET_LAB_LB_PATHS   the entropies a sprayed PDC takes (16)
+#   UET_LAB_FAIL_MS    the failover: when spine 1 fails, ms after the
+#                      flows start (1000)
+#   UET_LAB_FAIL_LB    the failover's load balancing, each a run per
+#                      congestion control ("reps")
 d=$(dirname "$0")
 if [ -e "$d/lib.sh" ]; then . "$d/lib.sh"; else . "$d/../lib.sh"; fi
 
@@ -72,9 +78,11 @@ SPINES=${UET_LAB_SPINES:-2}
 HOSTS=${UET_LAB_HOSTS:-4}
 BASE_US=${UET_LAB_BASE_US:-600}
 read -ra NSCC <<<"cc-base-rtt-us $BASE_US ${UET_LAB_NSCC:-}"
-PARTS=${UET_LAB_PARTS:-incast join permutation}
+PARTS=${UET_LAB_PARTS:-incast join permutation failover}
 LBS=${UET_LAB_LB:-single}
 LB_PATHS=${UET_LAB_LB_PATHS:-16}
+FAIL_MS=${UET_LAB_FAIL_MS:-1000}
+FAIL_LBS=${UET_LAB_FAIL_LB:-reps}
 SIZE=65536
 NET=198.19
 RX=$NET.100.1
@@ -452,10 +460,50 @@ permutation() {
 	return $rc
 }
 
-# permute CC LB: one permutation run
+# The failover: the permutation again, but spine 1 fails FAIL_MS into
+# it, silently (a black hole: its links stay up, the leaves go on hashing
+# onto it).  What the receivers delivered is sampled every SAMPLE_MS; a
+# flow must finish all the same (a single-path flow hashed onto the
+# failed spine has no other path: it fails).
+failover() {
+	local cc lb rc=0
+	for cc in $CCS; do
+		for lb in $FAIL_LBS; do
+			permute "$cc" "$lb" "$FAIL_MS" || rc=1
+		done
+	done
+	return $rc
+}
+
+# spine_fail S: spine S drops all it would forward, towards every leaf
+# (one tc, one process: under TCG each takes a sample period to start)
+spine_fail() {
+	local l
+	for l in $(seq "$LEAVES"); do
+		echo "qdisc replace dev d$l root netem loss 100%"
+	done | in_ns "p$1" tc -batch -
+}
+
+# delivered_all: DL, the requests the target PDCs of leaf 2's hosts
+# delivered, all together
+delivered_all() {
+	local -a f
+	local j
+	DL=0
+	for j in $(seq "$HOSTS"); do
+		while read -r -a f; do
+			[ "${f[2]}" = tgt ] && DL=$((DL + f[12]))
+		done <"/sys/kernel/debug/uet/luh2x$j/pdcs"
+	done
+}
+
+# permute CC LB [FAIL_MS]: one permutation run; with FAIL_MS, the
+# failover's
 permute() {
-	local cc=$1 lb=$2 j gs gr up bw rc=0 flows ups s frc t0 t1
-	local count=$((BYTES / SIZE))
+	local cc=$1 lb=$2 fail=${3:-} j gs gr up bw rc=0 flows ups s frc t0 t1
+	local count=$((BYTES / SIZE)) alive failed_at='' samples='' start
+	local what=permutation
+	[ -z "$fail" ] || what=failover
 	mkdir -p "$OUT"
 	echo "# a permutation across $LEAVES leaves and $SPINES spines, $HOSTS hosts each, cc $cc, lb $lb"
 	lab_down && leafspine_up || return 1
@@ -485,6 +533,24 @@ permute() {
 			echo "$rc $t0 $NOW" >"$OUT/done$j"
 		) &
 	done
+	now
+	start=$NOW
+	while [ -n "$fail" ]; do
+		alive=0
+		for j in $(seq "$HOSTS"); do
+			[ -e "$OUT/done$j" ] || alive=1
+		done
+		[ $alive = 1 ] || break
+		now
+		if [ -z "$failed_at" ] && [ $((NOW - start)) -ge "$fail" ]; then
+			spine_fail 1 || rc=1
+			now
+			failed_at=$((NOW - start))
+		fi
+		delivered_all
+		samples="$samples${samples:+,}{\"t_ms\":$((NOW - start)),\"delivered\":$DL}"
+		sleep "$PERIOD"
+	done
 	wait
 	flows=
 	for j in $(seq "$HOSTS"); do
@@ -501,15 +567,17 @@ permute() {
 		up=$(sent l1 "u$s")
 		ups="$ups${ups:+,}${up:-0}"
 	done
-	printf 'UET-LAB {"scenario":"permutation","leaves":%d,"spines":%d,"hosts":%d,"cc":"%s","lb":"%s","lb_paths":%d,"rate_mbit":%d,"bytes":%d,"flows":[%s],"uplink_bytes":[%s]}\n' \
-		"$LEAVES" "$SPINES" "$HOSTS" "$cc" "$lb" "$LB_PATHS" "$RATE" "$BYTES" "$flows" "$ups"
+	printf 'UET-LAB {"scenario":"%s","leaves":%d,"spines":%d,"hosts":%d,"cc":"%s","lb":"%s","lb_paths":%d,"rate_mbit":%d,"bytes":%d,"flows":[%s],"uplink_bytes":[%s]%s}\n' \
+		"$what" "$LEAVES" "$SPINES" \
+		"$HOSTS" "$cc" "$lb" "$LB_PATHS" "$RATE" "$BYTES" "$flows" "$ups" \
+		"${fail:+,\"fail_ms\":${failed_at:-0},\"samples\":[$samples]}"
 	lab_down || rc=1
 	return $rc
 }
 
 trap 'lab_down' EXIT
 ktap_print_header
-ktap_set_plan 4
+ktap_set_plan 5
 ktap_test_result "setup" modprobe uet
 echo "# the senders' NSCC parameters: ${NSCC[*]}"
 # part WORD NAME: the part of the lab NAME if UET_LAB_PARTS has WORD
@@ -523,4 +591,5 @@ part() {
 part incast "incast through one ECN-marking bottleneck"
 part join "a flow joins and leaves"
 part permutation "a permutation across a leaf-spine fabric"
+part failover "a spine fails under a sprayed permutation"
 ktap_finished

@@ -204,6 +204,65 @@ def permutation(r):
     }
 
 
+def failover(out, r):
+    """A spine fails under a sprayed permutation: the goodput before, its
+    dip, and how long until it is back to 90% of what the spines left
+    carry (of the rate before, which the whole fabric carried)."""
+    fig = permutation(r)
+    fig["scenario"] = "failover"
+    samples, fail = r["samples"], r["fail_ms"]
+    # what a request carried, on average (a PDC that closes at the end
+    # leaves the count)
+    most = max((x["delivered"] for x in samples), default=0)
+    per = r["bytes"] * r["hosts"] / most if most else 0
+    rates = []
+    for a, b in zip(samples, samples[1:]):
+        dt = (b["t_ms"] - a["t_ms"]) / 1000
+        # a count that falls: a flow's PDC closed once it was done
+        if dt > 0 and b["delivered"] >= a["delivered"]:
+            rates.append((b["t_ms"], (b["delivered"] - a["delivered"]) * per / dt))
+    # before: from 300 ms in (the flows' start under TCG) to the failure
+    pre = [x for t, x in rates if 300 <= t <= fail]
+    post = [(t, x) for t, x in rates if t > fail]
+    fig["fail_ms"] = fail
+    fig["before_MBps"] = sum(pre) / len(pre) / 1e6 if pre else None
+    fig["dip_MBps"] = min(x for _, x in post) / 1e6 if post else None
+    target = None
+    if pre:
+        target = 0.9 * fig["before_MBps"] * 1e6 * (r["spines"] - 1) / r["spines"]
+    fig["recovered_ms"] = next((t - fail for t, x in post if x >= target),
+                               None) if target else None
+    fig["after_MBps"] = sum(x for _, x in post) / len(post) / 1e6 if post else None
+    fig["plot"] = failover_plot(out, r, rates)
+    return fig
+
+
+def failover_plot(out, r, rates):
+    if not shutil.which("gnuplot") or not rates:
+        return None
+    name = "lab-failover-%s-%s" % (r["cc"], r["lb"])
+    dat = os.path.join(out, name + ".dat")
+    with open(dat, "w") as f:
+        for t, x in rates:
+            f.write("%g %g\n" % (t / 1000, x * 8 / 1e6))
+    png = os.path.join(out, name + ".png")
+    script = """
+set terminal pngcairo size 900,400
+set output '%s'
+set title 'spine 1 of %d fails at %.1f s: %d flows, cc %s, lb %s'
+set xlabel 'time (s)'
+set ylabel 'Mbit/s, all flows'
+set arrow from %g, graph 0 to %g, graph 1 nohead dashtype 2
+plot '%s' using 1:2 with linespoints title 'delivered'
+""" % (png, r["spines"], r["fail_ms"] / 1000, r["hosts"], r["cc"], r["lb"],
+       r["fail_ms"] / 1000, r["fail_ms"] / 1000, dat)
+    p = subprocess.run(["gnuplot"], input=script.encode(), stderr=subprocess.PIPE)
+    if p.returncode:
+        sys.stderr.write(p.stderr.decode(errors="replace"))
+        return None
+    return png
+
+
 def join_leave(flows, series):
     """When the joining flow got its share, and the other all back."""
     joined, left = flows[1]["start_ms"], flows[1]["last_ms"]
@@ -287,6 +346,17 @@ def main():
                   "p99q_ms", "maxq_ms", "drops", "marked", "timeouts", "complete"))
     joins = []
     for r in runs_of(log):
+        if r["scenario"] == "failover":
+            fig = failover(out, r)
+            results.append(fig)
+            joins.append("failover %dx%dx%d, cc %-5s lb %-9s spine 1 failed at "
+                         "%d ms: %s MB/s before, %s at the dip, %s after; back to "
+                         "90%% of the rest in %s ms; timeouts %d, retransmitted %s" %
+                         (r["leaves"], r["spines"], r["hosts"], r["cc"], fig["lb"],
+                          fig["fail_ms"], fmt(fig["before_MBps"]), fmt(fig["dip_MBps"]),
+                          fmt(fig["after_MBps"]), fmt(fig["recovered_ms"], "%d"),
+                          fig["timeouts"], fmt(fig["retransmit_rate"], "%.4f")))
+            continue
         if r["scenario"] == "permutation":
             fig = permutation(r)
             results.append(fig)
