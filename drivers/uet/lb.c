@@ -76,42 +76,42 @@ static void lb_thaw(struct uet_lb *lb, u64 now)
 	lb->explore = UET_REPS_EXPLORE;
 }
 
-/* The oldest slot of @slots (a bit per slot), counting from @head. */
-static unsigned int lb_oldest(const struct uet_lb *lb, u8 slots)
+/* The first slot of @slots (a bit per slot) from @from on, round the ring. */
+static unsigned int lb_slot(u8 slots, unsigned int from)
 {
 	unsigned int i, s;
 
 	for (i = 0; i < UET_REPS_RING; i++) {
-		s = (lb->head + i) % UET_REPS_RING;
+		s = (from + i) % UET_REPS_RING;
 		if (slots & BIT(s))
 			break;
 	}
 	return s;
 }
 
+/* The entropy of slot @s, used again: no more fresh. */
+static u16 lb_take(struct uet_lb *lb, unsigned int s)
+{
+	lb->fresh &= ~BIT(s);
+	return lb->ring[s];
+}
+
 static u16 lb_reps_next(struct uet_lb *lb, u64 now, bool again)
 {
-	unsigned int i, s;
+	unsigned int s;
 
 	lb_thaw(lb, now);
 	if (lb->explore && !(again && lb->known)) {
 		lb->explore--;
 		return lb_entropy(lb, lb_random(lb));
 	}
-	if (!lb->frozen && lb->fresh) {
-		s = lb_oldest(lb, lb->fresh);
-		lb->fresh &= ~BIT(s);
-		return lb->ring[s];
-	}
+	/* the oldest fresh one: counting from where the next is written */
+	if (!lb->frozen && lb->fresh)
+		return lb_take(lb, lb_slot(lb->fresh, lb->head));
 	if ((lb->frozen || again) && lb->known) {
-		for (i = 0; i < UET_REPS_RING; i++) {
-			s = (lb->cursor + i) % UET_REPS_RING;
-			if (lb->known & BIT(s))
-				break;
-		}
+		s = lb_slot(lb->known, lb->cursor);
 		lb->cursor = (s + 1) % UET_REPS_RING;
-		lb->fresh &= ~BIT(s);
-		return lb->ring[s];
+		return lb_take(lb, s);
 	}
 	return lb_entropy(lb, lb_random(lb));
 }

@@ -786,6 +786,17 @@ bool uet_pds_cancel(struct uet_dev *udev, struct uet_pds_msg *msg)
 	return true;
 }
 
+/* One PSN acknowledged: what it counted for in the congestion window. */
+static u32 pdc_tx_acked_one(struct uet_pds_pdc *pdc, u32 psn, bool marked,
+			    u64 now)
+{
+	u32 bytes = pdc_cc_bytes(pdc, psn);
+
+	pdc_lb_feedback(pdc, psn, marked ? UET_LB_ECN : UET_LB_GOOD, now);
+	pdc_tx_finish(pdc, psn, 0);
+	return bytes;
+}
+
 /*
  * Initiator side: the scheduler is done with what an ACK acknowledged
  * (@a), and load balancing hears of each request's path.  The target
@@ -801,20 +812,15 @@ static u32 pdc_tx_acked(struct uet_pds_pdc *pdc, const struct uet_pdc_acked *a,
 	u32 psn, bytes = 0;
 	int i;
 
-	for (psn = a->cum_from; psn != a->cum_to; psn++) {
-		bytes += pdc_cc_bytes(pdc, psn);
-		pdc_lb_feedback(pdc, psn, marked && psn == ack_psn ?
-				UET_LB_ECN : UET_LB_GOOD, now);
-		pdc_tx_finish(pdc, psn, 0);
-	}
+	for (psn = a->cum_from; psn != a->cum_to; psn++)
+		bytes += pdc_tx_acked_one(pdc, psn, marked && psn == ack_psn,
+					  now);
 	for (i = 0; i < UET_PDC_SACK_BITS; i++) {
-		if (a->sack_new & BIT_ULL(i)) {
-			psn = a->sack_base + i;
-			bytes += pdc_cc_bytes(pdc, psn);
-			pdc_lb_feedback(pdc, psn, marked && psn == ack_psn ?
-					UET_LB_ECN : UET_LB_GOOD, now);
-			pdc_tx_finish(pdc, psn, 0);
-		}
+		if (!(a->sack_new & BIT_ULL(i)))
+			continue;
+		psn = a->sack_base + i;
+		bytes += pdc_tx_acked_one(pdc, psn, marked && psn == ack_psn,
+					  now);
 	}
 	return bytes;
 }
