@@ -987,11 +987,16 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 			uet_count(pdc->udev, UET_CNT_CC_CREDIT_UNUSED, unused);
 	}
 	uet_pdc_transition(&pdc->live->core, UET_PDC_EV_ACK);
-	pdc_push(pdc, UET_PDS_TX_BURST);
-	pdc_close_progress(pdc);
+	/*
+	 * Nothing in flight: no RTO.  Stopped before the push, which may
+	 * send more, or wait for credit with the timer to ask again should
+	 * the ask or its grant be lost (pdc_credit_stall()).
+	 */
 	if (!uet_pdc_tx_in_flight(&pdc->live->core))
 		hrtimer_try_to_cancel(&pdc->live->timer);
-	else if (acked.newly)
+	pdc_push(pdc, UET_PDS_TX_BURST);
+	pdc_close_progress(pdc);
+	if (uet_pdc_tx_in_flight(&pdc->live->core) && acked.newly)
 		pdc_rto_arm(pdc);
 	pdc->last_active = jiffies;
 unlock:
