@@ -1402,16 +1402,21 @@ static void rx_delivered(struct uet_pdc *pdc)
 
 /*
  * Counters, and the ACK coalescing policy: an ACK is due after ack_every
- * deliveries, at once for a request out of sequence (one that opens a
- * hole, or fills one: the SACK shows the news; those that follow a hole in
- * sequence wait their turn), seen before (its ACK was lost), asking for
- * one (AR), with SYN (the initiator leaves SYN_SENT one round trip
- * after it started), or ECN-marked (the ACK carries the mark, M).
+ * deliveries; while a hole is open (or this request closed the last one)
+ * after dup_thresh: the sender judges a hole lost once that many PSNs
+ * above it are selectively acknowledged, and hears of them as soon as
+ * they arrived.  At once for a request seen before (its ACK was lost),
+ * asking for one (AR), with SYN (the initiator leaves SYN_SENT one round
+ * trip after it started), or ECN-marked (the ACK carries the mark, M).
+ * Not at once for each request out of sequence, as TCP's duplicate ACKs:
+ * the SACK bitmap carries what they would, and a sprayed PDC, whose
+ * requests mostly arrive out of sequence, would answer each one.
  */
 static void rx_account(struct uet_pdc *pdc, u32 psn, u32 flags,
-		       enum uet_pdc_rx_verdict v)
+		       enum uet_pdc_rx_verdict v, bool reordered)
 {
 	struct uet_pdc_rx *rx = &pdc->rx;
+	u32 every = pdc->cfg.ack_every;
 
 	switch (v) {
 	case UET_PDC_RX_REJECT_OOO:
@@ -1425,8 +1430,6 @@ static void rx_account(struct uet_pdc *pdc, u32 psn, u32 flags,
 		if (v == UET_PDC_RX_DELIVER_OOO)
 			pdc->cnt[UET_PDC_CNT_RX_OUT_OF_ORDER]++;
 		rx_delivered(pdc);
-		if (psn != rx->last_psn + 1)
-			rx->ack_due = true;
 		break;
 	case UET_PDC_RX_REPLAY:
 		rx_delivered(pdc);
@@ -1445,8 +1448,9 @@ static void rx_account(struct uet_pdc *pdc, u32 psn, u32 flags,
 		rx->marked = true;
 		rx->ack_due = true;
 	}
-	if (flags & (UET_PDC_RX_AR | UET_PDC_RX_SYN) ||
-	    rx->unacked >= pdc->cfg.ack_every)
+	if (reordered && pdc->cfg.dup_thresh < every)
+		every = pdc->cfg.dup_thresh;
+	if (flags & (UET_PDC_RX_AR | UET_PDC_RX_SYN) || rx->unacked >= every)
 		rx->ack_due = true;
 }
 
@@ -1518,8 +1522,10 @@ void uet_pdc_rx_accept(struct uet_pdc *pdc, u32 psn, u32 flags,
 		pdc->cnt[UET_PDC_CNT_RX_DELIVERED]++;
 		return;
 	}
+	bool reordered = pdc->rx.holes;
+
 	rx_take(pdc, psn, v);
-	rx_account(pdc, psn, flags, v);
+	rx_account(pdc, psn, flags, v, reordered || pdc->rx.holes);
 }
 
 static u64 sack_bitmap(const struct uet_pdc *pdc, u32 base)

@@ -1333,42 +1333,67 @@ TEST(rx_ack_sack)
 	EXPECT_EQ(0x80, ack.sack_bitmap);
 }
 
-/* ACK every ack_every (4) deliveries, or at once when there is news. */
+/*
+ * ACK every ack_every (8) deliveries, every dup_thresh (3) while a hole is
+ * open, at once for AR, SYN and what was seen before: not for each
+ * request out of sequence.
+ */
 TEST(rx_ack_coalescing)
 {
+	struct uet_pdc_cfg cfg;
 	struct uet_pdc_ack ack;
 	struct uet_pdc pdc;
 	u32 i;
 
-	receiver(_metadata, &pdc, UET_PDC_RUD, 64);
-	for (i = 0; i < 3; i++) {
+	small_cfg(&cfg, UET_PDC_RUD, 64);
+	cfg.ack_every = 8;
+	ASSERT_EQ(3, cfg.dup_thresh);
+	ASSERT_EQ(0, uet_pdc_init(&pdc, &cfg, false, WRAP_START));
+	uet_pdc_transition(&pdc, UET_PDC_EV_RECV_SYN);
+	for (i = 0; i < 7; i++) {
 		uet_pdc_rx_packet(&pdc, WRAP_START + i, 0);
 		EXPECT_FALSE(uet_pdc_rx_ack_due(&pdc));
 	}
 	EXPECT_TRUE(uet_pdc_rx_ack_pending(&pdc));
-	uet_pdc_rx_packet(&pdc, WRAP_START + 3, 0);
+	uet_pdc_rx_packet(&pdc, WRAP_START + 7, 0);
 	EXPECT_TRUE(uet_pdc_rx_ack_due(&pdc));
 	uet_pdc_rx_build_ack(&pdc, &ack);
 	EXPECT_FALSE(uet_pdc_rx_ack_due(&pdc));
 	EXPECT_FALSE(uet_pdc_rx_ack_pending(&pdc));
 
-	uet_pdc_rx_packet(&pdc, WRAP_START + 4, UET_PDC_RX_AR);
+	uet_pdc_rx_packet(&pdc, WRAP_START + 8, UET_PDC_RX_AR);
 	EXPECT_TRUE(uet_pdc_rx_ack_due(&pdc));
 	uet_pdc_rx_build_ack(&pdc, &ack);
-	uet_pdc_rx_packet(&pdc, WRAP_START + 5, UET_PDC_RX_SYN);
+	uet_pdc_rx_packet(&pdc, WRAP_START + 9, UET_PDC_RX_SYN);
 	EXPECT_TRUE(uet_pdc_rx_ack_due(&pdc));
 	uet_pdc_rx_build_ack(&pdc, &ack);
-	/* a new hole: at once; what follows it in sequence: in its turn */
-	uet_pdc_rx_packet(&pdc, WRAP_START + 7, 0);
+
+	/* 10 missing: every third delivery, whatever its order */
+	uet_pdc_rx_packet(&pdc, WRAP_START + 12, 0);
+	EXPECT_FALSE(uet_pdc_rx_ack_due(&pdc));
+	uet_pdc_rx_packet(&pdc, WRAP_START + 11, 0);
+	EXPECT_FALSE(uet_pdc_rx_ack_due(&pdc));
+	uet_pdc_rx_packet(&pdc, WRAP_START + 14, 0);
 	EXPECT_TRUE(uet_pdc_rx_ack_due(&pdc));
 	uet_pdc_rx_build_ack(&pdc, &ack);
-	uet_pdc_rx_packet(&pdc, WRAP_START + 8, 0);
+	EXPECT_EQ(WRAP_START + 9, ack.cack_psn);
+	EXPECT_EQ(0x16, ack.sack_bitmap);
+	uet_pdc_rx_packet(&pdc, WRAP_START + 13, 0);
+	EXPECT_FALSE(uet_pdc_rx_ack_due(&pdc));
+	/* the hole filled: still the third */
+	uet_pdc_rx_packet(&pdc, WRAP_START + 10, 0);
 	EXPECT_FALSE(uet_pdc_rx_ack_due(&pdc));
 	EXPECT_TRUE(uet_pdc_rx_ack_pending(&pdc));
-	/* the hole filled: at once */
-	uet_pdc_rx_packet(&pdc, WRAP_START + 6, 0);
+	/* in sequence again: the eighth */
+	for (i = 15; i < 20; i++) {
+		uet_pdc_rx_packet(&pdc, WRAP_START + i, 0);
+		EXPECT_FALSE(uet_pdc_rx_ack_due(&pdc));
+	}
+	uet_pdc_rx_packet(&pdc, WRAP_START + 20, 0);
 	EXPECT_TRUE(uet_pdc_rx_ack_due(&pdc));
 	uet_pdc_rx_build_ack(&pdc, &ack);
+	EXPECT_EQ(WRAP_START + 20, ack.cack_psn);
+
 	uet_pdc_rx_packet(&pdc, WRAP_START + 1, 0);
 	EXPECT_TRUE(uet_pdc_rx_ack_due(&pdc));
 	uet_pdc_rx_build_ack(&pdc, &ack);
