@@ -10,7 +10,7 @@
 # the SPDCID/DPDCID exchange that creates the PDC, the CLOSE, and the DS
 # field: requests in their class's DSCP and ECT(0), the rest in the
 # control class.  Then the source ports of requests sprayed by each
-# load-balancing mode.
+# load-balancing mode, and a path that fails under a sprayed transfer.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/engine_lib.sh"
 
@@ -191,9 +191,61 @@ spray() {
 	[ "${reps##* }" = 1 ]
 }
 
-trap 'fabric_down' EXIT
+# path_drop on|off: a path fails: uet0's requests on the source ports
+# whose low two bits are 0 (a quarter of every 16-entropy set, the share
+# one spine in four carries) dropped as they leave
+path_drop() {
+	if [ "$1" = off ]; then
+		A tc qdisc del dev veth0 clsact 2>/dev/null
+		return 0
+	fi
+	A tc qdisc add dev veth0 clsact &&
+	A tc filter add dev veth0 egress protocol ip u32 \
+		match ip protocol 17 0xff match ip dport 4793 0xffff \
+		match ip sport 0 0x3 action drop
+}
+
+# path_dropped: requests the failed path took
+path_dropped() {
+	A tc -s filter show dev veth0 egress |
+		awk '/Sent .* pkt/ { print $4; exit }'
+}
+
+# A path fails mid-transfer.  Under REPS the PDC forgets each entropy
+# that lost a request and reuses those that deliver: every byte arrives,
+# no work request fails, and the dead path takes few of the requests
+# sent after it failed (it would take a quarter of them, sprayed blind).
+# The link is slowed (netem rate) so that the transfer outlasts the
+# failure's start.
+path_failure() {
+	local pid p r t d rc=0
+
+	A uetctl dev set uet0 lb reps lb-paths 16 &&
+	A tc qdisc replace dev veth0 root netem rate 40mbit limit 100000 ||
+		return 1
+	xfer job=15 count=8 size=1048576 >/tmp/path-failure.out 2>&1 &
+	pid=$!
+	sleep 0.5
+	p=$(counter uet0 tx_packets) r=$(counter uet0 retransmits)
+	t=$(counter uet0 timeouts)
+	path_drop on || rc=1
+	wait "$pid" || rc=1
+	sed 's/^/# /' /tmp/path-failure.out
+	d=$(path_dropped)
+	p=$(($(counter uet0 tx_packets) - p))
+	r=$(($(counter uet0 retransmits) - r))
+	t=$(($(counter uet0 timeouts) - t))
+	path_drop off
+	A tc qdisc del dev veth0 root
+	A uetctl dev set uet0 lb single || rc=1
+	echo "# after the failure: $p packets sent, $d dropped," \
+		"$r retransmits, $t timeouts"
+	[ $rc -eq 0 ] && [ "${d:-0}" -gt 0 ] && [ $((d * 20)) -lt "$p" ]
+}
+
+trap 'path_drop off; fabric_down' EXIT
 ktap_print_header
-ktap_set_plan 10
+ktap_set_plan 11
 ktap_test_result "setup" setup
 ktap_test_result "capture a send, a write, a read and a close" capture
 ktap_test_result "UDP port 4793, entropy in the source port" ports
@@ -203,5 +255,6 @@ ktap_test_result "SES opcodes and responses" opcodes
 ktap_test_result "CLOSE acknowledged" close_
 ktap_test_result "DS field: DSCP by traffic class, ECN on requests" ds_field
 ktap_test_result "requests sprayed over the PDC's entropies" spray
+ktap_test_result "a path fails mid-transfer: REPS routes around it" path_failure
 ktap_test_result "teardown" teardown
 ktap_finished

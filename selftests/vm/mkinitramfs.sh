@@ -41,7 +41,7 @@ progs+=(/usr/bin/ib_*_bw /usr/bin/ib_*_lat)
 progs+=(${UET_VM_EXTRA_PROGS:-})
 
 # Kernel modules the tests load; dependencies are added automatically.
-mods=(virtio_net veth sch_netem sch_tbf sch_red sch_ingress cls_bpf ib_core ib_uverbs rdma_ucm
+mods=(virtio_net veth sch_netem sch_tbf sch_red sch_ingress cls_bpf cls_u32 act_gact ib_core ib_uverbs rdma_ucm
       rdma_rxe crc32_generic udp_tunnel ip6_udp_tunnel)
 
 # A merged-/usr layout, as on the host, so every library path resolves.
