@@ -25,8 +25,9 @@
 # counters that matter.  Then a flow joins a running one and leaves
 # before it ends (two senders).  Last, a leaf-spine fabric (the BMWG
 # draft's Topology A, small) carries a permutation: every host of leaf 1
-# writes to one of leaf 2 over the spines' uplinks, each RATE Mbit/s; and
-# again, sprayed, while a spine fails.  It prints one line "UET-LAB
+# writes to one of leaf 2 over the spines' uplinks, each RATE Mbit/s; one
+# flow, on one path and sprayed; two flows whose paths collide, and
+# sprayed; and the permutation again, sprayed, while a spine fails.  It prints one line "UET-LAB
 # {json}" per run, for selftests/lab/report.py to turn into figures, JSON
 # and plots.
 #
@@ -53,12 +54,20 @@
 #                      0: each sender measures its own)
 #   UET_LAB_NSCC       NSCC's parameters of the senders' devices, as
 #                      uetctl dev set takes them ("cc-fi-pct 250"; none)
-#   UET_LAB_PARTS      what to run ("incast join permutation failover")
+#   UET_LAB_RTO_MIN_US the leaf-spine senders' least retransmission
+#                      timeout, us (the device's default: 200 ms)
+#   UET_LAB_PARTS      what to run ("incast join permutation spread
+#                      collision failover")
 #   UET_LAB_LB         the permutation's load balancing, each a run per
 #                      congestion control ("single"; or oblivious, reps)
 #   UET_LAB_LB_PATHS   the entropies a sprayed PDC takes (16)
+#   UET_LAB_SPREAD_LB  the load balancing of the one flow and of the
+#                      collision besides single, each a run per
+#                      congestion control ("reps")
+#   UET_LAB_SPREAD_SPINES  the spines under the one flow (4)
 #   UET_LAB_FAIL_MS    the failover: when spine 1 fails, ms after the
 #                      flows start (1000)
+#   UET_LAB_FAIL_SAMPLE_MS  the failover's sampling period (10)
 #   UET_LAB_FAIL_LB    the failover's load balancing, each a run per
 #                      congestion control ("reps")
 d=$(dirname "$0")
@@ -78,11 +87,18 @@ SPINES=${UET_LAB_SPINES:-2}
 HOSTS=${UET_LAB_HOSTS:-4}
 BASE_US=${UET_LAB_BASE_US:-600}
 read -ra NSCC <<<"cc-base-rtt-us $BASE_US ${UET_LAB_NSCC:-}"
-PARTS=${UET_LAB_PARTS:-incast join permutation failover}
+RTO=()
+[ -z "${UET_LAB_RTO_MIN_US:-}" ] || RTO=(rto-min-us "$UET_LAB_RTO_MIN_US")
+PARTS=${UET_LAB_PARTS:-incast join permutation spread collision failover}
 LBS=${UET_LAB_LB:-single}
 LB_PATHS=${UET_LAB_LB_PATHS:-16}
 FAIL_MS=${UET_LAB_FAIL_MS:-1000}
 FAIL_LBS=${UET_LAB_FAIL_LB:-reps}
+FAIL_SAMPLE_MS=${UET_LAB_FAIL_SAMPLE_MS:-10}
+FAIL_PERIOD=$(printf '%d.%03d' $((FAIL_SAMPLE_MS / 1000)) $((FAIL_SAMPLE_MS % 1000)))
+SPREAD_LBS=${UET_LAB_SPREAD_LB:-reps}
+SPREAD_SPINES=${UET_LAB_SPREAD_SPINES:-4}
+HOST_MBPS=$RATE
 SIZE=65536
 NET=198.19
 RX=$NET.100.1
@@ -90,6 +106,11 @@ PORT0=18600
 OUT=/tmp/uet-lab
 
 in_ns() { local ns=$1; shift; ip netns exec "lab-$ns" "$@"; }
+
+# nap SECONDS: a pause without a fork (under TCG a fork can take longer
+# than the pause): a read that times out on a pipe nobody writes to
+exec {NAP_FD}<> <(:)
+nap() { read -r -t "$1" -u "$NAP_FD" _ || true; }
 
 # now: NOW, the time in ms (the guest's date has no %N; no fork)
 now() { local t=${EPOCHREALTIME/./}; NOW=$((t / 1000)); }
@@ -460,9 +481,40 @@ permutation() {
 	return $rc
 }
 
+# One flow over SPREAD_SPINES spines: host 1 of leaf 1 writes BYTES to
+# host 1 of leaf 2, on one path (one spine's uplink), then sprayed over
+# them all: what spraying makes of the uplinks against one.
+spread() {
+	local HOSTS=1 SPINES=$SPREAD_SPINES cc lb rc=0
+	# the host's link as fast as all the uplinks (its window and its
+	# receiver's pace follow it)
+	local HOST_MBPS=$((RATE * SPREAD_SPINES))
+	for cc in $CCS; do
+		for lb in single $SPREAD_LBS; do
+			permute "$cc" "$lb" "" spread || rc=1
+		done
+	done
+	return $rc
+}
+
+# The collision of ../shared/seeds/uet-packet-walkthrough-blog.txt: two
+# hosts of leaf 1 write to two of leaf 2 over two spines, and leaf 1's
+# hash takes the same uplink for both single-path flows (pinned here, by
+# a route through spine 1 alone, where a hash does it by chance); then
+# the same flows sprayed, over both spines as the hash spreads them.
+collision() {
+	local HOSTS=2 SPINES=2 cc lb rc=0
+	for cc in $CCS; do
+		for lb in single $SPREAD_LBS; do
+			permute "$cc" "$lb" "" collision || rc=1
+		done
+	done
+	return $rc
+}
+
 # The failover: the permutation again, but spine 1 fails FAIL_MS into
 # it, silently (a black hole: its links stay up, the leaves go on hashing
-# onto it).  What the receivers delivered is sampled every SAMPLE_MS; a
+# onto it).  What the receivers delivered is sampled every FAIL_SAMPLE_MS; a
 # flow must finish all the same (a single-path flow hashed onto the
 # failed spine has no other path: it fails).
 failover() {
@@ -497,21 +549,28 @@ delivered_all() {
 	done
 }
 
-# permute CC LB [FAIL_MS]: one permutation run; with FAIL_MS, the
-# failover's
+# permute CC LB [FAIL_MS [SCENARIO]]: one permutation run; with FAIL_MS,
+# the failover's.  The hosts' devices are told their links run at
+# HOST_MBPS (RATE: a host's link as fast as an uplink).
 permute() {
 	local cc=$1 lb=$2 fail=${3:-} j gs gr up bw rc=0 flows ups s frc t0 t1
 	local count=$((BYTES / SIZE)) alive failed_at='' samples='' start
-	local what=permutation
+	local what=${4:-permutation}
 	[ -z "$fail" ] || what=failover
 	mkdir -p "$OUT"
 	echo "# a permutation across $LEAVES leaves and $SPINES spines, $HOSTS hosts each, cc $cc, lb $lb"
 	lab_down && leafspine_up || return 1
+	if [ "$what" = collision ] && [ "$lb" = single ]; then
+		# leaf 1 to leaf 2 through its uplink u1 alone
+		in_ns l1 ip route replace "$NET.32.0/20" \
+			via "$NET.$((128 + 8 * 1 + 1)).2" ||
+			return 1
+	fi
 	for j in $(seq "$HOSTS"); do
 		in_ns "h1x$j" uetctl dev set "luh1x$j" cc "$cc" \
 			lb "$lb" lb-paths "$LB_PATHS" \
-			link-mbps "$RATE" "${NSCC[@]}" &&
-		in_ns "h2x$j" uetctl dev set "luh2x$j" link-mbps "$RATE" &&
+			link-mbps "$HOST_MBPS" "${NSCC[@]}" "${RTO[@]}" &&
+		in_ns "h2x$j" uetctl dev set "luh2x$j" link-mbps "$HOST_MBPS" &&
 		gr=$(wait_gid "luh2x$j" "$NET.$((32 + j)).1") || rc=1
 		in_ns "h2x$j" timeout 300 ib_send_bw -d "luh2x$j" -x "$gr" \
 			-p $((PORT0 + j)) -e -F -s $SIZE -n $count \
@@ -549,7 +608,7 @@ permute() {
 		fi
 		delivered_all
 		samples="$samples${samples:+,}{\"t_ms\":$((NOW - start)),\"delivered\":$DL}"
-		sleep "$PERIOD"
+		nap "$FAIL_PERIOD"
 	done
 	wait
 	flows=
@@ -560,16 +619,16 @@ permute() {
 		[ "$frc" = 0 ] || { sed 's/^/# client: /' "$OUT/client$j.log"; rc=1; }
 		bw=$(awk -v b="$BYTES" -v ms=$((t1 - t0)) \
 			'BEGIN { printf "%.2f", ms ? b / 1048576 / (ms / 1000) : 0 }')
-		flows="$flows${flows:+,}{\"bw_MBps\":$bw,\"timeouts\":$(lab_counter "luh1x$j" timeouts),\"retransmits\":$(lab_counter "luh1x$j" retransmits),\"packets\":$(lab_counter "luh1x$j" tx_packets),\"out_of_order\":$(lab_counter "luh2x$j" out_of_order)}"
+		flows="$flows${flows:+,}{\"bw_MBps\":$bw,\"timeouts\":$(lab_counter "luh1x$j" timeouts),\"retransmits\":$(lab_counter "luh1x$j" retransmits),\"packets\":$(lab_counter "luh1x$j" tx_packets),\"out_of_order\":$(lab_counter "luh2x$j" out_of_order),\"answers\":$(lab_counter "luh2x$j" tx_packets)}"
 	done
 	ups=
 	for s in $(seq "$SPINES"); do
 		up=$(sent l1 "u$s")
 		ups="$ups${ups:+,}${up:-0}"
 	done
-	printf 'UET-LAB {"scenario":"%s","leaves":%d,"spines":%d,"hosts":%d,"cc":"%s","lb":"%s","lb_paths":%d,"rate_mbit":%d,"bytes":%d,"flows":[%s],"uplink_bytes":[%s]%s}\n' \
+	printf 'UET-LAB {"scenario":"%s","leaves":%d,"spines":%d,"hosts":%d,"cc":"%s","lb":"%s","lb_paths":%d,"rate_mbit":%d,"base_us":%d,"bytes":%d,"flows":[%s],"uplink_bytes":[%s]%s}\n' \
 		"$what" "$LEAVES" "$SPINES" \
-		"$HOSTS" "$cc" "$lb" "$LB_PATHS" "$RATE" "$BYTES" "$flows" "$ups" \
+		"$HOSTS" "$cc" "$lb" "$LB_PATHS" "$RATE" "$BASE_US" "$BYTES" "$flows" "$ups" \
 		"${fail:+,\"fail_ms\":${failed_at:-0},\"samples\":[$samples]}"
 	lab_down || rc=1
 	return $rc
@@ -577,7 +636,7 @@ permute() {
 
 trap 'lab_down' EXIT
 ktap_print_header
-ktap_set_plan 5
+ktap_set_plan 7
 ktap_test_result "setup" modprobe uet
 echo "# the senders' NSCC parameters: ${NSCC[*]}"
 # part WORD NAME: the part of the lab NAME if UET_LAB_PARTS has WORD
@@ -591,5 +650,7 @@ part() {
 part incast "incast through one ECN-marking bottleneck"
 part join "a flow joins and leaves"
 part permutation "a permutation across a leaf-spine fabric"
+part spread "one flow over one spine, and sprayed over all"
+part collision "two flows collide on one uplink, and sprayed"
 part failover "a spine fails under a sprayed permutation"
 ktap_finished

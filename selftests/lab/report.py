@@ -29,7 +29,11 @@ For each run (an incast degree and a congestion control) it computes:
 and with them the senders' base RTT (base: configured, us, or "meas",
 each sender's own measurement); for a permutation across a leaf-spine
 fabric: each flow's rate, each of leaf 1's uplinks' share of the bytes,
-and what the flows moved as a share of the uplinks' rate; and for a flow
+and what the flows moved as a share of the uplinks' rate; for one flow
+over the spines (scenario "spread"), its rate sprayed against its rate
+on one path (vs_single); for two flows whose single paths collide on one
+uplink (scenario "collision"), their aggregate sprayed against it
+collided (vs_single); and for a flow
 that joins a running one and leaves before it (scenario "join"): join_ms,
 from the second flow's start until both rates are within 10% of their
 mean for two windows in a row, and leave_ms, from its end until the
@@ -201,7 +205,14 @@ def permutation(r):
         packets if packets else None,
         "out_of_order_rate": sum(f.get("out_of_order", 0) for f in flows) /
         packets if packets else None,
+        # what the receivers sent back (ACKs, credit) per request
+        "answer_rate": sum(f.get("answers", 0) for f in flows) /
+        packets if packets else None,
     }
+
+
+# The failover's recovery: the rate over this long after a sample.
+RECOVER_MS = 20
 
 
 def failover(out, r):
@@ -230,8 +241,18 @@ def failover(out, r):
     target = None
     if pre:
         target = 0.9 * fig["before_MBps"] * 1e6 * (r["spines"] - 1) / r["spines"]
-    fig["recovered_ms"] = next((t - fail for t, x in post if x >= target),
-                               None) if target else None
+    # back: the first sample from which the rate over the next
+    # RECOVER_MS holds the target (one sample of a few ms is noise)
+    fig["recovered_ms"] = None
+    for i, (t, _) in enumerate(post if target else []):
+        ahead = [x for u, x in post[i:] if u - t < RECOVER_MS]
+        if sum(ahead) / len(ahead) >= target:
+            fig["recovered_ms"] = t - fail
+            break
+    base = r.get("base_us")
+    fig["recovered_rtts"] = (fig["recovered_ms"] * 1000 / base
+                             if base and fig["recovered_ms"] is not None
+                             else None)
     fig["after_MBps"] = sum(x for _, x in post) / len(post) / 1e6 if post else None
     fig["plot"] = failover_plot(out, r, rates)
     return fig
@@ -345,24 +366,64 @@ def main():
                  ("incast", "cc", "base", "goodput", "steady", "jain", "spread",
                   "p99q_ms", "maxq_ms", "drops", "marked", "timeouts", "complete"))
     joins = []
+    singles, collided = {}, {}
     for r in runs_of(log):
         if r["scenario"] == "failover":
             fig = failover(out, r)
             results.append(fig)
             joins.append("failover %dx%dx%d, cc %-5s lb %-9s spine 1 failed at "
                          "%d ms: %s MB/s before, %s at the dip, %s after; back to "
-                         "90%% of the rest in %s ms; timeouts %d, retransmitted %s" %
+                         "90%% of the rest in %s ms (%s base RTTs); timeouts %d, "
+                         "retransmitted %s" %
                          (r["leaves"], r["spines"], r["hosts"], r["cc"], fig["lb"],
                           fig["fail_ms"], fmt(fig["before_MBps"]), fmt(fig["dip_MBps"]),
                           fmt(fig["after_MBps"]), fmt(fig["recovered_ms"], "%d"),
+                          fmt(fig["recovered_rtts"], "%.0f"),
                           fig["timeouts"], fmt(fig["retransmit_rate"], "%.4f")))
+            continue
+        if r["scenario"] == "spread":
+            fig = permutation(r)
+            fig["scenario"] = "spread"
+            one = singles.get(r["cc"]) if fig["lb"] != "single" else None
+            if fig["lb"] == "single":
+                singles[r["cc"]] = fig["flow_MBps"][0]
+            # the sprayed flow against the same flow on one path
+            fig["vs_single"] = fig["flow_MBps"][0] / one if one else None
+            results.append(fig)
+            joins.append("one flow over %d spines, cc %-5s lb %-9s %.2f MB/s "
+                         "(%s x single), uplinks %s (max/mean %s), "
+                         "retransmitted %s, out of order %s" %
+                         (r["spines"], r["cc"], fig["lb"], fig["flow_MBps"][0],
+                          fmt(fig["vs_single"]),
+                          " ".join("%.0f%%" % (x * 100) for x in fig["uplink_share"]),
+                          fmt(fig["uplink_max_mean"]),
+                          fmt(fig["retransmit_rate"], "%.4f"),
+                          fmt(fig["out_of_order_rate"], "%.4f")))
+            continue
+        if r["scenario"] == "collision":
+            fig = permutation(r)
+            fig["scenario"] = "collision"
+            fig["aggregate_MBps"] = sum(fig["flow_MBps"])
+            one = collided.get(r["cc"]) if fig["lb"] != "single" else None
+            if fig["lb"] == "single":
+                collided[r["cc"]] = fig["aggregate_MBps"]
+            # the sprayed flows together against the two that collided
+            fig["vs_single"] = fig["aggregate_MBps"] / one if one else None
+            results.append(fig)
+            joins.append("collision %dx%dx%d, cc %-5s lb %-9s flows %s MB/s, "
+                         "together %.2f (%s x single), uplinks %s" %
+                         (r["leaves"], r["spines"], r["hosts"], r["cc"],
+                          fig["lb"], " ".join("%.2f" % x for x in fig["flow_MBps"]),
+                          fig["aggregate_MBps"], fmt(fig["vs_single"]),
+                          " ".join("%.0f%%" % (x * 100) for x in fig["uplink_share"])))
             continue
         if r["scenario"] == "permutation":
             fig = permutation(r)
             results.append(fig)
             joins.append("permutation %dx%dx%d, cc %-5s lb %-9s flows %s MB/s, "
                          "uplinks %s (max/mean %s, jain %s), %.0f%% of their "
-                         "rate, timeouts %d, retransmitted %s, out of order %s" %
+                         "rate, timeouts %d, retransmitted %s, out of order %s, "
+                         "answered %s" %
                          (r["leaves"], r["spines"], r["hosts"], r["cc"],
                           fig["lb"],
                           " ".join("%.2f" % f["bw_MBps"] for f in r["flows"]),
@@ -370,7 +431,8 @@ def main():
                           fmt(fig["uplink_max_mean"]), fmt(fig["uplink_jain"]),
                           fig["uplinks_used"] * 100, fig["timeouts"],
                           fmt(fig["retransmit_rate"], "%.4f"),
-                          fmt(fig["out_of_order_rate"], "%.4f")))
+                          fmt(fig["out_of_order_rate"], "%.4f"),
+                          fmt(fig["answer_rate"], "%.3f")))
             continue
         fig, series = figures(r)
         name = "lab-%s%d-%s" % (r["scenario"], r["n"], r["cc"])
