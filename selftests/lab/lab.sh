@@ -472,10 +472,18 @@ sent() {
 # rate, retransmissions and timeouts, and the requests its receiver took
 # out of order; per uplink of leaf 1 what it carried.
 permutation() {
-	local cc lb rc=0
+	# shellcheck disable=SC2086
+	runs permutation "" $LBS
+}
+
+# runs SCENARIO FAIL_MS LB...: a run of permute per congestion control
+# and load balancing
+runs() {
+	local what=$1 fail=$2 cc lb rc=0
+	shift 2
 	for cc in $CCS; do
-		for lb in $LBS; do
-			permute "$cc" "$lb" || rc=1
+		for lb in "$@"; do
+			permute "$cc" "$lb" "$fail" "$what" || rc=1
 		done
 	done
 	return $rc
@@ -485,16 +493,12 @@ permutation() {
 # host 1 of leaf 2, on one path (one spine's uplink), then sprayed over
 # them all: what spraying makes of the uplinks against one.
 spread() {
-	local HOSTS=1 SPINES=$SPREAD_SPINES cc lb rc=0
+	local HOSTS=1 SPINES=$SPREAD_SPINES
 	# the host's link as fast as all the uplinks (its window and its
 	# receiver's pace follow it)
 	local HOST_MBPS=$((RATE * SPREAD_SPINES))
-	for cc in $CCS; do
-		for lb in single $SPREAD_LBS; do
-			permute "$cc" "$lb" "" spread || rc=1
-		done
-	done
-	return $rc
+	# shellcheck disable=SC2086
+	runs spread "" single $SPREAD_LBS
 }
 
 # The collision of ../shared/seeds/uet-packet-walkthrough-blog.txt: two
@@ -503,13 +507,9 @@ spread() {
 # a route through spine 1 alone, where a hash does it by chance); then
 # the same flows sprayed, over both spines as the hash spreads them.
 collision() {
-	local HOSTS=2 SPINES=2 cc lb rc=0
-	for cc in $CCS; do
-		for lb in single $SPREAD_LBS; do
-			permute "$cc" "$lb" "" collision || rc=1
-		done
-	done
-	return $rc
+	local HOSTS=2 SPINES=2
+	# shellcheck disable=SC2086
+	runs collision "" single $SPREAD_LBS
 }
 
 # The failover: the permutation again, but spine 1 fails FAIL_MS into
@@ -518,13 +518,8 @@ collision() {
 # flow must finish all the same (a single-path flow hashed onto the
 # failed spine has no other path: it fails).
 failover() {
-	local cc lb rc=0
-	for cc in $CCS; do
-		for lb in $FAIL_LBS; do
-			permute "$cc" "$lb" "$FAIL_MS" || rc=1
-		done
-	done
-	return $rc
+	# shellcheck disable=SC2086
+	runs failover "$FAIL_MS" $FAIL_LBS
 }
 
 # spine_fail S: spine S drops all it would forward, towards every leaf
@@ -554,7 +549,7 @@ delivered_all() {
 # HOST_MBPS (RATE: a host's link as fast as an uplink).
 permute() {
 	local cc=$1 lb=$2 fail=${3:-} j gs gr up bw rc=0 flows ups s frc t0 t1
-	local count=$((BYTES / SIZE)) alive failed_at='' samples='' start
+	local count=$((BYTES / SIZE)) alive failed_at='' samples='' start period
 	local what=${4:-permutation}
 	[ -z "$fail" ] || what=failover
 	mkdir -p "$OUT"
@@ -594,21 +589,27 @@ permute() {
 	done
 	now
 	start=$NOW
-	while [ -n "$fail" ]; do
+	# what the receivers delivered, every sample period (the failover's
+	# finer), to time the flows on the wire: from the first delivery to
+	# the last
+	period=$PERIOD
+	[ -z "$fail" ] || period=$FAIL_PERIOD
+	while [ "$what" != permutation ]; do
 		alive=0
 		for j in $(seq "$HOSTS"); do
 			[ -e "$OUT/done$j" ] || alive=1
 		done
 		[ $alive = 1 ] || break
 		now
-		if [ -z "$failed_at" ] && [ $((NOW - start)) -ge "$fail" ]; then
+		if [ -n "$fail" ] && [ -z "$failed_at" ] &&
+		   [ $((NOW - start)) -ge "$fail" ]; then
 			spine_fail 1 || rc=1
 			now
 			failed_at=$((NOW - start))
 		fi
 		delivered_all
 		samples="$samples${samples:+,}{\"t_ms\":$((NOW - start)),\"delivered\":$DL}"
-		nap "$FAIL_PERIOD"
+		nap "$period"
 	done
 	wait
 	flows=
@@ -629,7 +630,7 @@ permute() {
 	printf 'UET-LAB {"scenario":"%s","leaves":%d,"spines":%d,"hosts":%d,"cc":"%s","lb":"%s","lb_paths":%d,"rate_mbit":%d,"base_us":%d,"bytes":%d,"flows":[%s],"uplink_bytes":[%s]%s}\n' \
 		"$what" "$LEAVES" "$SPINES" \
 		"$HOSTS" "$cc" "$lb" "$LB_PATHS" "$RATE" "$BASE_US" "$BYTES" "$flows" "$ups" \
-		"${fail:+,\"fail_ms\":${failed_at:-0},\"samples\":[$samples]}"
+		"${fail:+,\"fail_ms\":${failed_at:-0}}${samples:+,\"samples\":[$samples]}"
 	lab_down || rc=1
 	return $rc
 }

@@ -33,7 +33,8 @@ and what the flows moved as a share of the uplinks' rate; for one flow
 over the spines (scenario "spread"), its rate sprayed against its rate
 on one path (vs_single); for two flows whose single paths collide on one
 uplink (scenario "collision"), their aggregate sprayed against it
-collided (vs_single); and for a flow
+collided (vs_single), both timed on the wire from what the receivers
+delivered; and for a flow
 that joins a running one and leaves before it (scenario "join"): join_ms,
 from the second flow's start until both rates are within 10% of their
 mean for two windows in a row, and leave_ms, from its end until the
@@ -211,6 +212,22 @@ def permutation(r):
     }
 
 
+def wire_rate(r):
+    """What the flows of a leaf-spine run moved together, B/s, on the wire:
+    from the first sample that saw a delivery to the first that saw them
+    all (a flow's own time includes its process's start, a second or
+    more under TCG, which is not the transport's); None unsampled."""
+    s = r.get("samples")
+    most = max((x["delivered"] for x in s), default=0) if s else 0
+    if not most:
+        return None
+    first = next(x for x in s if x["delivered"] > 0)
+    full = next(x for x in s if x["delivered"] == most)
+    dt = (full["t_ms"] - first["t_ms"]) / 1000
+    per = r["bytes"] * r["hosts"] / most
+    return (most - first["delivered"]) * per / dt if dt > 0 else None
+
+
 # The failover's recovery: the rate over this long after a sample.
 RECOVER_MS = 20
 
@@ -384,17 +401,21 @@ def main():
         if r["scenario"] == "spread":
             fig = permutation(r)
             fig["scenario"] = "spread"
+            wire = wire_rate(r)
+            fig["wire_MBps"] = wire / 1e6 if wire else None
             one = singles.get(r["cc"]) if fig["lb"] != "single" else None
             if fig["lb"] == "single":
-                singles[r["cc"]] = fig["flow_MBps"][0]
+                singles[r["cc"]] = wire
             # the sprayed flow against the same flow on one path
-            fig["vs_single"] = fig["flow_MBps"][0] / one if one else None
+            fig["vs_single"] = wire / one if one and wire else None
             results.append(fig)
-            joins.append("one flow over %d spines, cc %-5s lb %-9s %.2f MB/s "
-                         "(%s x single), uplinks %s (max/mean %s), "
+            joins.append("one flow over %d spines, cc %-5s lb %-9s %s MB/s on "
+                         "the wire (%s x single; %.2f from its process's "
+                         "start), uplinks %s (max/mean %s), "
                          "retransmitted %s, out of order %s" %
-                         (r["spines"], r["cc"], fig["lb"], fig["flow_MBps"][0],
-                          fmt(fig["vs_single"]),
+                         (r["spines"], r["cc"], fig["lb"],
+                          fmt(fig["wire_MBps"]), fmt(fig["vs_single"]),
+                          fig["flow_MBps"][0],
                           " ".join("%.0f%%" % (x * 100) for x in fig["uplink_share"]),
                           fmt(fig["uplink_max_mean"]),
                           fmt(fig["retransmit_rate"], "%.4f"),
@@ -403,18 +424,20 @@ def main():
         if r["scenario"] == "collision":
             fig = permutation(r)
             fig["scenario"] = "collision"
-            fig["aggregate_MBps"] = sum(fig["flow_MBps"])
+            wire = wire_rate(r)
+            fig["aggregate_MBps"] = wire / 1e6 if wire else None
             one = collided.get(r["cc"]) if fig["lb"] != "single" else None
             if fig["lb"] == "single":
-                collided[r["cc"]] = fig["aggregate_MBps"]
+                collided[r["cc"]] = wire
             # the sprayed flows together against the two that collided
-            fig["vs_single"] = fig["aggregate_MBps"] / one if one else None
+            fig["vs_single"] = wire / one if one and wire else None
             results.append(fig)
-            joins.append("collision %dx%dx%d, cc %-5s lb %-9s flows %s MB/s, "
-                         "together %.2f (%s x single), uplinks %s" %
+            joins.append("collision %dx%dx%d, cc %-5s lb %-9s flows %s MB/s "
+                         "from their processes' start, together %s on the "
+                         "wire (%s x single), uplinks %s" %
                          (r["leaves"], r["spines"], r["hosts"], r["cc"],
                           fig["lb"], " ".join("%.2f" % x for x in fig["flow_MBps"]),
-                          fig["aggregate_MBps"], fmt(fig["vs_single"]),
+                          fmt(fig["aggregate_MBps"]), fmt(fig["vs_single"]),
                           " ".join("%.0f%%" % (x * 100) for x in fig["uplink_share"])))
             continue
         if r["scenario"] == "permutation":
