@@ -55,7 +55,8 @@
 #   UET_LAB_NSCC       NSCC's parameters of the senders' devices, as
 #                      uetctl dev set takes them ("cc-fi-pct 250"; none)
 #   UET_LAB_RTO_MIN_US the leaf-spine senders' least retransmission
-#                      timeout, us (the device's default: 200 ms)
+#                      timeout, us (the device's default, 50 ms;
+#                      at most its initial RTO, 100 ms)
 #   UET_LAB_PARTS      what to run ("incast join permutation spread
 #                      collision failover")
 #   UET_LAB_LB         the permutation's load balancing, each a run per
@@ -537,7 +538,7 @@ delivered_all() {
 	local -a f
 	local j
 	DL=0
-	for j in $(seq "$HOSTS"); do
+	for ((j = 1; j <= HOSTS; j++)); do
 		while read -r -a f; do
 			[ "${f[2]}" = tgt ] && DL=$((DL + f[12]))
 		done <"/sys/kernel/debug/uet/luh2x$j/pdcs"
@@ -596,19 +597,20 @@ permute() {
 	[ -z "$fail" ] || period=$FAIL_PERIOD
 	while [ "$what" != permutation ]; do
 		alive=0
-		for j in $(seq "$HOSTS"); do
+		for ((j = 1; j <= HOSTS; j++)); do
 			[ -e "$OUT/done$j" ] || alive=1
 		done
-		[ $alive = 1 ] || break
 		now
+		delivered_all
+		samples="$samples${samples:+,}{\"t_ms\":$((NOW - start)),\"delivered\":$DL}"
+		# the last sample after every flow is done
+		[ $alive = 1 ] || break
 		if [ -n "$fail" ] && [ -z "$failed_at" ] &&
 		   [ $((NOW - start)) -ge "$fail" ]; then
 			spine_fail 1 || rc=1
 			now
 			failed_at=$((NOW - start))
 		fi
-		delivered_all
-		samples="$samples${samples:+,}{\"t_ms\":$((NOW - start)),\"delivered\":$DL}"
 		nap "$period"
 	done
 	wait

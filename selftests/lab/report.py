@@ -259,10 +259,13 @@ def failover(out, r):
     if pre:
         target = 0.9 * fig["before_MBps"] * 1e6 * (r["spines"] - 1) / r["spines"]
     # back: the first sample from which the rate over the next
-    # RECOVER_MS holds the target (one sample of a few ms is noise)
+    # RECOVER_MS, and two samples at least, holds the target (one sample
+    # alone is noise)
     fig["recovered_ms"] = None
     for i, (t, _) in enumerate(post if target else []):
         ahead = [x for u, x in post[i:] if u - t < RECOVER_MS]
+        if len(ahead) < 2:
+            ahead = [x for _, x in post[i:i + 2]]
         if sum(ahead) / len(ahead) >= target:
             fig["recovered_ms"] = t - fail
             break
