@@ -228,6 +228,21 @@ def wire_rate(r):
     return (most - first["delivered"]) * per / dt if dt > 0 else None
 
 
+def against_single(r, singles, key):
+    """A spread or collision run's figures: its wire rate as @key, and
+    against the single-path run of its congestion control (vs_single),
+    which @singles keeps by congestion control."""
+    fig = permutation(r)
+    fig["scenario"] = r["scenario"]
+    wire = wire_rate(r)
+    fig[key] = wire / 1e6 if wire else None
+    one = singles.get(r["cc"]) if fig["lb"] != "single" else None
+    if fig["lb"] == "single":
+        singles[r["cc"]] = wire
+    fig["vs_single"] = wire / one if one and wire else None
+    return fig
+
+
 # The failover's recovery: the rate over this long after a sample.
 RECOVER_MS = 20
 
@@ -402,15 +417,8 @@ def main():
                           fig["timeouts"], fmt(fig["retransmit_rate"], "%.4f")))
             continue
         if r["scenario"] == "spread":
-            fig = permutation(r)
-            fig["scenario"] = "spread"
-            wire = wire_rate(r)
-            fig["wire_MBps"] = wire / 1e6 if wire else None
-            one = singles.get(r["cc"]) if fig["lb"] != "single" else None
-            if fig["lb"] == "single":
-                singles[r["cc"]] = wire
             # the sprayed flow against the same flow on one path
-            fig["vs_single"] = wire / one if one and wire else None
+            fig = against_single(r, singles, "wire_MBps")
             results.append(fig)
             joins.append("one flow over %d spines, cc %-5s lb %-9s %s MB/s on "
                          "the wire (%s x single; %.2f from its process's "
@@ -425,15 +433,8 @@ def main():
                           fmt(fig["out_of_order_rate"], "%.4f")))
             continue
         if r["scenario"] == "collision":
-            fig = permutation(r)
-            fig["scenario"] = "collision"
-            wire = wire_rate(r)
-            fig["aggregate_MBps"] = wire / 1e6 if wire else None
-            one = collided.get(r["cc"]) if fig["lb"] != "single" else None
-            if fig["lb"] == "single":
-                collided[r["cc"]] = wire
             # the sprayed flows together against the two that collided
-            fig["vs_single"] = wire / one if one and wire else None
+            fig = against_single(r, collided, "aggregate_MBps")
             results.append(fig)
             joins.append("collision %dx%dx%d, cc %-5s lb %-9s flows %s MB/s "
                          "from their processes' start, together %s on the "
