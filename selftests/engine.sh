@@ -350,19 +350,22 @@ nscc_shared() {
 
 # RCCC: uet1 hands out credit at the pace of its link, 8 Mb/s here
 # (link-mbps), and uet0 sends only on it: alone, set on the device, and
-# with NSCC, set on the job (the device keeps NSCC).  After the
-# 187,500 bytes it may send first (1.5 BDP of its own link, 10 Gb/s and
-# 100 us), 2 MiB take at least 1.9 s (at 99% of 1 MB/s): the test asks
-# for 1.5 s.  uet0 waits for credit (cc_credit_stalls) and asks for it
-# (cc_credit_requests); uet1 grants at least what was not sent first
-# (cc_credit_granted), and uet0 spends what it is granted: it gives up
-# (cc_credit_unused) less than 2% of it without loss; every byte
-# arrives.  Each run on a new PDC.  A third run, RCCC with 5% loss both
-# ways, loses grants and asks too: a lost last grant is made good when
-# the sender asks again.  Then the device has NSCC again, and the first
-# run's PDC takes it at once.
+# with NSCC, set on the job (the device keeps NSCC).  A new PDC may send
+# 1.5 BDP before it hears from uet1, counted in cc_credit_speculated:
+# 187,500 bytes at uet0's 10 Gb/s and a base RTT of 100 us, more where a
+# slow kernel measured a longer one (49,152 bytes sent so on the stock
+# kernel; on the debug kernel, by what uet1 granted, some 343,000).  The
+# test asks that this be at most half of the 2 MiB, which then take at
+# least 1 s (at 99% of 1 MB/s).  uet0 waits for credit (cc_credit_stalls) and asks for it
+# (cc_credit_requests); what it sent first and what uet1 granted
+# (cc_credit_granted) pay for every byte, and uet0 spends what it is
+# granted: it gives up (cc_credit_unused) less than 2% of it without
+# loss; every byte arrives.  Each run on a new PDC.  A third run, RCCC
+# with 5% loss both ways, loses grants and asks too: a lost last grant
+# is made good when the sender asks again.  Then the device has NSCC
+# again, and the first run's PDC takes it at once.
 rccc_credit() {
-	local cc s q g u t link job=30 rc=0 bytes=$((8 * 262144))
+	local cc s q g u p t link job=30 rc=0 bytes=$((8 * 262144))
 	link=$(B uetctl -j dev show uet1 |
 		jq 'if type == "array" then .[0] else . end | .link_mbps')
 	B uetctl dev set uet1 link-mbps 8 || return 1
@@ -380,6 +383,7 @@ rccc_credit() {
 		q=$(counter uet0 cc_credit_requests)
 		g=$(counter uet1 cc_credit_granted)
 		u=$(counter uet0 cc_credit_unused)
+		p=$(counter uet0 cc_credit_speculated)
 		t=$(uptime_ms)
 		xfer job=$job count=8 size=262144 || rc=1
 		t=$(($(uptime_ms) - t))
@@ -388,10 +392,12 @@ rccc_credit() {
 		q=$(($(counter uet0 cc_credit_requests) - q))
 		g=$(($(counter uet1 cc_credit_granted) - g))
 		u=$(($(counter uet0 cc_credit_unused) - u))
+		p=$(($(counter uet0 cc_credit_speculated) - p))
 		echo "# cc $cc: $bytes bytes in $t ms; credit stalls $s," \
-			"requests $q, granted $g bytes, unused $u"
-		[ "$t" -ge 1500 ] && [ "$s" -gt 0 ] && [ "$q" -gt 0 ] &&
-		[ "$g" -ge $((bytes - 187500)) ] || rc=1
+			"requests $q, sent first $p, granted $g bytes, unused $u"
+		[ "$t" -ge 1000 ] && [ "$s" -gt 0 ] && [ "$q" -gt 0 ] &&
+		[ "$p" -gt 0 ] && [ $((p * 2)) -le "$bytes" ] &&
+		[ $((p + g)) -ge "$bytes" ] || rc=1
 		[ $cc = lossy ] || [ $((u * 50)) -lt "$g" ] || rc=1
 		job=$((job + 1))
 	done

@@ -337,11 +337,21 @@ static void pdc_tx_wait(struct uet_pds_pdc *pdc)
 		uet_pds_tx_resume(pdc->udev);
 }
 
-/* RCCC: the request of @psn, sent or resent, spends credit. */
+/*
+ * RCCC: the request of @psn, sent or resent, spends credit; before the
+ * receiver answered, the credit the PDC started with.
+ */
 static void pdc_credit_spend(struct uet_pds_pdc *pdc, u32 psn)
 {
-	if (pdc->live->rccc_on)
-		uet_rccc_sent(&pdc->live->credit, pdc_cc_bytes(pdc, psn));
+	struct uet_rccc_tx *tx = &pdc->live->credit;
+	u32 bytes;
+
+	if (!pdc->live->rccc_on)
+		return;
+	bytes = pdc_cc_bytes(pdc, psn);
+	uet_rccc_sent(tx, bytes);
+	if (tx->speculating)
+		uet_count(pdc->udev, UET_CNT_CC_CREDIT_SPECULATED, bytes);
 }
 
 /*
