@@ -213,20 +213,41 @@ amo_refused() {
 	return $rc
 }
 
-# The device goes away under traffic: the programs see errors or the
-# device's removal, nothing hangs, no kernel warning (the harness checks).
+# The device goes away under traffic: rdma link del returns although a
+# program has it open, the device is gone, both programs end when
+# stopped (nothing stuck in the kernel), and the device can be added
+# again; no kernel warning (the harness checks).  The client does not
+# end by itself: perftest polls its disassociated CQ, which never
+# completes, as over any RDMA device removed.
 link_del_under_traffic() {
-	local ga gb
+	local ga gb pids p i alive rc=0
 	ga=$(gid_index uet0 1) && gb=$(gid_index uet1 2) || return 1
-	B timeout 60 ib_write_bw -d uet1 -x "$gb" -F -n 100000 >/dev/null 2>&1 &
+	# not through A() and B(): $! is timeout's pid, which passes the kill
+	# on to the program
+	ip netns exec "$NS_B" timeout 60 ib_write_bw -d uet1 -x "$gb" -F \
+		-n 100000 >/dev/null 2>&1 &
+	pids=$!
 	sleep 1
-	A timeout 60 ib_write_bw -d uet0 -x "$ga" -F -n 100000 "$UET_NET4.2" \
-		>/dev/null 2>&1 &
+	ip netns exec "$NS_A" timeout 60 ib_write_bw -d uet0 -x "$ga" -F \
+		-n 100000 "$UET_NET4.2" >/dev/null 2>&1 &
+	pids+=" $!"
 	sleep 3
-	run A rdma link del uet0 || return 1
+	run A rdma link del uet0 || rc=1
+	[ -e /sys/class/infiniband/uet0 ] && { echo "# uet0 still there"; rc=1; }
+	# shellcheck disable=SC2086
+	kill $pids 2>/dev/null
+	for i in $(seq 100); do
+		alive=''
+		for p in $pids; do
+			kill -0 "$p" 2>/dev/null && alive+=" $p"
+		done
+		[ -z "$alive" ] && break
+		sleep 0.1
+	done
+	[ -z "$alive" ] || { echo "# still running 10 s after SIGTERM:$alive"; rc=1; }
 	wait
-	! [ -e /sys/class/infiniband/uet0 ] &&
-	A rdma link add uet0 type uet netdev veth0
+	A rdma link add uet0 type uet netdev veth0 || rc=1
+	return $rc
 }
 
 # pingpong PROGRAM [ARGS]: server on uet1 in uet-b, client on uet0 in
