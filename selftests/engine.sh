@@ -353,8 +353,8 @@ nscc_shared() {
 # with NSCC, set on the job (the device keeps NSCC).  A new PDC may send
 # 1.5 BDP before it hears from uet1, counted in cc_credit_speculated:
 # 187,500 bytes at uet0's 10 Gb/s and a base RTT of 100 us, more where a
-# slow kernel measured a longer one (49,152 bytes sent so on the stock
-# kernel; on the debug kernel, by what uet1 granted, some 343,000).  The
+# slow kernel measured a longer one (sent so: 49,152 bytes on the stock
+# kernel, 147,456 to 294,912 on the debug kernel).  The
 # test asks that this be at most half of the 2 MiB, which then take at
 # least 1 s (at 99% of 1 MB/s).  uet0 waits for credit (cc_credit_stalls) and asks for it
 # (cc_credit_requests); what it sent first and what uet1 granted
