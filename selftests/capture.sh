@@ -220,10 +220,9 @@ path_dropped() {
 # that lost a request and reuses those that deliver: every byte arrives,
 # no work request fails, and the dead path takes fewer of the requests
 # sent after it failed than the quarter it would take sprayed blind
-# (measured 18.6 and 18.8%, 2026-11-28: short of what REPS should do,
-# Documentation/multipath.rst).  The 3.1 to 7.7%
-# measured before came from runs whose failure began, late, near the
-# transfer's end.
+# (measured 16.3 to 18.8%, 2026-11-28: short of what REPS should do,
+# Documentation/multipath.rst).  The 3.1 to 7.7% measured before came
+# from runs whose failure began, late, near the transfer's end.
 # The link is slowed (netem rate) so that the transfer (16 MiB, 3.4 s at
 # 40 Mb/s) outlasts the failure's start by seconds; the filter is set up
 # and taken down once before, so that loading its modules does not delay
