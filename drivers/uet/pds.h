@@ -353,9 +353,18 @@ struct uet_pds {
  * @paths: struct uet_rudi_path, by target, traffic class and job.
  * @ready: the paths with messages queued, in turn.
  * @inflight: requests in @reqs, at most %UET_PDS_INFLIGHT_MAX.
+ * @due: struct uet_rudi_req whose RTO expired, to be resent, in the order
+ *	they expired.
  * @rtt: the round trips of RUDI requests to any peer (RFC 6298).
+ * @backoff: timeouts in a row, as the table counts them: each doubles the
+ *	RTO of what it sends next, until a round trip is measured.
+ * @backoff_at: when @backoff last grew, ns: only a request sent since
+ *	then makes it grow again.
  * @next_id: the next packet ID.
  * @live: false once the device is going away: nothing new is sent.
+ * @tx_wait: it waits for the qdiscs to drain (uet_rudi_tx_resume()).
+ * @work: sends what the table has to send, a burst at a time, in process
+ *	context: resends due and requests to cut beyond one event's burst.
  */
 struct uet_rudi {
 	spinlock_t lock;	/* see above */
@@ -363,9 +372,14 @@ struct uet_rudi {
 	DECLARE_HASHTABLE(paths, 4);
 	struct list_head ready;
 	u32 inflight;
+	struct list_head due;
 	struct uet_pdc_rtt rtt;
+	u8 backoff;
+	u64 backoff_at;
 	u32 next_id;
 	bool live;
+	bool tx_wait;
+	struct work_struct work;
 };
 
 int uet_pds_cache_init(void);
@@ -395,6 +409,7 @@ void uet_rudi_cancel(struct uet_dev *udev, struct uet_pds_msg *msg);
 int uet_rudi_show(struct seq_file *m, struct uet_dev *udev);
 void uet_rudi_init(struct uet_dev *udev);
 void uet_rudi_fini(struct uet_dev *udev);
+void uet_rudi_tx_resume(struct uet_dev *udev);
 
 /**
  * struct uet_pdc_info - a snapshot of one PDC, for the control plane

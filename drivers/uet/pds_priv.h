@@ -32,6 +32,17 @@ struct uet_pds_hdr_info;
 #define UET_PDS_ANSWER_BURST	100
 
 /*
+ * New requests a PDC puts on the wire in one go: when a sender finds it
+ * idle, and for each ACK, NACK or timeout after that; and RUDI requests,
+ * new or resent, per event or per pass of the RUDI table's work.  A
+ * window's worth at once would overrun the receive backlog of a peer on
+ * the same host (veth delivers into the sending CPU's, and
+ * netdev_max_backlog is 1000 by default; measured: 367 drops in 8 MiB
+ * sent without this bound).
+ */
+#define UET_PDS_TX_BURST	32
+
+/*
  * The ACK_CC's NSCC service time, how long the target held the ACK after
  * the request it names arrived, counts units of 2^8 ns: 16 bits reach
  * 16.7 ms, well beyond the default ACK delay (500 us); a longer time

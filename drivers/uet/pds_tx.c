@@ -43,15 +43,6 @@
 #define UET_PDS_SYN_PSN_OFFSET_MAX	0xfff
 static_assert(UET_PDC_WND_MAX - 1 <= UET_PDS_SYN_PSN_OFFSET_MAX);
 
-/*
- * New requests a PDC puts on the wire in one go: when a sender finds it
- * idle, and for each ACK, NACK or timeout after that.  A window's worth
- * at once would overrun the receive backlog of a peer on the same host
- * (veth delivers into the sending CPU's, and netdev_max_backlog is 1000
- * by default; measured: 367 drops in 8 MiB sent without this bound).
- */
-#define UET_PDS_TX_BURST	32
-
 static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t);
 
 /* An initiator's live state (pdc_wake()); %NULL if none can be had. */
@@ -442,6 +433,7 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 
 /**
  * uet_pds_tx_resume() - the qdiscs have drained: resume the waiting PDCs
+ *	and RUDI table
  * @udev: the device
  *
  * Any context; called by the socket layer each time the qdiscs and
@@ -453,6 +445,7 @@ void uet_pds_tx_resume(struct uet_dev *udev)
 
 	if (!list_empty_careful(&pds->tx_waiting))
 		queue_work(system_highpri_wq, &pds->tx_work);
+	uet_rudi_tx_resume(udev);
 }
 
 /*

@@ -19,7 +19,20 @@
  * built again to be resent.  It is resent when its response does not come
  * within the RTO, which starts from the device's estimate of RUDI round
  * trips and doubles with each resend, and fails after UET_RUDI_MAX_TRIES
- * sends.
+ * sends.  The table's timeouts back off that estimate too, as a TCP
+ * sender's do (RFC 6298 (5.5)), until a round trip is measured again: a
+ * peer slower than the estimate, or back after a stall, does not see
+ * every new request resent as well.
+ *
+ * Nothing is sent from a timer: a request whose RTO expired waits on the
+ * table's list of resends due, which the table's work sends, in process
+ * context, a burst of %UET_PDS_TX_BURST at a time, resends first.  An
+ * event (a message queued, a response) cuts at most a burst of new
+ * requests and leaves the rest to the work too; nothing leaves while the
+ * qdiscs are full.  A stall
+ * that ends with the whole table due thus resends it paced by the
+ * scheduler, not in one softirq (on the debug kernel, that once starved
+ * the RCU kthread for 26 s, 2026-11-28).
  *
  * A cancelled message (its endpoint closed) is let go at once, queued and
  * in flight (uet_rudi_cancel()): RUDI keeps no sequence a missing request
@@ -98,8 +111,11 @@ struct uet_rudi_path {
  * @entropy: its UDP source port entropy.
  * @tries: sends so far.
  * @sent: when it was first sent, ns: its RTT sample, if never resent.
+ * @last: when it was last sent, ns.
  * @rto: the current timeout, ns.
- * @timer: the retransmission timer.
+ * @due: in the table's @due while its RTO has expired and it waits to be
+ *	resent; empty otherwise.
+ * @timer: the retransmission timer, stopped while it is due.
  */
 struct uet_rudi_req {
 	struct hlist_node node;
@@ -114,14 +130,17 @@ struct uet_rudi_req {
 	u16 entropy;
 	u8 tries;
 	u64 sent;
+	u64 last;
 	u64 rto;
+	struct list_head due;
 	struct hrtimer timer;
 };
 
 /*
  * The RTO of a new request: the device's estimate from RUDI's round
  * trips, or its initial RTO before the first, within its bounds as they
- * are now (uetctl may change them).
+ * are now (uetctl may change them), doubled for each timeout of the
+ * table's backoff.
  */
 static u64 rudi_rto(const struct uet_rudi *t, const struct uet_dev *udev)
 {
@@ -129,8 +148,27 @@ static u64 rudi_rto(const struct uet_rudi *t, const struct uet_dev *udev)
 	u64 max = (u64)READ_ONCE(udev->cfg.rto_max_us) * NSEC_PER_USEC;
 	u64 rto = t->rtt.seeded ? t->rtt.rto :
 		  (u64)READ_ONCE(udev->cfg.rto_initial_us) * NSEC_PER_USEC;
+	unsigned int i;
 
-	return clamp(rto, min, max(min, max));
+	max = max(min, max);
+	rto = clamp(rto, min, max);
+	for (i = 0; i < t->backoff && rto < max; i++)
+		rto = min(rto * 2, max);
+	return rto;
+}
+
+/*
+ * @r timed out: the table backs off, once for all the requests sent
+ * before it last did, which time out together when a peer stalls.  The
+ * backoff stops growing at UET_RUDI_MAX_TRIES, by when any RTO has reached
+ * its bound.
+ */
+static void rudi_backoff(struct uet_rudi *t, const struct uet_rudi_req *r)
+{
+	if (r->last < t->backoff_at || t->backoff >= UET_RUDI_MAX_TRIES)
+		return;
+	t->backoff++;
+	t->backoff_at = ktime_get_ns();
 }
 
 /* Build @r from its message's memory and send it; a failure is a loss. */
@@ -147,6 +185,7 @@ static void rudi_xmit(struct uet_rudi_req *r)
 	lockdep_assert_held(&r->udev->rudi.lock);
 	if (r->tries++)
 		uet_count(r->udev, UET_CNT_RETRANSMITS, 1);
+	r->last = ktime_get_ns();
 	skb = uet_ses_build_req(r->msg, r->off, r->len, false);
 	if (!skb)
 		return;		/* as if lost: the timer sends it again */
@@ -291,6 +330,7 @@ static void rudi_unlink(struct uet_rudi *t, struct uet_rudi_req *r)
 
 	lockdep_assert_held(&t->lock);
 	hash_del(&r->node);
+	list_del_init(&r->due);
 	t->inflight--;
 	if (r->bytes)
 		pds_ccx_forget(p->ccx, &p->own, r->bytes);
@@ -354,6 +394,7 @@ static bool rudi_cut(struct uet_rudi *t)
 	r->udev = udev;
 	r->msg = m;
 	r->path = p;
+	INIT_LIST_HEAD(&r->due);
 	r->off = uet_seg_off(&m->seg, m->ncut);
 	r->len = uet_seg_len(&m->seg, m->ncut);
 	if (++m->ncut == m->seg.count)
@@ -377,11 +418,95 @@ static bool rudi_cut(struct uet_rudi *t)
 	return true;
 }
 
-/* Send what the table has room for. */
+/* Resend @r, due: its RTO doubles, within its bound of the moment. */
+static void rudi_resend(struct uet_rudi_req *r)
+{
+	list_del_init(&r->due);
+	rudi_xmit(r);
+	r->rto = min(r->rto * 2,
+		     (u64)READ_ONCE(r->udev->cfg.rto_max_us) * NSEC_PER_USEC);
+	hrtimer_start(&r->timer, ns_to_ktime(r->rto), HRTIMER_MODE_REL_SOFT);
+}
+
+/*
+ * The qdiscs hold too much: the table waits for them to drain
+ * (uet_rudi_tx_resume()), unless they already have.
+ */
+static void rudi_tx_wait(struct uet_rudi *t)
+{
+	struct uet_dev *udev = container_of(t, struct uet_dev, rudi);
+
+	lockdep_assert_held(&t->lock);
+	if (!t->tx_wait) {
+		WRITE_ONCE(t->tx_wait, true);
+		uet_count(udev, UET_CNT_TX_WAITS, 1);
+	}
+	if (!uet_socket_tx_full(udev))
+		uet_rudi_tx_resume(udev);
+}
+
+/*
+ * Send one burst: the resends due if @resend, then new requests while the
+ * table and their paths' windows have room.  Return: whether more may
+ * wait.
+ */
+static bool rudi_burst(struct uet_rudi *t, bool resend)
+{
+	struct uet_dev *udev = container_of(t, struct uet_dev, rudi);
+	unsigned int sent = 0;
+
+	lockdep_assert_held(&t->lock);
+	if (uet_socket_tx_full(udev)) {
+		rudi_tx_wait(t);
+		return false;
+	}
+	for (; resend && sent < UET_PDS_TX_BURST && !list_empty(&t->due);
+	     sent++)
+		rudi_resend(list_first_entry(&t->due, struct uet_rudi_req,
+					     due));
+	for (; sent < UET_PDS_TX_BURST && rudi_cut(t); sent++)
+		;
+	return sent == UET_PDS_TX_BURST || (!resend && !list_empty(&t->due));
+}
+
+/*
+ * An event's burst of new requests; the table's work sends the resends
+ * due and what is left.
+ */
 static void rudi_push(struct uet_rudi *t)
 {
-	while (rudi_cut(t))
-		;
+	if (rudi_burst(t, false) && t->live)
+		queue_work(system_highpri_wq, &t->work);
+}
+
+/* The table's work: bursts until nothing is left, or the qdiscs are full. */
+static void rudi_work(struct work_struct *work)
+{
+	struct uet_rudi *t = container_of(work, struct uet_rudi, work);
+	bool more;
+
+	do {
+		spin_lock_bh(&t->lock);
+		more = t->live && rudi_burst(t, true);
+		spin_unlock_bh(&t->lock);
+		cond_resched();
+	} while (more);
+}
+
+/**
+ * uet_rudi_tx_resume() - the qdiscs have drained: resume a waiting table
+ * @udev: the device
+ *
+ * Context: any.
+ */
+void uet_rudi_tx_resume(struct uet_dev *udev)
+{
+	struct uet_rudi *t = &udev->rudi;
+
+	if (READ_ONCE(t->tx_wait)) {
+		WRITE_ONCE(t->tx_wait, false);
+		queue_work(system_highpri_wq, &t->work);
+	}
 }
 
 /*
@@ -409,22 +534,20 @@ static enum hrtimer_restart rudi_expired(struct hrtimer *timer)
 	uet_count(r->udev, UET_CNT_TIMEOUTS, 1);
 	if (r->bytes)
 		pds_cc_count(r->udev, pds_ccx_timeout(r->path->ccx, r->bytes));
+	rudi_backoff(t, r);
 	give_up = r->tries >= UET_RUDI_MAX_TRIES;
 	if (give_up) {
 		rudi_unlink(t, r);
 		rudi_done(t, r, -ETIMEDOUT);
 	} else {
-		rudi_xmit(r);
-		r->rto = min(r->rto * 2,
-			     (u64)READ_ONCE(r->udev->cfg.rto_max_us) *
-			     NSEC_PER_USEC);
-		hrtimer_forward_now(timer, ns_to_ktime(r->rto));
+		/* resent by the table's work, which rearms the timer */
+		list_add_tail(&r->due, &t->due);
+		queue_work(system_highpri_wq, &t->work);
 	}
 	spin_unlock(&t->lock);
-	if (!give_up)
-		return HRTIMER_RESTART;
-	/* the request is ours now; its timer is this very call */
-	kfree(r);
+	/* given up, the request is ours now; its timer is this very call */
+	if (give_up)
+		kfree(r);
 	return HRTIMER_NORESTART;
 }
 
@@ -526,6 +649,7 @@ static void rudi_answered(struct uet_rudi *t, struct uet_rudi_req *r,
 	/* Karn: a request sent more than once gives no sample */
 	if (r->tries == 1) {
 		uet_pdc_rtt_sample(&t->rtt, now - r->sent);
+		t->backoff = 0;
 		ack.rtt = min_t(u64, now - r->sent, U32_MAX);
 	}
 	if (!r->bytes)
@@ -670,10 +794,11 @@ int uet_rudi_show(struct seq_file *m, struct uet_dev *udev)
 		list_for_each_entry(msg, &p->sendq, node)
 			queued++;
 	}
-	seq_printf(m, "inflight %u max %u queued %u srtt_us %llu rto_us %llu paths %u\n",
+	seq_printf(m, "inflight %u max %u queued %u srtt_us %llu rto_us %llu paths %u backoff %u\n",
 		   t->inflight, UET_PDS_INFLIGHT_MAX, queued,
 		   div_u64(t->rtt.srtt, NSEC_PER_USEC),
-		   div_u64(rudi_rto(t, udev), NSEC_PER_USEC), paths);
+		   div_u64(rudi_rto(t, udev), NSEC_PER_USEC), paths,
+		   t->backoff);
 	spin_unlock_bh(&t->lock);
 	return 0;
 }
@@ -684,6 +809,8 @@ void uet_rudi_init(struct uet_dev *udev)
 	hash_init(udev->rudi.reqs);
 	hash_init(udev->rudi.paths);
 	INIT_LIST_HEAD(&udev->rudi.ready);
+	INIT_LIST_HEAD(&udev->rudi.due);
+	INIT_WORK(&udev->rudi.work, rudi_work);
 	/* unbounded: rudi_rto() applies the device's bounds of the moment */
 	uet_pdc_rtt_init(&udev->rudi.rtt, 0, 0, U64_MAX);
 	udev->rudi.next_id = get_random_u32();
@@ -714,5 +841,7 @@ void uet_rudi_fini(struct uet_dev *udev)
 	hlist_for_each_entry(r, &gone, gone)
 		uet_ses_tx_done(r->msg, 1, -ENETDOWN);
 	spin_unlock_bh(&t->lock);
+	/* not live, nothing queues it again; detached, nor do the qdiscs */
+	cancel_work_sync(&t->work);
 	rudi_free_all(&gone);
 }
