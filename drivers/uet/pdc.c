@@ -1402,18 +1402,21 @@ static void rx_delivered(struct uet_pdc *pdc)
 
 /*
  * Counters, and the ACK coalescing policy: an ACK is due after ack_every
- * deliveries; while a hole is open (or this request closed the last one)
- * after dup_thresh: the sender judges a hole lost once that many PSNs
- * above it are selectively acknowledged, and hears of them as soon as
- * they arrived.  At once for a request seen before (its ACK was lost),
- * asking for one (AR), with SYN (the initiator leaves SYN_SENT one round
+ * deliveries, and after dup_thresh while a hole is open: a sender that
+ * has seen no reordering judges a hole lost once that many PSNs above it
+ * are selectively acknowledged, and hears of them within dup_thresh
+ * deliveries more.  At once for the request that closes the last hole
+ * (the cumulative ACK passes what waited behind it, a request that asked
+ * for an ACK among them), one seen before (its ACK was lost), one asking
+ * for an ACK (AR), with SYN (the initiator leaves SYN_SENT one round
  * trip after it started), or ECN-marked (the ACK carries the mark, M).
  * Not at once for each request out of sequence, as TCP's duplicate ACKs:
  * the SACK bitmap carries what they would, and a sprayed PDC, whose
  * requests mostly arrive out of sequence, would answer each one.
+ * @holes: requests held out of order before this one came.
  */
 static void rx_account(struct uet_pdc *pdc, u32 psn, u32 flags,
-		       enum uet_pdc_rx_verdict v, bool reordered)
+		       enum uet_pdc_rx_verdict v, u32 holes)
 {
 	struct uet_pdc_rx *rx = &pdc->rx;
 	u32 every = pdc->cfg.ack_every;
@@ -1448,7 +1451,9 @@ static void rx_account(struct uet_pdc *pdc, u32 psn, u32 flags,
 		rx->marked = true;
 		rx->ack_due = true;
 	}
-	if (reordered && pdc->cfg.dup_thresh < every)
+	if (holes && !rx->holes)
+		rx->ack_due = true;
+	if (rx->holes && pdc->cfg.dup_thresh < every)
 		every = pdc->cfg.dup_thresh;
 	if (flags & (UET_PDC_RX_AR | UET_PDC_RX_SYN) || rx->unacked >= every)
 		rx->ack_due = true;
@@ -1518,14 +1523,14 @@ enum uet_pdc_rx_verdict uet_pdc_rx_check(struct uet_pdc *pdc, u32 psn)
 void uet_pdc_rx_accept(struct uet_pdc *pdc, u32 psn, u32 flags,
 		       enum uet_pdc_rx_verdict v)
 {
+	u32 holes = pdc->rx.holes;
+
 	if (pdc->cfg.mode == UET_PDC_UUD) {
 		pdc->cnt[UET_PDC_CNT_RX_DELIVERED]++;
 		return;
 	}
-	bool reordered = pdc->rx.holes;
-
 	rx_take(pdc, psn, v);
-	rx_account(pdc, psn, flags, v, reordered || pdc->rx.holes);
+	rx_account(pdc, psn, flags, v, holes);
 }
 
 static u64 sack_bitmap(const struct uet_pdc *pdc, u32 base)

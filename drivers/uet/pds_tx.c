@@ -564,7 +564,12 @@ static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t)
 	u32 psn;
 
 	spin_lock(&pdc->lock);
-	if (pdc->dead)
+	/*
+	 * Dead, or started again while this ran and waited for the lock
+	 * (an ACK's hrtimer_try_to_cancel() could not stop it): the new
+	 * expiry is the one to act on.
+	 */
+	if (pdc->dead || hrtimer_is_queued(t))
 		goto out;
 	if (!uet_pdc_tx_in_flight(&live->core)) {
 		if (live->rccc_on && uet_sched_queued(&live->sched))

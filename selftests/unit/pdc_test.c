@@ -1335,8 +1335,8 @@ TEST(rx_ack_sack)
 
 /*
  * ACK every ack_every (8) deliveries, every dup_thresh (3) while a hole is
- * open, at once for AR, SYN and what was seen before: not for each
- * request out of sequence.
+ * open, at once for the request that fills the last hole, AR, SYN and
+ * what was seen before: not for each request out of sequence.
  */
 TEST(rx_ack_coalescing)
 {
@@ -1380,19 +1380,20 @@ TEST(rx_ack_coalescing)
 	EXPECT_EQ(0x16, ack.sack_bitmap);
 	uet_pdc_rx_packet(&pdc, WRAP_START + 13, 0);
 	EXPECT_FALSE(uet_pdc_rx_ack_due(&pdc));
-	/* the hole filled: still the third */
+	/* the last hole filled: at once, the cumulative ACK past 14 */
 	uet_pdc_rx_packet(&pdc, WRAP_START + 10, 0);
-	EXPECT_FALSE(uet_pdc_rx_ack_due(&pdc));
-	EXPECT_TRUE(uet_pdc_rx_ack_pending(&pdc));
+	EXPECT_TRUE(uet_pdc_rx_ack_due(&pdc));
+	uet_pdc_rx_build_ack(&pdc, &ack);
+	EXPECT_EQ(WRAP_START + 14, ack.cack_psn);
 	/* in sequence again: the eighth */
-	for (i = 15; i < 20; i++) {
+	for (i = 15; i < 22; i++) {
 		uet_pdc_rx_packet(&pdc, WRAP_START + i, 0);
 		EXPECT_FALSE(uet_pdc_rx_ack_due(&pdc));
 	}
-	uet_pdc_rx_packet(&pdc, WRAP_START + 20, 0);
+	uet_pdc_rx_packet(&pdc, WRAP_START + 22, 0);
 	EXPECT_TRUE(uet_pdc_rx_ack_due(&pdc));
 	uet_pdc_rx_build_ack(&pdc, &ack);
-	EXPECT_EQ(WRAP_START + 20, ack.cack_psn);
+	EXPECT_EQ(WRAP_START + 22, ack.cack_psn);
 
 	uet_pdc_rx_packet(&pdc, WRAP_START + 1, 0);
 	EXPECT_TRUE(uet_pdc_rx_ack_due(&pdc));
