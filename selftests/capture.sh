@@ -229,7 +229,7 @@ path_dropped() {
 # the failure (a run where it came after the transfer saw nothing to
 # drop).
 path_failure() {
-	local pid p r t d rc=0
+	local pid p r t d x rc=0
 
 	# a fabric's least RTO (5 ms, as the lab's failover): the device's
 	# 50 ms, doubled at each retransmission the failed path takes, can
@@ -242,19 +242,23 @@ path_failure() {
 	sleep 0.5
 	path_drop on || rc=1
 	p=$(counter uet0 tx_packets) r=$(counter uet0 retransmits)
-	t=$(counter uet0 timeouts)
+	t=$(counter uet0 timeouts) x=$(counter uet0 lb_explored)
 	wait "$pid" || rc=1
 	sed 's/^/# /' /tmp/path-failure.out
 	d=$(path_dropped)
 	p=$(($(counter uet0 tx_packets) - p))
 	r=$(($(counter uet0 retransmits) - r))
 	t=$(($(counter uet0 timeouts) - t))
+	x=$(($(counter uet0 lb_explored) - x))
 	path_drop off
 	A tc qdisc del dev veth0 root
 	A uetctl dev set uet0 lb single rto-min-us 50000 || rc=1
 	echo "# after the failure: $p packets sent, $d dropped," \
-		"$r retransmits, $t timeouts"
-	[ $rc -eq 0 ] && [ "${d:-0}" -gt 0 ] && [ $((d * 4)) -lt "$p" ]
+		"$r retransmits, $t timeouts, $x on paths explored"
+	# the dead path takes only what REPS sends on paths it explores
+	# (a quarter of them) and on those it knew good before the failure
+	[ $rc -eq 0 ] && [ "${d:-0}" -gt 0 ] && [ $((d * 4)) -lt "$p" ] &&
+	[ "$x" -gt 0 ]
 }
 
 trap 'path_drop off; fabric_down' EXIT

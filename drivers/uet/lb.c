@@ -96,14 +96,22 @@ static u16 lb_take(struct uet_lb *lb, unsigned int s)
 	return lb->ring[s];
 }
 
+/* A new entropy of the set, at random: a path explored. */
+static u16 lb_explore(struct uet_lb *lb)
+{
+	lb->explored = true;
+	return lb_entropy(lb, lb_random(lb));
+}
+
 static u16 lb_reps_next(struct uet_lb *lb, u64 now, bool again)
 {
 	unsigned int s;
 
 	lb_thaw(lb, now);
+	lb->explored = false;
 	if (lb->explore && !(again && lb->known)) {
 		lb->explore--;
-		return lb_entropy(lb, lb_random(lb));
+		return lb_explore(lb);
 	}
 	/* the oldest fresh one: counting from where the next is written */
 	if (!lb->frozen && lb->fresh)
@@ -113,7 +121,7 @@ static u16 lb_reps_next(struct uet_lb *lb, u64 now, bool again)
 		lb->cursor = (s + 1) % UET_REPS_RING;
 		return lb_take(lb, s);
 	}
-	return lb_entropy(lb, lb_random(lb));
+	return lb_explore(lb);
 }
 
 /**

@@ -62,6 +62,8 @@ enum uet_lb_feedback {
  * @cursor: frozen: the slot to use next, round @known.
  * @explore: requests still to send on new entropies.
  * @frozen: exploring stopped after a timeout, until @thaw.
+ * @explored: the last entropy uet_lb_next() gave was a new one, not one
+ *	acknowledged before (uet_lb_explored()).
  * @ring: entropies acknowledged unmarked, the latest at @head less one.
  * @freeze: ns: how long a freeze lasts (up to 4.2 s).
  * @thaw: ns: when this one ends.
@@ -79,6 +81,7 @@ struct uet_lb {
 	u8 cursor;
 	u8 explore;
 	bool frozen;
+	bool explored;
 	u16 ring[UET_REPS_RING];
 	u32 freeze;
 	u64 thaw;
@@ -89,6 +92,15 @@ void uet_lb_init(struct uet_lb *lb, enum uet_lb_mode mode, u32 paths,
 u16 uet_lb_next(struct uet_lb *lb, u64 now, bool again);
 void uet_lb_feedback(struct uet_lb *lb, u16 entropy,
 		     enum uet_lb_feedback fb, u64 now);
+
+/*
+ * Whether REPS chose the entropy uet_lb_next() gave last at random, one
+ * it had not seen acknowledged: a path explored, not recycled.
+ */
+static inline bool uet_lb_explored(const struct uet_lb *lb)
+{
+	return lb->explored;
+}
 
 /* Whether requests of @lb may leave on more than one entropy. */
 static inline bool uet_lb_sprays(const struct uet_lb *lb)

@@ -265,6 +265,8 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 		if (uet_lb_sprays(&pdc->live->lb)) {
 			tx->entropy = uet_lb_next(&pdc->live->lb, now, retx);
 			uet_skb_set_entropy(skb, tx->entropy);
+			if (uet_lb_explored(&pdc->live->lb))
+				uet_count(pdc->udev, UET_CNT_LB_EXPLORED, 1);
 		}
 	}
 	pdc_out(pdc, skb);

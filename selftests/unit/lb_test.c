@@ -67,6 +67,7 @@ TEST(oblivious_takes_each_once_a_round)
 		for (i = 0; i < PATHS; i++) {
 			e = uet_lb_next(&lb, 0, false);
 			ASSERT_TRUE(in_set(e));
+			ASSERT_FALSE(uet_lb_explored(&lb));
 			ASSERT_FALSE(seen & (1u << (e & 15)));
 			seen |= 1u << (e & 15);
 			if (!round)
@@ -93,6 +94,7 @@ TEST(reps_explores_when_it_has_none)
 		u16 e = uet_lb_next(&lb, 0, false);
 
 		ASSERT_TRUE(in_set(e));
+		ASSERT_TRUE(uet_lb_explored(&lb));
 		seen |= 1u << (e & 15);
 	}
 	/* 200 draws of 16: all of them */
@@ -113,7 +115,11 @@ TEST(reps_recycles_oldest_first)
 	uet_lb_feedback(&lb, 0xab3, UET_LB_GOOD, 0);
 	ASSERT_EQ(0xab1, uet_lb_next(&lb, 0, false));
 	ASSERT_EQ(0xab3, uet_lb_next(&lb, 0, false));
+	ASSERT_FALSE(uet_lb_explored(&lb));
 	ASSERT_EQ(0, lb.fresh);
+	/* none fresh left: a new one, explored */
+	ASSERT_TRUE(in_set(uet_lb_next(&lb, 0, false)));
+	ASSERT_TRUE(uet_lb_explored(&lb));
 }
 
 /* The ring holds the last 8: a ninth good entropy takes the oldest's. */
