@@ -218,11 +218,11 @@ path_dropped() {
 
 # A path fails mid-transfer.  Under REPS the PDC forgets each entropy
 # that lost a request and reuses those that deliver: every byte arrives,
-# no work request fails, and the dead path takes fewer of the requests
-# sent after it failed than the quarter it would take sprayed blind
-# (measured 16.3 to 18.8%, 2026-11-28: short of what REPS should do,
-# Documentation/multipath.rst).  The 3.1 to 7.7% measured before came
-# from runs whose failure began, late, near the transfer's end.
+# no work request fails, and the dead path takes under a twentieth of
+# the requests sent after it failed, where sprayed blind it would take a
+# quarter (measured 0.2% and 0.5%, 2026-11-28; 16.3 to 18.8% while
+# REPS's ring lost most acknowledgements' uses, Documentation/
+# multipath.rst).
 # The link is slowed (netem rate) so that the transfer (16 MiB, 3.4 s at
 # 40 Mb/s) outlasts the failure's start by seconds; the filter is set up
 # and taken down once before, so that loading its modules does not delay
@@ -255,10 +255,10 @@ path_failure() {
 	A uetctl dev set uet0 lb single rto-min-us 50000 || rc=1
 	echo "# after the failure: $p packets sent, $d dropped," \
 		"$r retransmits, $t timeouts, $x on paths explored"
-	# the dead path takes only what REPS sends on paths it explores
-	# (a quarter of them) and on those it knew good before the failure
-	[ $rc -eq 0 ] && [ "${d:-0}" -gt 0 ] && [ $((d * 4)) -lt "$p" ] &&
-	[ "$x" -gt 0 ]
+	# the dead path takes what REPS sent on it before it learned, and a
+	# quarter of what it explores after: under a twentieth in all, where
+	# blind spraying gives it a quarter
+	[ $rc -eq 0 ] && [ "${d:-0}" -gt 0 ] && [ $((d * 20)) -lt "$p" ]
 }
 
 trap 'path_drop off; fabric_down' EXIT

@@ -7,14 +7,21 @@
  * spraying takes each index once per round, the order XORed with a value
  * drawn anew each round (uet-htsim's UecMpOblivious).  REPS (arXiv
  * 2407.21625, uet-htsim's UecMpReps and CircularBufferREPS) keeps the
- * last %UET_REPS_RING entropies acknowledged unmarked in a ring and sends
- * on the oldest not used again; with none, on a random index of the set
- * (a retransmission on one it knows, used or not, if it knows one).
+ * last %UET_REPS_RING entropies acknowledged unmarked in a ring and uses
+ * each once more per acknowledgement, taking them in turn; with none
+ * left, it sends on a random index of the set (a retransmission on one it
+ * knows, used or not, if it knows one).  Unlike uet-htsim's ring, one
+ * slot per acknowledgement, uet's keeps one slot per entropy with a count
+ * of uses: a coalesced ACK acknowledges up to 64 requests, and a sender
+ * the qdiscs hold back sends in bursts while ACKs arrive in between,
+ * where a ring of single uses overwrote most of them unused and the
+ * requests after explored (Documentation/multipath.rst).
  * A timeout freezes it: for @freeze ns it takes the entropies of the ring
  * round and round, used or not, and explores none; then it forgets them
  * all and explores %UET_REPS_EXPLORE requests' worth of new ones.
  */
 #include <linux/bits.h>
+#include <linux/limits.h>
 
 #include "lb.h"
 
@@ -77,7 +84,7 @@ static void lb_thaw(struct uet_lb *lb, u64 now)
 }
 
 /* The first slot of @slots (a bit per slot) from @from on, round the ring. */
-static unsigned int lb_slot(u8 slots, unsigned int from)
+static unsigned int lb_slot(unsigned int slots, unsigned int from)
 {
 	unsigned int i, s;
 
@@ -89,10 +96,12 @@ static unsigned int lb_slot(u8 slots, unsigned int from)
 	return s;
 }
 
-/* The entropy of slot @s, used again: no more fresh. */
+/* The entropy of slot @s, used again: one use fewer; the next slot next. */
 static u16 lb_take(struct uet_lb *lb, unsigned int s)
 {
-	lb->fresh &= ~BIT(s);
+	if (lb->uses[s] && !--lb->uses[s])
+		lb->fresh &= ~BIT(s);
+	lb->cursor = (s + 1) % UET_REPS_RING;
 	return lb->ring[s];
 }
 
@@ -105,22 +114,16 @@ static u16 lb_explore(struct uet_lb *lb)
 
 static u16 lb_reps_next(struct uet_lb *lb, u64 now, bool again)
 {
-	unsigned int s;
-
 	lb_thaw(lb, now);
 	lb->explored = false;
 	if (lb->explore && !(again && lb->known)) {
 		lb->explore--;
 		return lb_explore(lb);
 	}
-	/* the oldest fresh one: counting from where the next is written */
 	if (!lb->frozen && lb->fresh)
-		return lb_take(lb, lb_slot(lb->fresh, lb->head));
-	if ((lb->frozen || again) && lb->known) {
-		s = lb_slot(lb->known, lb->cursor);
-		lb->cursor = (s + 1) % UET_REPS_RING;
-		return lb_take(lb, s);
-	}
+		return lb_take(lb, lb_slot(lb->fresh, lb->cursor));
+	if ((lb->frozen || again) && lb->known)
+		return lb_take(lb, lb_slot(lb->known, lb->cursor));
 	return lb_explore(lb);
 }
 
@@ -159,8 +162,38 @@ static void lb_forget(struct uet_lb *lb, u16 entropy)
 		if ((lb->known & BIT(s)) && lb->ring[s] == entropy) {
 			lb->known &= ~BIT(s);
 			lb->fresh &= ~BIT(s);
+			lb->uses[s] = 0;
 		}
 	}
+}
+
+/*
+ * @entropy came back unmarked: one more use of it, in its slot or, new
+ * to the ring, in the oldest slot with no uses left.  With every slot's
+ * uses to come, the use goes to the next of them in turn instead: an
+ * acknowledgement earns a request on a path known to work either way,
+ * and none is lost to make room.
+ */
+static void lb_good(struct uet_lb *lb, u16 entropy)
+{
+	unsigned int s;
+
+	for (s = 0; s < UET_REPS_RING; s++)
+		if ((lb->known & BIT(s)) && lb->ring[s] == entropy)
+			break;
+	if (s == UET_REPS_RING) {
+		s = lb->fresh == GENMASK(UET_REPS_RING - 1, 0) ? lb->head :
+		    lb_slot(~lb->fresh, lb->head);
+		lb->head = (s + 1) % UET_REPS_RING;
+		if (!(lb->fresh & BIT(s))) {
+			lb->ring[s] = entropy;
+			lb->uses[s] = 0;
+			lb->known |= BIT(s);
+		}
+	}
+	if (lb->uses[s] < U8_MAX)
+		lb->uses[s]++;
+	lb->fresh |= BIT(s);
 }
 
 /**
@@ -171,7 +204,8 @@ static void lb_forget(struct uet_lb *lb, u16 entropy)
  * @now: ns, the caller's clock
  *
  * Only REPS listens, and only to entropies of its set.  An entropy
- * acknowledged unmarked goes into the ring, over the oldest; one marked,
+ * acknowledged unmarked earns one more use, in its slot of the ring or in
+ * a new one over the oldest; one marked,
  * trimmed, lost or timed out is forgotten wherever it is there.  The first
  * timeout outside a freeze and an exploration starts a freeze.
  */
@@ -186,10 +220,7 @@ void uet_lb_feedback(struct uet_lb *lb, u16 entropy,
 		return;
 	switch (fb) {
 	case UET_LB_GOOD:
-		lb->ring[lb->head] = entropy;
-		lb->known |= BIT(lb->head);
-		lb->fresh |= BIT(lb->head);
-		lb->head = (lb->head + 1) % UET_REPS_RING;
+		lb_good(lb, entropy);
 		break;
 	case UET_LB_TIMEOUT:
 		lb_forget(lb, entropy);

@@ -9,7 +9,7 @@
  * requests over a set of entropies of its own: in turn and shuffled
  * (oblivious, uet-htsim's UecMpOblivious), or by REPS, recycled entropy
  * packet spraying (arXiv 2407.21625; uet-htsim's UecMpReps): an entropy
- * whose ACK came back unmarked is used again, one that was marked,
+ * whose ACK came back unmarked is used once more, one that was marked,
  * trimmed, lost or timed out is forgotten, and a new one is explored when none
  * is left to recycle.  After a timeout, REPS freezes: it explores no more
  * for a while and keeps to the entropies it knows to be good, which routes
@@ -41,7 +41,10 @@ enum uet_lb_feedback {
 	UET_LB_TIMEOUT,
 };
 
-/* Entropies REPS keeps to recycle: uet-htsim's repsBufferSize. */
+/*
+ * Entropies REPS keeps to recycle: uet-htsim's repsBufferSize.  Each slot
+ * holds a different entropy, with the uses it has earned.
+ */
 #define UET_REPS_RING		8
 /* Requests sent on new entropies after a freeze ends (UecMpReps). */
 #define UET_REPS_EXPLORE	16
@@ -56,15 +59,19 @@ enum uet_lb_feedback {
  * @turn: %UET_LB_MODE_OBLIVIOUS: requests sent in this round.
  * @shuffle: %UET_LB_MODE_OBLIVIOUS: this round's order, XORed on the index.
  * @head: %UET_LB_MODE_REPS: where the next entropy acknowledged unmarked
- *	is written in @ring.
+ *	and not in @ring yet is written in @ring, over the oldest.
  * @known: slots of @ring holding an entropy not forgotten (bit per slot).
- * @fresh: those of @known not used again since they were written.
- * @cursor: frozen: the slot to use next, round @known.
+ * @fresh: those of @known with @uses left.
+ * @cursor: the slot to use next, round @fresh (or round @known, frozen
+ *	or for a retransmission).
  * @explore: requests still to send on new entropies.
  * @frozen: exploring stopped after a timeout, until @thaw.
  * @explored: the last entropy uet_lb_next() gave was a new one, not one
  *	acknowledged before (uet_lb_explored()).
- * @ring: entropies acknowledged unmarked, the latest at @head less one.
+ * @ring: entropies acknowledged unmarked, each in one slot at most; the
+ *	latest new one at @head less one.
+ * @uses: per slot, its entropy's acknowledgements unmarked not used again
+ *	yet (saturating).
  * @freeze: ns: how long a freeze lasts (up to 4.2 s).
  * @thaw: ns: when this one ends.
  */
@@ -83,6 +90,7 @@ struct uet_lb {
 	bool frozen;
 	bool explored;
 	u16 ring[UET_REPS_RING];
+	u8 uses[UET_REPS_RING];
 	u32 freeze;
 	u64 thaw;
 };

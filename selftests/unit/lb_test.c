@@ -3,9 +3,9 @@
  * Unit tests of load balancing (drivers/uet/lb.c) against hand-made
  * traces: a single path keeps its entropy; oblivious spraying takes every
  * entropy of its set once a round; REPS recycles entropies acknowledged
- * unmarked, oldest first, forgets those marked, trimmed, lost or timed
- * out,
- * explores when it has none, and freezes after a timeout.
+ * unmarked, once per acknowledgement and in turn, forgets those marked,
+ * trimmed, lost or timed out, explores when it has none, and freezes
+ * after a timeout.
  *
  * Sets of 16 entropies (0xab0 to 0xabf: base 0xabc), a freeze of 1 ms.
  */
@@ -101,7 +101,7 @@ TEST(reps_explores_when_it_has_none)
 	ASSERT_EQ(0xffff, seen);
 }
 
-/* Good entropies come back once each, oldest first. */
+/* Good entropies come back once per acknowledgement, in turn. */
 TEST(reps_recycles_oldest_first)
 {
 	struct uet_lb lb;
@@ -122,7 +122,11 @@ TEST(reps_recycles_oldest_first)
 	ASSERT_TRUE(uet_lb_explored(&lb));
 }
 
-/* The ring holds the last 8: a ninth good entropy takes the oldest's. */
+/*
+ * The ring holds 8 entropies.  A ninth, while all 8 have uses to come,
+ * gives its use to the oldest slot's entropy, in turn: none is lost.
+ * Once a slot has no uses left, a new entropy takes it, the oldest such.
+ */
 TEST(reps_ring_keeps_the_last_eight)
 {
 	struct uet_lb lb;
@@ -131,9 +135,52 @@ TEST(reps_ring_keeps_the_last_eight)
 	uet_lb_init(&lb, UET_LB_MODE_REPS, PATHS, BASE, FREEZE, SEED);
 	for (i = 0; i < 10; i++)
 		uet_lb_feedback(&lb, 0xab0 + i, UET_LB_GOOD, 0);
-	for (i = 2; i < 10; i++)
+	for (i = 0; i < 8; i++)
 		ASSERT_EQ(0xab0 + i, uet_lb_next(&lb, 0, false));
+	ASSERT_EQ(0xab0, uet_lb_next(&lb, 0, false));
+	ASSERT_EQ(0xab1, uet_lb_next(&lb, 0, false));
 	ASSERT_EQ(0, lb.fresh);
+	ASSERT_FALSE(uet_lb_explored(&lb));
+	/* all used: 0xaba takes the oldest slot with no uses, 0xab2's */
+	uet_lb_feedback(&lb, 0xaba, UET_LB_GOOD, 0);
+	ASSERT_EQ(0xaba, uet_lb_next(&lb, 0, false));
+	for (i = 0; i < 16; i++)
+		ASSERT_NE(0xab2, uet_lb_next(&lb, 0, true));
+}
+
+/*
+ * An entropy acknowledged unmarked n times is used n times more, in turn
+ * with the others, however many ACKs came before it was used: a burst of
+ * them loses none (up to 255 a slot).
+ */
+TEST(reps_counts_each_acknowledgement)
+{
+	struct uet_lb lb;
+	int i;
+
+	uet_lb_init(&lb, UET_LB_MODE_REPS, PATHS, BASE, FREEZE, SEED);
+	for (i = 0; i < 3; i++)
+		uet_lb_feedback(&lb, 0xab1, UET_LB_GOOD, 0);
+	uet_lb_feedback(&lb, 0xab2, UET_LB_GOOD, 0);
+	ASSERT_EQ(0x3, lb.known);
+	ASSERT_EQ(0xab1, uet_lb_next(&lb, 0, false));
+	ASSERT_EQ(0xab2, uet_lb_next(&lb, 0, false));
+	ASSERT_EQ(0xab1, uet_lb_next(&lb, 0, false));
+	ASSERT_EQ(0xab1, uet_lb_next(&lb, 0, false));
+	ASSERT_FALSE(uet_lb_explored(&lb));
+	ASSERT_EQ(0, lb.fresh);
+	uet_lb_next(&lb, 0, false);
+	ASSERT_TRUE(uet_lb_explored(&lb));
+
+	/* 1000 ACKs of one entropy before a request leaves: 255 uses */
+	for (i = 0; i < 1000; i++)
+		uet_lb_feedback(&lb, 0xab5, UET_LB_GOOD, 0);
+	for (i = 0; i < 255; i++) {
+		ASSERT_EQ(0xab5, uet_lb_next(&lb, 0, false));
+		ASSERT_FALSE(uet_lb_explored(&lb));
+	}
+	uet_lb_next(&lb, 0, false);
+	ASSERT_TRUE(uet_lb_explored(&lb));
 }
 
 /* Marked, trimmed and lost entropies are forgotten wherever they are. */
