@@ -8,10 +8,10 @@
  * drawn anew each round (uet-htsim's UecMpOblivious).  REPS (arXiv
  * 2407.21625, uet-htsim's UecMpReps and CircularBufferREPS) keeps the
  * last %UET_REPS_RING entropies acknowledged unmarked in a ring and uses
- * each once more per acknowledgement, taking them in turn; with none
+ * each once more per acknowledgment, taking them in turn; with none
  * left, it sends on a random index of the set (a retransmission on one it
  * knows, used or not, if it knows one).  Unlike uet-htsim's ring, one
- * slot per acknowledgement, uet's keeps one slot per entropy with a count
+ * slot per acknowledgment, uet's keeps one slot per entropy with a count
  * of uses: a coalesced ACK acknowledges up to 64 requests, and a sender
  * the qdiscs hold back sends in bursts while ACKs arrive in between,
  * where a ring of single uses overwrote most of them unused and the
@@ -171,7 +171,7 @@ static void lb_forget(struct uet_lb *lb, u16 entropy)
  * @entropy came back unmarked: one more use of it, in its slot or, new
  * to the ring, in the oldest slot with no uses left.  With every slot's
  * uses to come, the use goes to the next of them in turn instead: an
- * acknowledgement earns a request on a path known to work either way,
+ * acknowledgment earns a request on a path known to work either way,
  * and none is lost to make room.
  */
 static void lb_good(struct uet_lb *lb, u16 entropy)

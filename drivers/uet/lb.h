@@ -70,7 +70,7 @@ enum uet_lb_feedback {
  *	acknowledged before (uet_lb_explored()).
  * @ring: entropies acknowledged unmarked, each in one slot at most; the
  *	latest new one at @head less one.
- * @uses: per slot, its entropy's acknowledgements unmarked not used again
+ * @uses: per slot, its entropy's acknowledgments unmarked not used again
  *	yet (saturating).
  * @freeze: ns: how long a freeze lasts (up to 4.2 s).
  * @thaw: ns: when this one ends.

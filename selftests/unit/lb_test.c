@@ -3,7 +3,7 @@
  * Unit tests of load balancing (drivers/uet/lb.c) against hand-made
  * traces: a single path keeps its entropy; oblivious spraying takes every
  * entropy of its set once a round; REPS recycles entropies acknowledged
- * unmarked, once per acknowledgement and in turn, forgets those marked,
+ * unmarked, once per acknowledgment and in turn, forgets those marked,
  * trimmed, lost or timed out, explores when it has none, and freezes
  * after a timeout.
  *
@@ -101,7 +101,7 @@ TEST(reps_explores_when_it_has_none)
 	ASSERT_EQ(0xffff, seen);
 }
 
-/* Good entropies come back once per acknowledgement, in turn. */
+/* Good entropies come back once per acknowledgment, in turn. */
 TEST(reps_recycles_oldest_first)
 {
 	struct uet_lb lb;
@@ -153,7 +153,7 @@ TEST(reps_ring_keeps_the_last_eight)
  * with the others, however many ACKs came before it was used: a burst of
  * them loses none (up to 255 a slot).
  */
-TEST(reps_counts_each_acknowledgement)
+TEST(reps_counts_each_acknowledgment)
 {
 	struct uet_lb lb;
 	int i;
