@@ -75,11 +75,15 @@ void uet_lb_init(struct uet_lb *lb, enum uet_lb_mode mode, u32 paths,
 /* A freeze that is over forgets what it kept, and explores anew. */
 static void lb_thaw(struct uet_lb *lb, u64 now)
 {
+	unsigned int s;
+
 	if (!lb->frozen || now < lb->thaw)
 		return;
 	lb->frozen = false;
 	lb->known = 0;
 	lb->fresh = 0;
+	for (s = 0; s < UET_REPS_RING; s++)
+		lb->uses[s] = 0;
 	lb->explore = UET_REPS_EXPLORE;
 }
 

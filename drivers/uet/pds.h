@@ -378,7 +378,7 @@ struct uet_rudi {
 	u64 backoff_at;
 	u32 next_id;
 	bool live;
-	bool tx_wait;
+	atomic_t tx_wait;
 	struct work_struct work;
 };
 

@@ -437,10 +437,15 @@ static void rudi_tx_wait(struct uet_rudi *t)
 	struct uet_dev *udev = container_of(t, struct uet_dev, rudi);
 
 	lockdep_assert_held(&t->lock);
-	if (!t->tx_wait) {
-		WRITE_ONCE(t->tx_wait, true);
+	/*
+	 * @tx_wait set (a fully ordered xchg) before the qdiscs are looked
+	 * at again, as the drain lowers what they hold before
+	 * uet_rudi_tx_resume() looks at it: one of the two sees the other,
+	 * or a wakeup is lost, and with the timers of the resends due
+	 * stopped, nothing else would come.
+	 */
+	if (!atomic_xchg(&t->tx_wait, 1))
 		uet_count(udev, UET_CNT_TX_WAITS, 1);
-	}
 	if (!uet_socket_tx_full(udev))
 		uet_rudi_tx_resume(udev);
 }
@@ -503,10 +508,10 @@ void uet_rudi_tx_resume(struct uet_dev *udev)
 {
 	struct uet_rudi *t = &udev->rudi;
 
-	if (READ_ONCE(t->tx_wait)) {
-		WRITE_ONCE(t->tx_wait, false);
+	/* pairs with rudi_tx_wait()'s xchg: the drain before @tx_wait */
+	smp_mb();
+	if (atomic_read(&t->tx_wait) && atomic_xchg(&t->tx_wait, 0))
 		queue_work(system_highpri_wq, &t->work);
-	}
 }
 
 /*
