@@ -220,7 +220,7 @@ path_dropped() {
 # that lost a request and reuses those that deliver: every byte arrives,
 # no work request fails, and the dead path takes under a twentieth of
 # the requests sent after it failed, where sprayed blind it would take a
-# quarter (measured 0.2% and 0.5%, 2026-11-28; 16.3 to 18.8% while
+# quarter (measured 0.2%, 0.5% and 1.0%, 2026-11-28; 16.3 to 18.8% while
 # REPS's ring lost most acknowledgments' uses, Documentation/
 # multipath.rst).
 # The link is slowed (netem rate) so that the transfer (16 MiB, 3.4 s at
