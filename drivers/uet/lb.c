@@ -81,7 +81,6 @@ static void lb_thaw(struct uet_lb *lb, u64 now)
 		return;
 	lb->frozen = false;
 	lb->known = 0;
-	lb->fresh = 0;
 	for (s = 0; s < UET_REPS_RING; s++)
 		lb->uses[s] = 0;
 	lb->explore = UET_REPS_EXPLORE;
@@ -103,8 +102,8 @@ static unsigned int lb_slot(unsigned int slots, unsigned int from)
 /* The entropy of slot @s, used again: one use fewer; the next slot next. */
 static u16 lb_take(struct uet_lb *lb, unsigned int s)
 {
-	if (lb->uses[s] && !--lb->uses[s])
-		lb->fresh &= ~BIT(s);
+	if (lb->uses[s])
+		lb->uses[s]--;
 	lb->cursor = (s + 1) % UET_REPS_RING;
 	return lb->ring[s];
 }
@@ -118,14 +117,17 @@ static u16 lb_explore(struct uet_lb *lb)
 
 static u16 lb_reps_next(struct uet_lb *lb, u64 now, bool again)
 {
+	unsigned int fresh;
+
 	lb_thaw(lb, now);
 	lb->explored = false;
 	if (lb->explore && !(again && lb->known)) {
 		lb->explore--;
 		return lb_explore(lb);
 	}
-	if (!lb->frozen && lb->fresh)
-		return lb_take(lb, lb_slot(lb->fresh, lb->cursor));
+	fresh = uet_lb_fresh(lb);
+	if (!lb->frozen && fresh)
+		return lb_take(lb, lb_slot(fresh, lb->cursor));
 	if ((lb->frozen || again) && lb->known)
 		return lb_take(lb, lb_slot(lb->known, lb->cursor));
 	return lb_explore(lb);
@@ -165,7 +167,6 @@ static void lb_forget(struct uet_lb *lb, u16 entropy)
 	for (s = 0; s < UET_REPS_RING; s++) {
 		if ((lb->known & BIT(s)) && lb->ring[s] == entropy) {
 			lb->known &= ~BIT(s);
-			lb->fresh &= ~BIT(s);
 			lb->uses[s] = 0;
 		}
 	}
@@ -180,24 +181,23 @@ static void lb_forget(struct uet_lb *lb, u16 entropy)
  */
 static void lb_good(struct uet_lb *lb, u16 entropy)
 {
-	unsigned int s;
+	unsigned int s, fresh;
 
 	for (s = 0; s < UET_REPS_RING; s++)
 		if ((lb->known & BIT(s)) && lb->ring[s] == entropy)
 			break;
 	if (s == UET_REPS_RING) {
-		s = lb->fresh == GENMASK(UET_REPS_RING - 1, 0) ? lb->head :
-		    lb_slot(~lb->fresh, lb->head);
+		fresh = uet_lb_fresh(lb);
+		s = fresh == GENMASK(UET_REPS_RING - 1, 0) ? lb->head :
+		    lb_slot(~fresh, lb->head);
 		lb->head = (s + 1) % UET_REPS_RING;
-		if (!(lb->fresh & BIT(s))) {
+		if (!lb->uses[s]) {
 			lb->ring[s] = entropy;
-			lb->uses[s] = 0;
 			lb->known |= BIT(s);
 		}
 	}
 	if (lb->uses[s] < U8_MAX)
 		lb->uses[s]++;
-	lb->fresh |= BIT(s);
 }
 
 /**

@@ -61,17 +61,16 @@ enum uet_lb_feedback {
  * @head: %UET_LB_MODE_REPS: where the next entropy acknowledged unmarked
  *	and not in @ring yet is written in @ring, over the oldest.
  * @known: slots of @ring holding an entropy not forgotten (bit per slot).
- * @fresh: those of @known with @uses left.
- * @cursor: the slot to use next, round @fresh (or round @known, frozen
- *	or for a retransmission).
+ * @cursor: the slot to use next, round those with @uses left (or round
+ *	@known, frozen or for a retransmission).
  * @explore: requests still to send on new entropies.
  * @frozen: exploring stopped after a timeout, until @thaw.
  * @explored: the last entropy uet_lb_next() gave was a new one, not one
  *	acknowledged before (uet_lb_explored()).
  * @ring: entropies acknowledged unmarked, each in one slot at most; the
  *	latest new one at @head less one.
- * @uses: per slot, its entropy's acknowledgments unmarked not used again
- *	yet (saturating).
+ * @uses: per slot of @known, its entropy's acknowledgments unmarked not
+ *	used again yet (saturating); 0 in the others.
  * @freeze: ns: how long a freeze lasts (up to 4.2 s).
  * @thaw: ns: when this one ends.
  */
@@ -84,7 +83,6 @@ struct uet_lb {
 	u8 shuffle;
 	u8 head;
 	u8 known;
-	u8 fresh;
 	u8 cursor;
 	u8 explore;
 	bool frozen;
@@ -108,6 +106,17 @@ void uet_lb_feedback(struct uet_lb *lb, u16 entropy,
 static inline bool uet_lb_explored(const struct uet_lb *lb)
 {
 	return lb->explored;
+}
+
+/* The slots of REPS's ring with uses left (a bit per slot): its fresh ones. */
+static inline unsigned int uet_lb_fresh(const struct uet_lb *lb)
+{
+	unsigned int s, fresh = 0;
+
+	for (s = 0; s < UET_REPS_RING; s++)
+		if (lb->uses[s])
+			fresh |= 1u << s;
+	return fresh;
 }
 
 /* Whether requests of @lb may leave on more than one entropy. */

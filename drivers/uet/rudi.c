@@ -29,10 +29,9 @@
  * context, a burst of %UET_PDS_TX_BURST at a time, resends first.  An
  * event (a message queued, a response) cuts at most a burst of new
  * requests and leaves the rest to the work too; nothing leaves while the
- * qdiscs are full.  A stall
- * that ends with the whole table due thus resends it paced by the
- * scheduler, not in one softirq (on the debug kernel, that once starved
- * the RCU kthread for 26 s, 2026-11-28).
+ * qdiscs are full.  A stall that ends with the whole table due thus
+ * resends it paced by the scheduler, not in one softirq (on the debug
+ * kernel, that once starved the RCU kthread for 26 s, 2026-11-28).
  *
  * A cancelled message (its endpoint closed) is let go at once, queued and
  * in flight (uet_rudi_cancel()): RUDI keeps no sequence a missing request
@@ -136,6 +135,12 @@ struct uet_rudi_req {
 	struct hrtimer timer;
 };
 
+/* @rto doubled, within @max. */
+static u64 rudi_double(u64 rto, u64 max)
+{
+	return rto > max / 2 ? max : rto * 2;
+}
+
 /*
  * The RTO of a new request: the device's estimate from RUDI's round
  * trips, or its initial RTO before the first, within its bounds as they
@@ -153,7 +158,7 @@ static u64 rudi_rto(const struct uet_rudi *t, const struct uet_dev *udev)
 	max = max(min, max);
 	rto = clamp(rto, min, max);
 	for (i = 0; i < t->backoff && rto < max; i++)
-		rto = min(rto * 2, max);
+		rto = rudi_double(rto, max);
 	return rto;
 }
 
@@ -423,8 +428,8 @@ static void rudi_resend(struct uet_rudi_req *r)
 {
 	list_del_init(&r->due);
 	rudi_xmit(r);
-	r->rto = min(r->rto * 2,
-		     (u64)READ_ONCE(r->udev->cfg.rto_max_us) * NSEC_PER_USEC);
+	r->rto = rudi_double(r->rto, (u64)READ_ONCE(r->udev->cfg.rto_max_us) *
+					     NSEC_PER_USEC);
 	hrtimer_start(&r->timer, ns_to_ktime(r->rto), HRTIMER_MODE_REL_SOFT);
 }
 

@@ -26,7 +26,6 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	struct uet_lb lb, before;
 	u64 now = 0;
 	u16 e, set;
-	unsigned int i;
 	int ops;
 
 	uet_lb_init(&lb, take(&in, 1) % 3, take(&in, 2), take(&in, 2),
@@ -49,12 +48,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			uet_lb_feedback(&lb, e, take(&in, 1) % 5, now);
 			break;
 		}
-		if (lb.fresh & ~lb.known)
+		/* the uses left are those of entropies known */
+		if (uet_lb_fresh(&lb) & ~lb.known)
 			abort();
-		/* a slot is fresh exactly while it has uses left */
-		for (i = 0; i < UET_REPS_RING; i++)
-			if (!!(lb.fresh & (1u << i)) != !!lb.uses[i])
-				abort();
 		if (lb.explore > UET_REPS_EXPLORE)
 			abort();
 		if (before.frozen && lb.frozen && lb.thaw != before.thaw)

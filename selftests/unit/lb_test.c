@@ -116,7 +116,7 @@ TEST(reps_recycles_oldest_first)
 	ASSERT_EQ(0xab1, uet_lb_next(&lb, 0, false));
 	ASSERT_EQ(0xab3, uet_lb_next(&lb, 0, false));
 	ASSERT_FALSE(uet_lb_explored(&lb));
-	ASSERT_EQ(0, lb.fresh);
+	ASSERT_EQ(0, uet_lb_fresh(&lb));
 	/* none fresh left: a new one, explored */
 	ASSERT_TRUE(in_set(uet_lb_next(&lb, 0, false)));
 	ASSERT_TRUE(uet_lb_explored(&lb));
@@ -139,7 +139,7 @@ TEST(reps_ring_keeps_the_last_eight)
 		ASSERT_EQ(0xab0 + i, uet_lb_next(&lb, 0, false));
 	ASSERT_EQ(0xab0, uet_lb_next(&lb, 0, false));
 	ASSERT_EQ(0xab1, uet_lb_next(&lb, 0, false));
-	ASSERT_EQ(0, lb.fresh);
+	ASSERT_EQ(0, uet_lb_fresh(&lb));
 	ASSERT_FALSE(uet_lb_explored(&lb));
 	/* all used: 0xaba takes the oldest slot with no uses, 0xab2's */
 	uet_lb_feedback(&lb, 0xaba, UET_LB_GOOD, 0);
@@ -168,7 +168,7 @@ TEST(reps_counts_each_acknowledgment)
 	ASSERT_EQ(0xab1, uet_lb_next(&lb, 0, false));
 	ASSERT_EQ(0xab1, uet_lb_next(&lb, 0, false));
 	ASSERT_FALSE(uet_lb_explored(&lb));
-	ASSERT_EQ(0, lb.fresh);
+	ASSERT_EQ(0, uet_lb_fresh(&lb));
 	uet_lb_next(&lb, 0, false);
 	ASSERT_TRUE(uet_lb_explored(&lb));
 
@@ -198,13 +198,13 @@ TEST(reps_forgets_marked_and_trimmed)
 	uet_lb_feedback(&lb, 0xab6, UET_LB_TRIMMED, 0);
 	uet_lb_feedback(&lb, 0xab8, UET_LB_LOST, 0);
 	ASSERT_EQ(0xab4, uet_lb_next(&lb, 0, false));
-	ASSERT_EQ(0, lb.fresh);
+	ASSERT_EQ(0, uet_lb_fresh(&lb));
 	/* an entropy not in the ring: nothing to forget */
 	uet_lb_feedback(&lb, 0xab9, UET_LB_ECN, 0);
-	ASSERT_EQ(0, lb.fresh);
+	ASSERT_EQ(0, uet_lb_fresh(&lb));
 	/* nor is one of another set ever recycled */
 	uet_lb_feedback(&lb, 0x123, UET_LB_GOOD, 0);
-	ASSERT_EQ(0, lb.fresh);
+	ASSERT_EQ(0, uet_lb_fresh(&lb));
 	ASSERT_FALSE(lb.frozen);
 }
 
@@ -264,7 +264,7 @@ TEST(reps_retransmission_keeps_to_known_paths)
 	uet_lb_feedback(&lb, 0xab5, UET_LB_GOOD, 0);
 	ASSERT_EQ(0xab1, uet_lb_next(&lb, 0, false));
 	ASSERT_EQ(0xab5, uet_lb_next(&lb, 0, false));
-	ASSERT_EQ(0, lb.fresh);
+	ASSERT_EQ(0, uet_lb_fresh(&lb));
 	ASSERT_EQ(0xab1, uet_lb_next(&lb, 0, true));
 	ASSERT_EQ(0xab5, uet_lb_next(&lb, 0, true));
 	ASSERT_EQ(0xab1, uet_lb_next(&lb, 0, true));
