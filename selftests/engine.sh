@@ -185,7 +185,13 @@ nscc_ecn() {
 			seen=$(cc_seen $job $pid)
 			wait $pid || rc=1
 			echo "# cc $cc: uetctl pdc show: ${seen:-no window}"
-			if [ $cc = nscc ] && [ -z "$seen" ]; then rc=1; fi
+			# a window seen but on a debug kernel, where uetctl
+			# may look a few times only, each seconds long, and
+			# miss it (its counters below show the cuts still)
+			if [ $cc = nscc ] && [ -z "$seen" ] &&
+			   [ -z "${UET_SLOW:-}" ]; then
+				rc=1
+			fi
 			if [ $cc = none ] && [ -n "$seen" ]; then rc=1; fi
 			d=$(($(counter uet0 cc_decreases) - d))
 			w=$(($(counter uet0 cc_window_full) - w))
