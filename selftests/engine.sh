@@ -440,14 +440,16 @@ uud() {
 # lossy NETEM-ARGS...: 8 x 1 MiB through the impairment, in each mode,
 # printing what each mode's recovery cost
 lossy() {
-	local n mode rtx to tlp rc=0
+	local n mode rtx sp to tlp rc=0
 	n=$(scaled 8 2)
 	netem "$@" || return 1
 	for mode in rud rod; do
 		rtx=$(counter uet0 retransmits) to=$(counter uet0 timeouts)
 		tlp=$(counter uet0 tail_probes)
+		sp=$(counter uet0 retransmits_needless)
 		xfer count="$n" size="$(scaled 1048576 262144)" mode=$mode || rc=1
-		echo "# $mode retransmits: $(( $(counter uet0 retransmits) - rtx ))," \
+		echo "# $mode retransmits: $(( $(counter uet0 retransmits) - rtx ))" \
+			"($(( $(counter uet0 retransmits_needless) - sp )) needless)," \
 			"timeouts: $(( $(counter uet0 timeouts) - to ))," \
 			"tail probes: $(( $(counter uet0 tail_probes) - tlp ))"
 	done

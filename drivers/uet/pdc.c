@@ -157,6 +157,7 @@ static const char * const counter_names[UET_PDC_CNT_COUNT] = {
 	[UET_PDC_CNT_RX_OUT_OF_WINDOW] = "rx_out_of_window",
 	[UET_PDC_CNT_RX_CE] = "rx_ce",
 	[UET_PDC_CNT_TX_REORDERED] = "tx_reordered",
+	[UET_PDC_CNT_TX_NEEDLESS] = "tx_needless",
 };
 
 static const char *name_of(const char * const *names, unsigned int count,
@@ -798,27 +799,99 @@ static bool ack_valid(const struct uet_pdc *pdc, const struct uet_pdc_ack *ack)
 	return !(ack->sack_bitmap >> sent);
 }
 
+/* The duplicate threshold grows to @dist, if that is further. */
+static void reorder_grow(struct uet_pdc *pdc, u32 dist)
+{
+	if (dist > pdc->tx.reorder) {
+		pdc->tx.reorder = dist;
+		pdc->cnt[UET_PDC_CNT_TX_REORDERED]++;
+	}
+}
+
 /*
  * RUD, RUDI: @psn, about to be acknowledged for the first time, arrived
  * after PSNs up to @high (one past the highest selectively acknowledged
- * before the ACK) did.  Unless it was sent again (then which copy came is
- * not known), it was reordered, not lost: the duplicate threshold grows
- * so that as late an arrival is not taken for a loss again, as Linux
- * TCP's reordering does (tcp_check_sack_reordering()).
+ * before the ACK) did.  Unless it was sent again, it was reordered, not
+ * lost: the duplicate threshold grows so that as late an arrival is not
+ * taken for a loss again, as Linux TCP's reordering does
+ * (tcp_check_sack_reordering()).  If it was sent again, which copy came
+ * is not known: it is a suspect until an ACK shows whether it came twice
+ * (ack_dsack()).
  */
 static void tx_reordered(struct uet_pdc *pdc, u32 psn, u32 high)
 {
 	struct uet_pdc_tx *tx = &pdc->tx;
+	struct uet_pdc_suspect *sus;
 	u32 dist;
 
-	if (pdc->cfg.mode == UET_PDC_ROD || !uet_psn_before(psn, high) ||
-	    test_bit(slot(pdc, psn), tx->rtxd))
+	if (pdc->cfg.mode == UET_PDC_ROD || !uet_psn_before(psn, high))
 		return;
 	dist = min_t(u32, high - psn, UET_PDC_REORDER_MAX);
-	if (dist > tx->reorder) {
-		tx->reorder = dist;
-		pdc->cnt[UET_PDC_CNT_TX_REORDERED]++;
+	if (!test_bit(slot(pdc, psn), tx->rtxd)) {
+		reorder_grow(pdc, dist);
+		return;
 	}
+	if (dist <= tx->reorder)
+		return;		/* it would teach nothing */
+	sus = &tx->suspects[tx->suspect_next];
+	tx->suspect_next = (tx->suspect_next + 1) % UET_PDC_SUSPECTS;
+	sus->psn = psn;
+	sus->dist = dist;
+}
+
+/* Whether @ack says that @psn arrived: cumulatively or in its bitmap. */
+static bool ack_claims(const struct uet_pdc_ack *ack, u32 psn)
+{
+	u32 bit = psn - ack->sack_base;
+
+	return !uet_psn_after(psn, ack->cack_psn) ||
+	       (bit < UET_PDC_SACK_BITS && ack->sack_bitmap & BIT_ULL(bit));
+}
+
+/*
+ * RUD, RUDI, before @ack is processed: whether it shows that its PSN
+ * (ack_psn, the request that called for it) arrived twice.  The target
+ * answers a request it has seen before at once, naming it (rx_account()),
+ * much as TCP's D-SACK does (RFC 2883); but ACKs of sprayed requests
+ * come back in any order, and an ACK that an earlier one overtook names a
+ * PSN acknowledged before too.  So the ACK must name a PSN acknowledged
+ * before it and be current: claim every PSN above its CACK PSN that the
+ * sender holds acknowledged, which one built before the ACKs that
+ * acknowledged them does not.  If the PSN was sent again and acknowledged
+ * late (a suspect, tx_reordered()), the retransmission was needless: the
+ * threshold grows to the distance the first copy was late by.
+ */
+static bool ack_dsack(struct uet_pdc *pdc, const struct uet_pdc_ack *ack)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+	u32 psn = ack->ack_psn;
+	int i;
+
+	if (pdc->cfg.mode == UET_PDC_ROD ||
+	    (!uet_psn_before(psn, tx->una) &&
+	     !(tx_in_flight(pdc, psn) && tx_acked(pdc, psn))))
+		return false;
+	/* a current ACK's bitmap reaches the highest PSN selectively acked */
+	if (uet_psn_diff(tx->high_sack, ack->cack_psn + 1) > UET_PDC_SACK_BITS)
+		return false;
+	for (i = 0; uet_psn_before(ack->cack_psn + 1 + i, tx->high_sack); i++) {
+		u32 p = ack->cack_psn + 1 + i;
+
+		if ((uet_psn_before(p, tx->una) || tx_acked(pdc, p)) &&
+		    !ack_claims(ack, p))
+			return false;
+	}
+	for (i = 0; i < UET_PDC_SUSPECTS; i++) {
+		struct uet_pdc_suspect *sus = &tx->suspects[i];
+
+		if (sus->dist && sus->psn == psn) {
+			reorder_grow(pdc, sus->dist);
+			sus->dist = 0;
+			pdc->cnt[UET_PDC_CNT_TX_NEEDLESS]++;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* Acknowledge [una, @cack]; a CACK PSN behind the window is stale. */
@@ -1024,6 +1097,7 @@ int uet_pdc_tx_ack(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
 		return -EINVAL;
 	}
 
+	acked->needless = ack_dsack(pdc, ack);
 	acked->newly = ack_cumulative(pdc, ack->cack_psn, now, tx->high_sack);
 	acked->newly += ack_selective(pdc, ack, now, tx->high_sack,
 				      &acked->sack_new);

@@ -188,6 +188,8 @@ enum uet_pdc_rx_verdict {
  * @UET_PDC_CNT_RX_CE: requests taken that arrived ECN-marked (CE).
  * @UET_PDC_CNT_TX_REORDERED: times the duplicate threshold grew with the
  *	reordering seen.
+ * @UET_PDC_CNT_TX_NEEDLESS: retransmissions an ACK showed needless: their
+ *	PSN arrived twice.
  * @UET_PDC_CNT_COUNT: number of counters.
  *
  * The first %UET_PDC_CNT_KEPT, the ones a PDC's owner shows, outlast the
@@ -213,6 +215,7 @@ enum uet_pdc_counter {
 	UET_PDC_CNT_RX_OUT_OF_WINDOW,
 	UET_PDC_CNT_RX_CE,
 	UET_PDC_CNT_TX_REORDERED,
+	UET_PDC_CNT_TX_NEEDLESS,
 	UET_PDC_CNT_COUNT
 };
 
@@ -296,6 +299,7 @@ struct uet_pdc_ack {
  * @sack_new: bit i set: PSN @sack_base + i was acknowledged for the first
  *	time, by the SACK bitmap.
  * @newly: how many PSNs this ACK acknowledged for the first time.
+ * @needless: the ACK showed that a PSN sent again had arrived before.
  */
 struct uet_pdc_acked {
 	u32 cum_from;
@@ -303,6 +307,7 @@ struct uet_pdc_acked {
 	u32 sack_base;
 	u64 sack_new;
 	u32 newly;
+	bool needless;
 };
 
 /*
@@ -311,6 +316,27 @@ struct uet_pdc_acked {
  * is sent again, and the RTO or a tail probe finds a loss no later.
  */
 #define UET_PDC_REORDER_MAX	300
+
+/*
+ * PSNs sent again and then acknowledged late, remembered until an ACK
+ * shows one arrived twice (struct uet_pdc_tx's @suspects).  Only those
+ * that would raise the threshold are kept, and it rises with each one
+ * proved, so few are open at once; the ACK proving one comes within
+ * about a round trip of it.  Eight is a judgment, not a measurement: a
+ * suspect pushed out early costs a lesson, never a wrong one.
+ */
+#define UET_PDC_SUSPECTS	8
+
+/**
+ * struct uet_pdc_suspect - a retransmission that may have been needless
+ * @psn: the PSN sent again, acknowledged late ...
+ * @dist: ... this many PSNs below the highest one acknowledged before it;
+ *	0: the entry is free.
+ */
+struct uet_pdc_suspect {
+	u32 psn;
+	u32 dist;
+};
 
 /**
  * struct uet_pdc_tx - sender window: PSNs [@una, @nxt) are in flight
@@ -340,6 +366,10 @@ struct uet_pdc_acked {
  *	rnr_delay passed, to be acknowledged: then all of them go again.
  * @rnr_probe: see @rnr_probing.
  * @retries: timeouts since something was last newly acknowledged.
+ * @suspects: RUD, RUDI: PSNs sent again and acknowledged late, which would
+ *	have raised @reorder had they not gone again (tx_reordered()): an
+ *	ACK that shows one arrived twice proves it (ack_dsack()).
+ * @suspect_next: the entry of @suspects the next one takes.
  * @timing: @timed_psn is being timed for an RTT sample.
  * @timed_psn: the PSN being timed: one at a time, which RFC 6298 section 3
  *	allows.  Its timing stops if it is retransmitted (Karn's rule).
@@ -375,6 +405,8 @@ struct uet_pdc_tx {
 	bool rnr_probing;
 	u32 rnr_probe;
 	u32 retries;
+	struct uet_pdc_suspect suspects[UET_PDC_SUSPECTS];
+	u8 suspect_next;
 	bool timing;
 	u32 timed_psn;
 	u64 timed_at;

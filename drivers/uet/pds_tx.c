@@ -966,6 +966,8 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 		uet_count(udev, UET_CNT_DROP_OUT_OF_WINDOW, 1);
 		goto unlock;
 	}
+	if (acked.needless)
+		uet_count(udev, UET_CNT_RETRANSMITS_NEEDLESS, 1);
 	if (!pdc->rpdcid_known) {
 		if (!acked.newly)
 			goto unlock;	/* proves nothing: learn nothing */

@@ -622,7 +622,7 @@ permute() {
 		[ "$frc" = 0 ] || { sed 's/^/# client: /' "$OUT/client$j.log"; rc=1; }
 		bw=$(awk -v b="$BYTES" -v ms=$((t1 - t0)) \
 			'BEGIN { printf "%.2f", ms ? b / 1048576 / (ms / 1000) : 0 }')
-		flows="$flows${flows:+,}{\"bw_MBps\":$bw,\"timeouts\":$(lab_counter "luh1x$j" timeouts),\"retransmits\":$(lab_counter "luh1x$j" retransmits),\"packets\":$(lab_counter "luh1x$j" tx_packets),\"out_of_order\":$(lab_counter "luh2x$j" out_of_order),\"answers\":$(lab_counter "luh2x$j" tx_packets)}"
+		flows="$flows${flows:+,}{\"bw_MBps\":$bw,\"timeouts\":$(lab_counter "luh1x$j" timeouts),\"retransmits\":$(lab_counter "luh1x$j" retransmits),\"needless\":$(lab_counter "luh1x$j" retransmits_needless),\"tail_probes\":$(lab_counter "luh1x$j" tail_probes),\"packets\":$(lab_counter "luh1x$j" tx_packets),\"out_of_order\":$(lab_counter "luh2x$j" out_of_order),\"duplicates\":$(lab_counter "luh2x$j" duplicates),\"answers\":$(lab_counter "luh2x$j" tx_packets)}"
 	done
 	ups=
 	for s in $(seq "$SPINES"); do

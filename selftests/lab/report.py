@@ -204,6 +204,15 @@ def permutation(r):
         # per request sent: sent again, and taken out of order
         "retransmit_rate": sum(f.get("retransmits", 0) for f in flows) /
         packets if packets else None,
+        # of those, needless: as the senders found them (an ACK showed
+        # the PSN arrived twice), and as the receivers counted them
+        "needless_rate": sum(f.get("needless", 0) for f in flows) /
+        packets if packets else None,
+        "duplicate_rate": sum(f.get("duplicates", 0) for f in flows) /
+        packets if packets else None,
+        # tail probes sent, per request
+        "probe_rate": sum(f.get("tail_probes", 0) for f in flows) /
+        packets if packets else None,
         "out_of_order_rate": sum(f.get("out_of_order", 0) for f in flows) /
         packets if packets else None,
         # what the receivers sent back (ACKs, credit) per request
@@ -449,8 +458,9 @@ def main():
             results.append(fig)
             joins.append("permutation %dx%dx%d, cc %-5s lb %-9s flows %s MB/s, "
                          "uplinks %s (max/mean %s, jain %s), %.0f%% of their "
-                         "rate, timeouts %d, retransmitted %s, out of order %s, "
-                         "answered %s" %
+                         "rate, timeouts %d, retransmitted %s (needless %s, "
+                         "arrived twice %s; tail probes %s), "
+                         "out of order %s, answered %s" %
                          (r["leaves"], r["spines"], r["hosts"], r["cc"],
                           fig["lb"],
                           " ".join("%.2f" % f["bw_MBps"] for f in r["flows"]),
@@ -458,6 +468,9 @@ def main():
                           fmt(fig["uplink_max_mean"]), fmt(fig["uplink_jain"]),
                           fig["uplinks_used"] * 100, fig["timeouts"],
                           fmt(fig["retransmit_rate"], "%.4f"),
+                          fmt(fig["needless_rate"], "%.4f"),
+                          fmt(fig["duplicate_rate"], "%.4f"),
+                          fmt(fig["probe_rate"], "%.4f"),
                           fmt(fig["out_of_order_rate"], "%.4f"),
                           fmt(fig["answer_rate"], "%.3f")))
             continue

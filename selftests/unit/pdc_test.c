@@ -815,6 +815,58 @@ TEST(rud_threshold_follows_reordering)
 	EXPECT_EQ(1, pdc.cnt[UET_PDC_CNT_TX_REORDERED]);
 }
 
+/*
+ * RUD: a hole sent again, then acknowledged late, is a suspect: which
+ * copy came is not known.  An ACK that names it once it was acknowledged
+ * (the target answers a duplicate at once, naming it) shows it came
+ * twice: the retransmission was needless, and the threshold grows to 6
+ * after all.  An ACK an earlier one overtook, which names it too, shows
+ * nothing: it does not claim what the sender knows arrived.  Nor does a
+ * duplicate of a PSN never sent again.
+ */
+TEST(rud_dsack_teaches_reordering)
+{
+	struct uet_pdc_acked acked;
+	struct uet_pdc_ack ack;
+	struct uet_pdc pdc;
+	u32 rtx[16];
+
+	sender(_metadata, &pdc, UET_PDC_RUD, 32, 20);
+	ack = ack_of(WRAP_START - 1, WRAP_START, 0x3e);
+	EXPECT_EQ(5, acks(&pdc, &ack, 0, &acked));
+	ASSERT_EQ(1, take_rtx(&pdc, rtx, 16));
+	EXPECT_EQ(WRAP_START, rtx[0]);
+	/* the first copy, late: nothing learnt yet */
+	ack = ack_of(WRAP_START, WRAP_START + 1, 0);
+	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
+	EXPECT_FALSE(acked.needless);
+	EXPECT_EQ(3, pdc.tx.reorder);
+
+	/* overtaken: built before the ACK of 1 to 5, it names 0 again */
+	ack = ack_of(WRAP_START, WRAP_START + 1, 0x6);
+	EXPECT_EQ(0, acks(&pdc, &ack, 0, &acked));
+	EXPECT_FALSE(acked.needless);
+	/* a duplicate of 3, never sent again */
+	ack = ack_of(WRAP_START + 5, WRAP_START + 6, 0);
+	ack.ack_psn = WRAP_START + 3;
+	EXPECT_EQ(0, acks(&pdc, &ack, 0, &acked));
+	EXPECT_FALSE(acked.needless);
+	EXPECT_EQ(3, pdc.tx.reorder);
+
+	/* the copy sent again arrives: the target names 0 at once */
+	ack.ack_psn = WRAP_START;
+	EXPECT_EQ(0, acks(&pdc, &ack, 0, &acked));
+	EXPECT_TRUE(acked.needless);
+	EXPECT_EQ(6, pdc.tx.reorder);
+	EXPECT_EQ(1, pdc.cnt[UET_PDC_CNT_TX_NEEDLESS]);
+	EXPECT_EQ(1, pdc.cnt[UET_PDC_CNT_TX_REORDERED]);
+	/* once */
+	EXPECT_EQ(0, acks(&pdc, &ack, 0, &acked));
+	EXPECT_FALSE(acked.needless);
+	EXPECT_EQ(1, pdc.cnt[UET_PDC_CNT_TX_NEEDLESS]);
+	uet_pdc_fini(&pdc);
+}
+
 /* ... and follows it up to UET_PDC_REORDER_MAX, no further. */
 TEST(rud_reordering_bounded)
 {
