@@ -570,8 +570,7 @@ void uet_pdc_saved_init(struct uet_pdc_saved *s, u32 start_psn)
  * Quiet: nothing in flight, no hole open, no ACK owed.  Its windows then
  * hold nothing a new core would not (uet_pdc_restore()); its bitmaps are
  * freed, and the caller may free @pdc.  The RTT estimate stays, backoff
- * aside, and so does the duplicate threshold learnt; the counters but the
- * first %UET_PDC_CNT_KEPT go.
+ * aside; the counters but the first %UET_PDC_CNT_KEPT go.
  *
  * Return: true if @pdc was quiet and is saved in @s.
  */
@@ -586,7 +585,6 @@ bool uet_pdc_save(struct uet_pdc *pdc, struct uet_pdc_saved *s)
 	s->srtt = min_t(u64, pdc->rtt.srtt, (u32)~0U);
 	s->rttvar = min_t(u64, pdc->rtt.rttvar, (u32)~0U);
 	s->seeded = pdc->rtt.seeded;
-	s->tx_reorder = pdc->tx.reorder;
 	s->state = pdc->state;
 	memcpy(s->cnt, pdc->cnt, sizeof(s->cnt));
 	uet_pdc_fini(pdc);
@@ -616,8 +614,6 @@ int uet_pdc_restore(struct uet_pdc *pdc, const struct uet_pdc_cfg *cfg,
 	pdc->rx.cack = s->rx_cack;
 	pdc->rx.last_psn = s->rx_cack;
 	pdc->rx.history = min_t(u32, s->rx_history, cfg->window);
-	if (s->tx_reorder > pdc->tx.reorder)
-		pdc->tx.reorder = min_t(u32, s->tx_reorder, UET_PDC_REORDER_MAX);
 	if (s->seeded) {
 		pdc->rtt.srtt = min_t(u64, s->srtt, cfg->rto_max);
 		pdc->rtt.rttvar = min_t(u64, s->rttvar, cfg->rto_max);

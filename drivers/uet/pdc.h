@@ -348,11 +348,9 @@ struct uet_pdc_suspect {
  *	duplicate threshold already.
  * @reorder: RUD, RUDI: the duplicate threshold in force: dup_thresh,
  *	raised to the furthest reordering seen (a PSN acknowledged, not sent
- *	again or sent again needlessly, that many PSNs below the highest one
- *	selectively acknowledged before), at most %UET_PDC_REORDER_MAX.  It
- *	outlasts the PDC's quiet spells (struct uet_pdc_saved), as Linux TCP
- *	keeps a destination's reordering in its metrics cache: the paths
- *	stay.
+ *	again, that many PSNs below the highest one selectively acknowledged
+ *	before), at most %UET_PDC_REORDER_MAX.  A PDC that wakes starts
+ *	again from dup_thresh.
  * @rtx_next: PSNs marked lost lie in [@rtx_next, @rtx_end): where the
  *	search for the next retransmission resumes ...
  * @rtx_end: ... and where it stops.
@@ -476,7 +474,6 @@ struct uet_pdc {
  *	beyond any RTO that matters), ...
  * @rttvar: ...
  * @seeded: ... if it holds a measurement.
- * @tx_reorder: the duplicate threshold the sender had learnt.
  * @state: enum uet_pdc_state.
  * @cnt: the first %UET_PDC_CNT_KEPT counters.
  *
@@ -490,7 +487,6 @@ struct uet_pdc_saved {
 	u32 srtt;
 	u32 rttvar;
 	u16 rx_history;
-	u16 tx_reorder;
 	u8 state;
 	bool seeded;
 	u64 cnt[UET_PDC_CNT_KEPT];

@@ -867,41 +867,6 @@ TEST(rud_dsack_teaches_reordering)
 	uet_pdc_fini(&pdc);
 }
 
-/*
- * The threshold learnt outlasts a quiet spell: the paths stay.  What was
- * saved is bounded when it comes back, and never lowers the device's
- * dup_thresh.
- */
-TEST(rud_threshold_kept_while_quiet)
-{
-	struct uet_pdc_saved saved;
-	struct uet_pdc_acked acked;
-	struct uet_pdc_ack ack;
-	struct uet_pdc_cfg cfg;
-	struct uet_pdc pdc;
-
-	sender(_metadata, &pdc, UET_PDC_RUD, 32, 20);
-	ack = ack_of(WRAP_START - 1, WRAP_START, 0x3e);
-	EXPECT_EQ(5, acks(&pdc, &ack, 0, &acked));
-	ack = ack_of(WRAP_START + 19, WRAP_START + 20, 0);
-	EXPECT_EQ(15, acks(&pdc, &ack, 0, &acked));
-	EXPECT_EQ(6, pdc.tx.reorder);
-	ASSERT_TRUE(uet_pdc_save(&pdc, &saved));
-	small_cfg(&cfg, UET_PDC_RUD, 32);
-	ASSERT_EQ(0, uet_pdc_restore(&pdc, &cfg, true, &saved));
-	EXPECT_EQ(6, pdc.tx.reorder);
-	uet_pdc_fini(&pdc);
-
-	saved.tx_reorder = 4 * UET_PDC_REORDER_MAX;
-	ASSERT_EQ(0, uet_pdc_restore(&pdc, &cfg, true, &saved));
-	EXPECT_EQ(UET_PDC_REORDER_MAX, pdc.tx.reorder);
-	uet_pdc_fini(&pdc);
-	saved.tx_reorder = 1;
-	ASSERT_EQ(0, uet_pdc_restore(&pdc, &cfg, true, &saved));
-	EXPECT_EQ(cfg.dup_thresh, pdc.tx.reorder);
-	uet_pdc_fini(&pdc);
-}
-
 /* ... and follows it up to UET_PDC_REORDER_MAX, no further. */
 TEST(rud_reordering_bounded)
 {
