@@ -857,34 +857,41 @@ static bool ack_claims(const struct uet_pdc_ack *ack, u32 psn)
  * PSN acknowledged before too.  So the ACK must name a PSN acknowledged
  * before it and be current: claim every PSN above its CACK PSN that the
  * sender holds acknowledged, which one built before the ACKs that
- * acknowledged them does not.  If the PSN was sent again and acknowledged
- * late (a suspect, tx_reordered()), the retransmission was needless: the
- * threshold grows to the distance the first copy was late by.
+ * acknowledged them does not.
  */
-static bool ack_dsack(struct uet_pdc *pdc, const struct uet_pdc_ack *ack)
+static bool ack_names_duplicate(const struct uet_pdc *pdc,
+				const struct uet_pdc_ack *ack)
 {
-	struct uet_pdc_tx *tx = &pdc->tx;
-	u32 psn = ack->ack_psn;
-	int i;
+	const struct uet_pdc_tx *tx = &pdc->tx;
+	u32 p;
 
-	if (pdc->cfg.mode == UET_PDC_ROD ||
-	    (!uet_psn_before(psn, tx->una) &&
-	     !(tx_in_flight(pdc, psn) && tx_acked(pdc, psn))))
+	if (!uet_psn_before(ack->ack_psn, tx->una) &&
+	    !(tx_in_flight(pdc, ack->ack_psn) && tx_acked(pdc, ack->ack_psn)))
 		return false;
 	/* a current ACK's bitmap reaches the highest PSN selectively acked */
 	if (uet_psn_diff(tx->high_sack, ack->cack_psn + 1) > UET_PDC_SACK_BITS)
 		return false;
-	for (i = 0; uet_psn_before(ack->cack_psn + 1 + i, tx->high_sack); i++) {
-		u32 p = ack->cack_psn + 1 + i;
-
+	for (p = ack->cack_psn + 1; uet_psn_before(p, tx->high_sack); p++)
 		if ((uet_psn_before(p, tx->una) || tx_acked(pdc, p)) &&
 		    !ack_claims(ack, p))
 			return false;
-	}
-	for (i = 0; i < UET_PDC_SUSPECTS; i++) {
-		struct uet_pdc_suspect *sus = &tx->suspects[i];
+	return true;
+}
 
-		if (sus->dist && sus->psn == psn) {
+/*
+ * RUD, RUDI, before @ack is processed: if it shows that a suspect
+ * (tx_reordered()) arrived twice, that retransmission was needless, and
+ * the threshold grows to the distance the first copy was late by.
+ */
+static bool ack_dsack(struct uet_pdc *pdc, const struct uet_pdc_ack *ack)
+{
+	struct uet_pdc_suspect *sus;
+
+	if (pdc->cfg.mode == UET_PDC_ROD || !ack_names_duplicate(pdc, ack))
+		return false;
+	for (sus = pdc->tx.suspects;
+	     sus < pdc->tx.suspects + UET_PDC_SUSPECTS; sus++) {
+		if (sus->dist && sus->psn == ack->ack_psn) {
 			reorder_grow(pdc, sus->dist);
 			sus->dist = 0;
 			pdc->cnt[UET_PDC_CNT_TX_NEEDLESS]++;
