@@ -178,9 +178,10 @@ nscc_ecn() {
 			A uetctl dev set uet0 cc $cc cc-target-us 1 || rc=1
 			d=$(counter uet0 cc_decreases) w=$(counter uet0 cc_window_full)
 			r=$(counter uet0 timeouts)
-			# long enough on a debug kernel for uetctl, slow
-			# there, to look a few times while it sends
-			xfer job=$job count="$(scaled 64 48)" size=262144 &
+			# long enough for uetctl to look while it sends; on
+			# a debug kernel, where the look is not asked for,
+			# long enough for the cuts only
+			xfer job=$job count="$(scaled 64 16)" size=262144 &
 			pid=$!
 			seen=$(cc_seen $job $pid)
 			wait $pid || rc=1
@@ -206,7 +207,7 @@ nscc_ecn() {
 			fi
 			# RUDI's requests have the window of their path too
 			d=$(counter uet0 cc_decreases) w=$(counter uet0 cc_window_full)
-			xfer job=$((job + 10)) count="$(scaled 16 12)" size=262144 \
+			xfer job=$((job + 10)) count="$(scaled 16 8)" size=262144 \
 				op=write mode=rudi || rc=1
 			d=$(($(counter uet0 cc_decreases) - d))
 			w=$(($(counter uet0 cc_window_full) - w))
