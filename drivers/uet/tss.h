@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * uet's transport security (TSS) core: the replay window.  Pure
- * bookkeeping on host-order values, no keys, locks or crypto: the caller
- * holds whatever lock guards the window, and asks here only about packets
- * whose integrity check already passed, so a forged packet never moves a
- * window.
+ * uet's transport security (TSS) core: the AES-GCM nonce of a packet, the
+ * key derivation (SP 800-108 in counter mode, its pseudorandom function
+ * the caller's: AES-CMAC through the crypto API in the kernel) and the
+ * replay window.  No keys are kept here, no locks, no crypto of its own:
+ * the caller holds whatever lock guards a window, and takes a TSC into it
+ * only for packets whose integrity check passed, so a forged packet never
+ * moves a window.
  *
  * Part of the protocol core: no kernel objects, so the userspace unit
  * tests and fuzzers compile it as is.  Documentation/security.rst says
@@ -15,6 +17,50 @@
 
 #include <linux/bitmap.h>
 #include <linux/types.h>
+
+#include "wire.h"
+
+/* AES-GCM's nonce: 96 bits, the length GCM handles without hashing it. */
+#define UET_TSS_IV_LEN		12
+/* The integrity check value at a packet's end: GCM's full 128-bit tag. */
+#define UET_TSS_ICV_LEN		16
+/* Keys: AES-256, as the UEC reference provider uses. */
+#define UET_TSS_KEY_LEN		32
+/* What the KDF's pseudorandom function gives per call: a CMAC-AES block. */
+#define UET_TSS_PRF_LEN		16
+/* Longest label and context uet_tss_kdf() takes. */
+#define UET_TSS_LABEL_MAX	8
+#define UET_TSS_CONTEXT_MAX	32
+
+/*
+ * The labels of the reference provider's derivations: "UE1" derives a
+ * source's key from a cluster key, "UE2" a domain's from a node's.
+ */
+#define UET_TSS_LABEL_SOURCE	"UE1"
+#define UET_TSS_LABEL_DOMAIN	"UE2"
+
+/*
+ * A source's key derivation context: a zero byte, the key's 16-bit epoch
+ * and the source's 32-bit identity (its SSI, or its IPv4 address), in
+ * network order.
+ */
+#define UET_TSS_SOURCE_CTX_LEN	7
+
+/**
+ * typedef uet_tss_prf_t - the KDF's pseudorandom function
+ * @arg: the caller's, keyed with the key derived from.
+ * @in: the input block.
+ * @len: its length.
+ * @out: UET_TSS_PRF_LEN bytes of output.
+ *
+ * Return: 0, or a negative errno.
+ */
+typedef int (*uet_tss_prf_t)(void *arg, const u8 *in, size_t len, u8 *out);
+
+void uet_tss_iv(const struct uet_tss_hdr_info *h, u8 *iv);
+void uet_tss_source_context(u8 *ctx, u16 epoch, u32 source);
+int uet_tss_kdf(uet_tss_prf_t prf, void *arg, const char *label,
+		const u8 *ctx, size_t ctx_len, u8 *out, size_t out_len);
 
 /*
  * TSC values a window remembers below the highest seen: how far a packet

@@ -1,14 +1,213 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the transport security core (drivers/uet/tss.c): the
- * replay window takes each TSC once, in any order within the window, and
- * refuses what falls below it, however far the top jumps.
+ * nonce and the KDF's input blocks are laid out byte for byte as
+ * Documentation/security.rst draws them, the KDF keyed with AES-CMAC
+ * (OpenSSL's, checked first against RFC 4493's examples) gives the CMAC
+ * blocks of those inputs, and the replay window takes each TSC once, in
+ * any order within the window, and refuses what falls below it, however
+ * far the top jumps.
  */
+/* OpenSSL's headers before the harness: they want <pthread.h> as is */
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+
 #include "kselftest_harness.h"
 
 #include <linux/limits.h>
 
 #include "tss.h"
+
+/* "00 11 ..." into bytes; how many. */
+static size_t unhex(const char *s, u8 *out)
+{
+	size_t n = 0;
+	unsigned int b;
+
+	while (*s) {
+		if (*s == ' ') {
+			s++;
+			continue;
+		}
+		if (sscanf(s, "%2x", &b) != 1)
+			break;
+		out[n++] = b;
+		s += 2;
+	}
+	return n;
+}
+
+/* AES-CMAC of @in under the key in @arg (struct cmac_key), by OpenSSL. */
+struct cmac_key {
+	const u8 *key;
+	size_t len;
+};
+
+static int cmac(void *arg, const u8 *in, size_t len, u8 *out)
+{
+	const struct cmac_key *k = arg;
+	char cipher[] = "AES-256-CBC";
+	OSSL_PARAM params[2];
+	EVP_MAC_CTX *ctx;
+	EVP_MAC *mac;
+	size_t olen = 0;
+	int ok;
+
+	if (k->len == 16)
+		memcpy(cipher, "AES-128-CBC", sizeof(cipher));
+	mac = EVP_MAC_fetch(NULL, "CMAC", NULL);
+	ctx = mac ? EVP_MAC_CTX_new(mac) : NULL;
+	params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_CIPHER,
+						     cipher, 0);
+	params[1] = OSSL_PARAM_construct_end();
+	ok = ctx && EVP_MAC_init(ctx, k->key, k->len, params) &&
+	     EVP_MAC_update(ctx, in, len) &&
+	     EVP_MAC_final(ctx, out, &olen, UET_TSS_PRF_LEN) &&
+	     olen == UET_TSS_PRF_LEN;
+	EVP_MAC_CTX_free(ctx);
+	EVP_MAC_free(mac);
+	return ok ? 0 : -EIO;
+}
+
+/* The PRF itself: RFC 4493 section 4, examples 1 and 2 (AES-128). */
+TEST(cmac_rfc4493)
+{
+	u8 key[16], msg[16], want[16], got[16];
+	struct cmac_key k = { key, sizeof(key) };
+
+	unhex("2b7e1516 28aed2a6 abf71588 09cf4f3c", key);
+	unhex("bb1d6929 e9593728 7fa37d12 9b756746", want);
+	ASSERT_EQ(0, cmac(&k, msg, 0, got));
+	EXPECT_EQ(0, memcmp(want, got, 16));
+	unhex("6bc1bee2 2e409f96 e93d7e11 7393172a", msg);
+	unhex("070a16b4 6b4d4144 f79bdd9d d04a287c", want);
+	ASSERT_EQ(0, cmac(&k, msg, sizeof(msg), got));
+	EXPECT_EQ(0, memcmp(want, got, 16));
+}
+
+/* The nonce: SSI (or SDI) then TSC, big-endian. */
+TEST(iv_layout)
+{
+	struct uet_tss_hdr_info h = {
+		.sdi = 0xabcdef, .ssi = 0x01020304, .has_ssi = true,
+		.tsc = 0x1122334455667788ULL,
+	};
+	u8 iv[UET_TSS_IV_LEN], want[UET_TSS_IV_LEN];
+
+	unhex("01020304 11223344 55667788", want);
+	uet_tss_iv(&h, iv);
+	EXPECT_EQ(0, memcmp(want, iv, sizeof(iv)));
+	h.has_ssi = false;
+	unhex("00abcdef 11223344 55667788", want);
+	uet_tss_iv(&h, iv);
+	EXPECT_EQ(0, memcmp(want, iv, sizeof(iv)));
+}
+
+/* A PRF that keeps its inputs and answers with the block's number. */
+struct record {
+	u8 in[4][64];
+	size_t len[4];
+	int calls;
+	int fail_at;
+};
+
+static int record_prf(void *arg, const u8 *in, size_t len, u8 *out)
+{
+	struct record *r = arg;
+
+	if (r->calls == r->fail_at)
+		return -EIO;
+	memcpy(r->in[r->calls], in, len);
+	r->len[r->calls++] = len;
+	memset(out, in[0], UET_TSS_PRF_LEN);
+	return 0;
+}
+
+/*
+ * The input blocks of a source key's derivation: [i]_8 "UE1" 00, the
+ * context (00, epoch, source) and [L]_32 = 256; two blocks for 32 bytes.
+ */
+TEST(kdf_input_layout)
+{
+	struct record r = { .fail_at = -1 };
+	u8 ctx[UET_TSS_SOURCE_CTX_LEN], want[64], key[UET_TSS_KEY_LEN];
+	size_t n;
+	int i;
+
+	uet_tss_source_context(ctx, 0x0102, 0xc6120001);
+	n = unhex("01 554531 00 00 0102 c6120001 00000100", want);
+	ASSERT_EQ(0, uet_tss_kdf(record_prf, &r, UET_TSS_LABEL_SOURCE, ctx,
+				 sizeof(ctx), key, sizeof(key)));
+	ASSERT_EQ(2, r.calls);
+	ASSERT_EQ(n, r.len[0]);
+	EXPECT_EQ(0, memcmp(want, r.in[0], n));
+	want[0] = 2;
+	ASSERT_EQ(n, r.len[1]);
+	EXPECT_EQ(0, memcmp(want, r.in[1], n));
+	for (i = 0; i < UET_TSS_KEY_LEN; i++)
+		ASSERT_EQ(i < UET_TSS_PRF_LEN ? 1 : 2, key[i]);
+
+	/* 16 bytes: one block, and L says 128 */
+	r.calls = 0;
+	ASSERT_EQ(0, uet_tss_kdf(record_prf, &r, UET_TSS_LABEL_DOMAIN, ctx,
+				 sizeof(ctx), key, 16));
+	EXPECT_EQ(1, r.calls);
+	n = unhex("01 554532 00 00 0102 c6120001 00000080", want);
+	EXPECT_EQ(0, memcmp(want, r.in[0], n));
+}
+
+/* Out-of-range lengths refused; a PRF's error clears what was derived. */
+TEST(kdf_refusals)
+{
+	struct record r = { .fail_at = -1 };
+	u8 ctx[UET_TSS_CONTEXT_MAX + 1] = { 0 }, key[UET_TSS_KEY_LEN + 1];
+
+	EXPECT_EQ(-EINVAL, uet_tss_kdf(record_prf, &r, "UE1", ctx,
+				       sizeof(ctx), key, 32));
+	EXPECT_EQ(-EINVAL, uet_tss_kdf(record_prf, &r, "UE1", ctx, 7, key,
+				       sizeof(key)));
+	EXPECT_EQ(-EINVAL, uet_tss_kdf(record_prf, &r, "UE1", ctx, 7, key, 0));
+	EXPECT_EQ(-EINVAL, uet_tss_kdf(record_prf, &r, "LABEL_TOO", ctx, 7,
+				       key, 32));
+	EXPECT_EQ(0, r.calls);
+	r.fail_at = 1;
+	memset(key, 0x5a, sizeof(key));
+	EXPECT_EQ(-EIO, uet_tss_kdf(record_prf, &r, "UE1", ctx, 7, key, 32));
+	for (int i = 0; i < 32; i++)
+		ASSERT_EQ(0, key[i]);
+}
+
+/*
+ * Keyed with AES-256-CMAC, the derived key is the CMAC blocks of those
+ * inputs, computed here without the KDF.
+ */
+TEST(kdf_cmac)
+{
+	u8 k_in[UET_TSS_KEY_LEN], ctx[UET_TSS_SOURCE_CTX_LEN], in[64];
+	u8 want[UET_TSS_KEY_LEN], got[UET_TSS_KEY_LEN], other[UET_TSS_KEY_LEN];
+	struct cmac_key k = { k_in, sizeof(k_in) };
+	size_t n;
+
+	unhex("07e97249 58d9e1f7 10f594e1 8e11fd8d 4a3582c2 56ccfecf c5eb1902 e556bed4",
+	      k_in);
+	uet_tss_source_context(ctx, 7, 0xc6120002);
+	n = unhex("01 554531 00 00 0007 c6120002 00000100", in);
+	ASSERT_EQ(0, cmac(&k, in, n, want));
+	in[0] = 2;
+	ASSERT_EQ(0, cmac(&k, in, n, want + 16));
+	ASSERT_EQ(0, uet_tss_kdf(cmac, &k, UET_TSS_LABEL_SOURCE, ctx,
+				 sizeof(ctx), got, sizeof(got)));
+	EXPECT_EQ(0, memcmp(want, got, sizeof(got)));
+	/* another source, another epoch: another key */
+	uet_tss_source_context(ctx, 7, 0xc6120003);
+	ASSERT_EQ(0, uet_tss_kdf(cmac, &k, UET_TSS_LABEL_SOURCE, ctx,
+				 sizeof(ctx), other, sizeof(other)));
+	EXPECT_NE(0, memcmp(got, other, sizeof(got)));
+	uet_tss_source_context(ctx, 8, 0xc6120002);
+	ASSERT_EQ(0, uet_tss_kdf(cmac, &k, UET_TSS_LABEL_SOURCE, ctx,
+				 sizeof(ctx), other, sizeof(other)));
+	EXPECT_NE(0, memcmp(got, other, sizeof(got)));
+}
 
 #define W	UET_TSS_REPLAY_WINDOW
 
