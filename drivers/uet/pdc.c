@@ -808,6 +808,19 @@ static void reorder_grow(struct uet_pdc *pdc, u32 dist)
 	}
 }
 
+/* A free entry of @tx's suspects; when none is, the ring's next in turn. */
+static struct uet_pdc_suspect *suspect_entry(struct uet_pdc_tx *tx)
+{
+	struct uet_pdc_suspect *sus;
+
+	for (sus = tx->suspects; sus < tx->suspects + UET_PDC_SUSPECTS; sus++)
+		if (!sus->dist)
+			return sus;
+	sus = &tx->suspects[tx->suspect_next];
+	tx->suspect_next = (tx->suspect_next + 1) % UET_PDC_SUSPECTS;
+	return sus;
+}
+
 /*
  * RUD, RUDI: @psn, about to be acknowledged for the first time, arrived
  * after PSNs up to @high (one past the highest selectively acknowledged
@@ -833,8 +846,7 @@ static void tx_reordered(struct uet_pdc *pdc, u32 psn, u32 high)
 	}
 	if (dist <= tx->reorder)
 		return;		/* it would teach nothing */
-	sus = &tx->suspects[tx->suspect_next];
-	tx->suspect_next = (tx->suspect_next + 1) % UET_PDC_SUSPECTS;
+	sus = suspect_entry(tx);
 	sus->psn = psn;
 	sus->dist = dist;
 }

@@ -369,7 +369,8 @@ struct uet_pdc_suspect {
  * @suspects: RUD, RUDI: PSNs sent again and acknowledged late, which would
  *	have raised @reorder had they not gone again (tx_reordered()): an
  *	ACK that shows one arrived twice proves it (ack_dsack()).
- * @suspect_next: the entry of @suspects the next one takes.
+ * @suspect_next: the entry of @suspects the next one takes when none is
+ *	free.
  * @timing: @timed_psn is being timed for an RTT sample.
  * @timed_psn: the PSN being timed: one at a time, which RFC 6298 section 3
  *	allows.  Its timing stops if it is retransmitted (Karn's rule).

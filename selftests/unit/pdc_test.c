@@ -867,6 +867,44 @@ TEST(rud_dsack_teaches_reordering)
 	uet_pdc_fini(&pdc);
 }
 
+/*
+ * A suspect takes a free entry while there is one: it pushes out no
+ * other suspect still waiting for its proof.
+ */
+TEST(rud_suspect_takes_a_free_entry)
+{
+	struct uet_pdc_acked acked;
+	struct uet_pdc_ack ack;
+	struct uet_pdc pdc;
+	u32 rtx[16];
+	int i;
+
+	sender(_metadata, &pdc, UET_PDC_RUD, 32, 20);
+	/* every entry but the first waits; the ring's next is the second */
+	for (i = 1; i < UET_PDC_SUSPECTS; i++) {
+		pdc.tx.suspects[i].psn = WRAP_START + 100 + i;
+		pdc.tx.suspects[i].dist = 50;
+	}
+	pdc.tx.suspect_next = 1;
+	ack = ack_of(WRAP_START - 1, WRAP_START, 0x3e);
+	EXPECT_EQ(5, acks(&pdc, &ack, 0, &acked));
+	ASSERT_EQ(1, take_rtx(&pdc, rtx, 16));
+	ack = ack_of(WRAP_START, WRAP_START + 1, 0);
+	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
+	EXPECT_EQ(WRAP_START, pdc.tx.suspects[0].psn);
+	EXPECT_EQ(6, pdc.tx.suspects[0].dist);
+	for (i = 1; i < UET_PDC_SUSPECTS; i++) {
+		EXPECT_EQ(WRAP_START + 100 + i, pdc.tx.suspects[i].psn);
+		EXPECT_EQ(50, pdc.tx.suspects[i].dist);
+	}
+	/* the proof of the new one still comes */
+	ack = ack_of(WRAP_START + 5, WRAP_START + 6, 0);
+	ack.ack_psn = WRAP_START;
+	EXPECT_EQ(0, acks(&pdc, &ack, 0, &acked));
+	EXPECT_TRUE(acked.needless);
+	uet_pdc_fini(&pdc);
+}
+
 /* ... and follows it up to UET_PDC_REORDER_MAX, no further. */
 TEST(rud_reordering_bounded)
 {
