@@ -69,7 +69,7 @@ static int cmac(void *arg, const u8 *in, size_t len, u8 *out)
 	return ok ? 0 : -EIO;
 }
 
-/* The PRF itself: RFC 4493 section 4, examples 1 and 2 (AES-128). */
+/* The PRF itself: RFC 4493 section 4, examples 1 and 2 (AES-128) ... */
 TEST(cmac_rfc4493)
 {
 	u8 key[16], msg[16], want[16], got[16];
@@ -81,6 +81,26 @@ TEST(cmac_rfc4493)
 	EXPECT_EQ(0, memcmp(want, got, 16));
 	unhex("6bc1bee2 2e409f96 e93d7e11 7393172a", msg);
 	unhex("070a16b4 6b4d4144 f79bdd9d d04a287c", want);
+	ASSERT_EQ(0, cmac(&k, msg, sizeof(msg), got));
+	EXPECT_EQ(0, memcmp(want, got, 16));
+}
+
+/*
+ * ... and with the KDF's key length: SP 800-38B appendix D.3, examples 9
+ * and 10 (AES-256).
+ */
+TEST(cmac_sp800_38b_aes256)
+{
+	u8 key[32], msg[16], want[16], got[16];
+	struct cmac_key k = { key, sizeof(key) };
+
+	unhex("603deb10 15ca71be 2b73aef0 857d7781 1f352c07 3b6108d7 2d9810a3 0914dff4",
+	      key);
+	unhex("028962f6 1b7bf89e fc6b551f 4667d983", want);
+	ASSERT_EQ(0, cmac(&k, msg, 0, got));
+	EXPECT_EQ(0, memcmp(want, got, 16));
+	unhex("6bc1bee2 2e409f96 e93d7e11 7393172a", msg);
+	unhex("28a7023f 452e8f82 bd4bf28d 8c37c35c", want);
 	ASSERT_EQ(0, cmac(&k, msg, sizeof(msg), got));
 	EXPECT_EQ(0, memcmp(want, got, 16));
 }
@@ -101,6 +121,44 @@ TEST(iv_layout)
 	unhex("00abcdef 11223344 55667788", want);
 	uet_tss_iv(&h, iv);
 	EXPECT_EQ(0, memcmp(want, iv, sizeof(iv)));
+}
+
+/*
+ * AES-256-GCM with a nonce of uet_tss_iv(): McGrew and Viega, "The
+ * Galois/Counter Mode of Operation", test cases 13 and 14 (a zero key, an
+ * all-zero nonce: SSI 0 and TSC 0), by OpenSSL; what the ICV of a packet
+ * with that header, key and payload must be.
+ */
+TEST(gcm_mcgrew_viega_13_14)
+{
+	struct uet_tss_hdr_info h = { .has_ssi = true };
+	u8 key[32] = { 0 }, iv[UET_TSS_IV_LEN], pt[16] = { 0 }, ct[16];
+	u8 tag[UET_TSS_ICV_LEN], want_ct[16], want_tag[UET_TSS_ICV_LEN];
+	const char *tags[] = { "530f8afb c74536b9 a963b4f1 c4cb738b",
+			       "d0d1c8a7 99996bf0 265b98b5 d48ab919" };
+	EVP_CIPHER_CTX *ctx;
+	int len, n;
+
+	uet_tss_iv(&h, iv);
+	unhex("cea7403d 4d606b6e 074ec5d3 baf39d18", want_ct);
+	for (n = 0; n < 2; n++) {
+		ctx = EVP_CIPHER_CTX_new();
+		ASSERT_NE(NULL, ctx);
+		ASSERT_EQ(1, EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), NULL,
+						key, iv));
+		len = 0;
+		if (n)
+			ASSERT_EQ(1, EVP_EncryptUpdate(ctx, ct, &len, pt,
+						       sizeof(pt)));
+		ASSERT_EQ(1, EVP_EncryptFinal_ex(ctx, ct + len, &len));
+		ASSERT_EQ(1, EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG,
+						 sizeof(tag), tag));
+		EVP_CIPHER_CTX_free(ctx);
+		unhex(tags[n], want_tag);
+		EXPECT_EQ(0, memcmp(want_tag, tag, sizeof(tag)));
+		if (n)
+			EXPECT_EQ(0, memcmp(want_ct, ct, sizeof(ct)));
+	}
 }
 
 /* A PRF that keeps its inputs and answers with the block's number. */
