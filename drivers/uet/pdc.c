@@ -956,12 +956,12 @@ static u32 ack_selective(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
 }
 
 /*
- * Whether the duplicate threshold's count of PSNs (@tx.reorder) at or
- * above @floor have been selectively acknowledged: the walk goes down
- * from the highest PSN SACKed and stops at the last of them, whose PSN
- * goes to *@psn.
+ * Whether @count PSNs at or above @floor have been selectively
+ * acknowledged: the walk goes down from the highest PSN SACKed and stops
+ * at the last of them, whose PSN goes to *@psn.
  */
-static bool sacked_above(const struct uet_pdc *pdc, u32 floor, u32 *psn)
+static bool sacked_above(const struct uet_pdc *pdc, u32 floor, u32 count,
+			 u32 *psn)
 {
 	u32 p = pdc->tx.high_sack;
 	u32 above = 0;
@@ -970,7 +970,7 @@ static bool sacked_above(const struct uet_pdc *pdc, u32 floor, u32 *psn)
 		return false;
 	while (p != floor) {
 		p--;
-		if (tx_acked(pdc, p) && ++above == pdc->tx.reorder) {
+		if (tx_acked(pdc, p) && ++above == count) {
 			*psn = p;
 			return true;
 		}
@@ -989,7 +989,7 @@ static void detect_losses(struct uet_pdc *pdc)
 	struct uet_pdc_tx *tx = &pdc->tx;
 	u32 psn;
 
-	if (!sacked_above(pdc, tx->lost_scan, &psn))
+	if (!sacked_above(pdc, tx->lost_scan, tx->reorder, &psn))
 		return;
 	mark_lost(pdc, tx->lost_scan, psn);
 	tx->lost_scan = psn;
@@ -1007,7 +1007,8 @@ static void detect_lost_rtx(struct uet_pdc *pdc)
 	struct uet_pdc_tx *tx = &pdc->tx;
 	u32 psn, s;
 
-	if (!tx->rtx_out || !sacked_above(pdc, tx->rtx_high, &psn))
+	if (!tx->rtx_out ||
+	    !sacked_above(pdc, tx->rtx_high, tx->reorder, &psn))
 		return;
 	for (psn = tx->una; tx->rtx_out && psn != tx->rtx_high; psn++) {
 		s = slot(pdc, psn);
@@ -1300,6 +1301,7 @@ bool uet_pdc_tx_next_rtx(struct uet_pdc *pdc, u32 *psn)
 void uet_pdc_tx_timeout(struct uet_pdc *pdc)
 {
 	struct uet_pdc_tx *tx = &pdc->tx;
+	u32 psn;
 
 	pdc->cnt[UET_PDC_CNT_TX_TIMEOUTS]++;
 	tx->retries++;
@@ -1310,6 +1312,16 @@ void uet_pdc_tx_timeout(struct uet_pdc *pdc)
 		go_back(pdc);
 		return;
 	}
+	/*
+	 * dup_thresh PSNs SACKed above the hole the timer found: the
+	 * configured threshold would have found it, so the one learnt
+	 * overestimates the reordering (a lesson from a late tail probe, or a
+	 * needless resend wrongly proved) and comes back down to it, as Linux
+	 * TCP's does on a timeout (tcp_enter_loss()).
+	 */
+	if (tx->reorder > pdc->cfg.dup_thresh &&
+	    sacked_above(pdc, tx->una, pdc->cfg.dup_thresh, &psn))
+		tx->reorder = pdc->cfg.dup_thresh;
 	mark_lost(pdc, tx->una, tx->nxt);
 	/* The retransmits are not to be judged lost again by SACKs. */
 	tx->lost_scan = tx->nxt;

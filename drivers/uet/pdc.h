@@ -350,7 +350,8 @@ struct uet_pdc_suspect {
  *	raised to the furthest reordering seen (a PSN acknowledged, not sent
  *	again, that many PSNs below the highest one selectively acknowledged
  *	before), at most %UET_PDC_REORDER_MAX.  A PDC that wakes starts
- *	again from dup_thresh.
+ *	again from dup_thresh, and so does one whose timer expires with
+ *	dup_thresh PSNs SACKed above its first hole.
  * @rtx_next: PSNs marked lost lie in [@rtx_next, @rtx_end): where the
  *	search for the next retransmission resumes ...
  * @rtx_end: ... and where it stops.

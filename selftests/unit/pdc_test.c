@@ -920,6 +920,39 @@ TEST(rud_reordering_bounded)
 	EXPECT_EQ(UET_PDC_REORDER_MAX, pdc.tx.reorder);
 }
 
+/*
+ * A timeout with dup_thresh PSNs SACKed above the hole brings a learnt
+ * threshold back down to dup_thresh; with fewer, the lesson stands.
+ */
+TEST(rud_timeout_unlearns_reordering)
+{
+	struct uet_pdc_acked acked;
+	struct uet_pdc_ack ack;
+	struct uet_pdc pdc;
+	u32 dup_thresh;
+
+	sender(_metadata, &pdc, UET_PDC_RUD, 512, 420);
+	dup_thresh = pdc.cfg.dup_thresh;
+	ack = ack_of(WRAP_START - 1, WRAP_START + 399, 1);
+	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
+	ack = ack_of(WRAP_START, WRAP_START + 1, 0);
+	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
+	ASSERT_EQ(UET_PDC_REORDER_MAX, pdc.tx.reorder);
+
+	/* a hole at 1 with dup_thresh - 1 SACKed above it (399 one): kept */
+	ack = ack_of(WRAP_START, WRAP_START + 2, BIT_ULL(dup_thresh - 2) - 1);
+	EXPECT_EQ(dup_thresh - 2, acks(&pdc, &ack, 0, &acked));
+	uet_pdc_tx_timeout(&pdc);
+	EXPECT_EQ(UET_PDC_REORDER_MAX, pdc.tx.reorder);
+
+	/* one more: the configured threshold would have found the hole */
+	ack = ack_of(WRAP_START, WRAP_START + 2, BIT_ULL(dup_thresh - 1) - 1);
+	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
+	uet_pdc_tx_timeout(&pdc);
+	EXPECT_EQ(dup_thresh, pdc.tx.reorder);
+	uet_pdc_fini(&pdc);
+}
+
 TEST(rud_nack_retransmits_one)
 {
 	struct uet_pdc pdc;
