@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * uet's transport security core (tss.h).  The nonce and the derivation
- * inputs are laid out as the UEC reference provider lays them out
- * (ultraethernet/uet-ref-prov, in-kernel-ses/driver/uet_pds/common/
- * uet_sec.c and uet_crypto/kdf_ctr_cmac_aes.c), the KDF is NIST SP
+ * inputs are laid out as the in-kernel copy of the UEC reference provider
+ * lays them out (ultraethernet/uet-ref-prov, in-kernel-ses/driver/uet_pds/
+ * common/uet_sec.c and uet_crypto/kdf_ctr_cmac_aes.c; its newer code
+ * differs, see Documentation/security.rst), the KDF is NIST SP
  * 800-108r1 section 4.1 (counter mode), and the replay window is the
  * sliding bitmap of RFC 4303 section 3.4.3 and RFC 6479 (a ring of bits
  * indexed by the counter, cleared as the top moves up), over TSS's 64-bit
