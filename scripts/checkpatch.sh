@@ -23,7 +23,8 @@ done
 {
 	rc=0
 	checkpatch -f "${files[@]}" drivers/uet/Kbuild include/uapi/linux/*.h \
-		selftests/debug/planted/*.c selftests/kverbs/*.c || rc=1
+		selftests/debug/planted/*.c selftests/kverbs/*.c \
+		selftests/tss/*.c || rc=1
 	checkpatch --ignore LONG_LINE -f "${gen[@]}" || rc=1
 	exit $rc
 } |

@@ -119,7 +119,7 @@ step debug-kernel selftests/debug/build-kernel.sh
 # on the debug kernel (the IPv6 runs between two devices of one namespace
 # 250 s each, 9 s on the stock kernel) and pushed a group past its time.
 step vm-debug selftests/vm/run-suite.sh selftests --debug --timeout 3000 \
-	--groups "load_unload.sh link.sh pdcs.sh engine.sh capture.sh kverbs.sh;socket.sh netlink.sh rma.sh inject.sh verbs.sh teardown.sh"
+	--groups "load_unload.sh link.sh pdcs.sh engine.sh capture.sh kverbs.sh tss.sh;socket.sh netlink.sh rma.sh inject.sh verbs.sh teardown.sh"
 step debug-planted selftests/debug/selftest.sh
 
 echo

@@ -56,7 +56,7 @@ blog=$top/build/kmod-$name.log
 kos=$top/build/kmod-$name/drivers/uet/uet.ko
 
 # Test-only modules, built against uet's exported symbols.
-testmods=(engine kverbs)
+testmods=(engine kverbs tss)
 [ "$debug" = 1 ] && testmods+=(debug/planted)
 for t in "${testmods[@]}"; do
 	out=$top/build/testmod-$name/${t##*/}
