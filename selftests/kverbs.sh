@@ -32,14 +32,7 @@ B() { ip netns exec "$NS_B" "$@"; }
 
 # kverbs: one load of the module, uet0 -> uet1; its kernel log in $LOG
 kverbs() {
-	local rc n
-	n=$(dmesg | wc -l)
-	run modprobe "$MOD" src=uet0 dst=uet1
-	rc=$?
-	dmesg | tail -n +$((n + 1)) | grep "$MOD:" >"$LOG"
-	sed 's/^/# /' "$LOG"
-	rmmod "$MOD" 2>/dev/null	# modprobe -r would unload uet too
-	return $rc
+	testmod_load "$LOG" "$MOD" src=uet0 dst=uet1
 }
 
 passed() {

@@ -65,6 +65,21 @@ run() {
 	"$@"
 }
 
+# testmod_load LOG MOD [PARAM...]: one load of a test-only module, which
+# runs its cases as it loads; the kernel log lines it printed in LOG and
+# shown.  Unloaded after (modprobe -r would unload uet too).
+testmod_load() {
+	local log=$1 mod=$2 rc n
+	shift 2
+	n=$(dmesg | wc -l)
+	run modprobe "$mod" "$@"
+	rc=$?
+	dmesg | tail -n +$((n + 1)) | grep "$mod:" >"$log"
+	sed 's/^/# /' "$log"
+	rmmod "$mod" 2>/dev/null
+	return $rc
+}
+
 # report RC CLIENT-LOG SERVER-LOG: after a client/server run, its result
 # lines (perftest's figures, the ping-pongs' "bytes in") when RC is 0,
 # else everything both ends printed.

@@ -4,7 +4,8 @@
 # The control plane: every uetctl command against the generic netlink
 # family "uet", what the kernel refuses and why (its extended ACK quoted
 # by uetctl), privileges, namespaces, JSON output, a dump of 10,000 jobs,
-# settings read back, profiles gating jobs, the PDCs of real traffic, and
+# settings read back, profiles gating jobs, transport security keys,
+# the PDCs of real traffic, and
 # malformed requests at every command (uet_nlfuzz), as root and as nobody.
 #
 #   +---------- uet-a ----------+        +---------- uet-b ----------+
@@ -472,6 +473,68 @@ session() {
 	EOF
 }
 
+# Transport security keys: add, show, rekey (add, use, del), refusals,
+# privileges; the key material never read back: not in any show, JSON,
+# error or kernel log line.
+keys() {
+	local k0=/tmp/uet-key0 k1=/tmp/uet-key1 hex0 hex1 out
+	head -c 32 /dev/urandom >$k0 && chmod 600 $k0 &&
+	hex0=$(od -An -tx1 -v $k0 | tr -d ' \n') &&
+	head -c 32 /dev/urandom | od -An -tx1 -v | tr -d ' \n' >$k1 &&
+	hex1=$(cat $k1) || return 1
+	A uetctl job add dev uet0 id 5 || return 1
+	A uetctl key add dev uet0 job 5 an 0 key $k0 epoch 1 &&
+	A uetctl key show dev uet0 job 5 an 0 | grep -q '^uet0 job 5 an 0 epoch 1 mode direct tx$' &&
+	# a second key only opens until it is used
+	A uetctl key add dev uet0 job 5 an 1 key $k1 epoch 2 mode cluster &&
+	[ "$(json_get 'map("\(.job)/\(.an)/\(.epoch)/\(.mode)/\(.tx)") | join(" ")' \
+	     A uetctl -j key show dev uet0)" = "5/0/1/direct/true 5/1/2/cluster/false" ] &&
+	expect_rc 1 'This job has a key at this association number \(File exists\)' \
+		A uetctl key add dev uet0 job 5 an 0 key $k1 &&
+	expect_rc 1 'The job sends with this key: use the other first \(Device or resource busy\)' \
+		A uetctl key del dev uet0 job 5 an 0 &&
+	A uetctl key use dev uet0 job 5 an 1 &&
+	A uetctl key del dev uet0 job 5 an 0 &&
+	[ "$(json_get 'map("\(.an)/\(.tx)") | join(" ")' A uetctl -j key show dev uet0)" = "1/true" ] &&
+	expect_rc 1 'This job has no key at this association number' \
+		A uetctl key show dev uet0 job 5 an 0 &&
+	expect_rc 1 'This job has no key at this association number' \
+		A uetctl key use dev uet0 job 5 an 0 || return 1
+	# refusals: the kernel's, then uetctl's own
+	head -c 32 /dev/zero >/tmp/uet-key-zero &&
+	expect_rc 1 'An all-zero key is refused' \
+		A uetctl key add dev uet0 job 5 an 0 key /tmp/uet-key-zero &&
+	expect_rc 1 'No job with this ID on this device' \
+		A uetctl key add dev uet0 job 6 an 0 key $k0 &&
+	expect_rc 1 'out of range' A uetctl key add dev uet0 job 5 an 2 key $k0 &&
+	expect_rc 1 'No uet device of this name' A uetctl key add dev uet9 job 5 an 0 key $k0 &&
+	head -c 31 $k0 >/tmp/uet-key-short &&
+	expect_rc 1 'not 32 bytes nor 64 hex digits' \
+		A uetctl key add dev uet0 job 5 an 0 key /tmp/uet-key-short &&
+	expect_rc 1 'No such file' A uetctl key add dev uet0 job 5 an 0 key /tmp/none &&
+	expect_rc 2 'key add needs dev DEV job ID an N key FILE' \
+		A uetctl key add dev uet0 job 5 an 0 &&
+	expect_rc 2 'invalid mode "psk"' A uetctl key add dev uet0 job 5 an 0 key $k0 mode psk &&
+	# changes and reading need CAP_NET_ADMIN
+	chmod 644 $k1 &&
+	expect_rc 1 'key add: Operation not permitted' \
+		AN uetctl key add dev uet0 job 5 an 0 key $k1 &&
+	expect_rc 1 'Operation not permitted' AN uetctl key show dev uet0 &&
+	expect_rc 1 'Operation not permitted' AN uetctl key del dev uet0 job 5 an 1 &&
+	expect_rc 1 'Operation not permitted' AN uetctl key use dev uet0 job 5 an 1 || return 1
+	# never read back
+	out=$(A uetctl -j key show; A uetctl key show; A uetctl -j job show dev uet0;
+	      A uetctl -j dev show uet0; dmesg) || return 1
+	if grep -qiE "$hex0|$hex1" <<<"$out"; then
+		echo "# key material shown"
+		return 1
+	fi
+	# a job's keys go with it
+	A uetctl job del dev uet0 id 5 &&
+	[ "$(json_get 'length' A uetctl -j key show dev uet0)" = 0 ] &&
+	rm -f $k0 $k1 /tmp/uet-key-zero /tmp/uet-key-short
+}
+
 # What a caller of uet-a can see of uet0: settings, jobs, profile.
 # Counters are left out (uet1's idle PDC may still be closing).
 fuzz_state() {
@@ -479,7 +542,8 @@ fuzz_state() {
 		.rx_packets, .rx_bytes, .pdcs)' &&
 	A uetctl -j job show dev uet0 | jq -c 'map(del(.tx_packets, .tx_bytes,
 		.rx_packets, .rx_bytes, .errors))' &&
-	A uetctl -j profile show dev uet0
+	A uetctl -j profile show dev uet0 &&
+	A uetctl -j key show dev uet0
 }
 
 # uet0 back from the fuzzer: its jobs but the default one deleted, the
@@ -489,6 +553,11 @@ fuzz_restore() {
 	A uetctl -j job show dev uet0 |
 		jq -r '.[] | select(.id != 0) | "job del dev uet0 id \(.id)"' >$f &&
 	echo "# jobs the fuzzer left: $(wc -l <$f)" &&
+	{ [ ! -s $f ] || A uetctl -batch $f; } &&
+	# the default job's keys: the one it sends with last
+	A uetctl -j key show dev uet0 |
+		jq -r 'sort_by(.tx) | .[] | "key del dev uet0 job 0 an \(.an)"' >$f &&
+	echo "# keys the fuzzer left: $(wc -l <$f)" &&
 	{ [ ! -s $f ] || A uetctl -batch $f; } &&
 	A uetctl profile set dev uet0 hpc && dev_defaults uet0
 }
@@ -527,7 +596,7 @@ netlink_fuzz() {
 
 trap fabric_down EXIT
 ktap_print_header
-ktap_set_plan 18
+ktap_set_plan 19
 ktap_test_result "setup" setup
 ktap_test_result "help at every level, usage errors exit 2" help_everywhere
 ktap_test_result "dev show: settings and JSON" dev_show_and_json
@@ -542,6 +611,7 @@ ktap_test_result "profiles gate delivery modes" profiles
 ktap_test_result "10,000 jobs: batch add, dump, delete" many_jobs
 ktap_test_result "a batch stops at its first failure" batch_stops
 ktap_test_result "stats of a device and of a job" stats
+ktap_test_result "keys: add, rekey, refusals, never read back" keys
 ktap_test_result "show without dev lists every device of the namespace" every_device_shows
 ktap_test_result "PDCs after traffic: dump, get, close" pdcs_after_traffic
 ktap_test_result "a documented session" session

@@ -31,14 +31,7 @@ cpu_drivers() {
 
 # One load of the module; its kernel log in $LOG.
 kat() {
-	local rc n
-	n=$(dmesg | wc -l)
-	run modprobe "$MOD"
-	rc=$?
-	dmesg | tail -n +$((n + 1)) | grep "$MOD:" >"$LOG"
-	sed 's/^/# /' "$LOG"
-	rmmod "$MOD" 2>/dev/null	# modprobe -r would unload uet too
-	return $rc
+	testmod_load "$LOG" "$MOD"
 }
 
 passed() {

@@ -23,7 +23,7 @@
  * Every reply is read and must be well-formed: an ACK or error that
  * echoes the request's header, with well-formed extended-ACK attributes;
  * data only from a command that answers with it, each attribute of the
- * right length and known to its set; a dump's end.  The error codes must
+ * right length and known to its set, never a key; a dump's end.  The error codes must
  * be ones the family gives by design (the policies and netlink.c), and
  * a device's settings as dev-get shows them must be allowed by its
  * profile.  A request the kernel cannot read (its length past the
@@ -234,8 +234,11 @@ static const struct attr stats_attrs[UET_A_STATS_MAX + 1] = {
 static const struct attr key_attrs[UET_A_KEY_MAX + 1] = {
 	[UET_A_KEY_DEV_NAME] = { K_STR, 0, UET_NAME_MAX_LEN },
 	[UET_A_KEY_JOB_ID]   = { K_U32, 0, UET_JOB_ID_MAX },
-	[UET_A_KEY_KEY_ID]   = { K_U32 },
+	[UET_A_KEY_AN]	     = { K_U8, 0, UET_KEY_AN_MAX },
 	[UET_A_KEY_KEY]	     = { K_BIN, 0, UET_KEY_LEN },
+	[UET_A_KEY_EPOCH]    = { K_U16 },
+	[UET_A_KEY_MODE]     = { K_U8, 0, UET_KEY_MODE_CLUSTER },
+	[UET_A_KEY_TX]	     = { K_U8 },
 };
 
 static const struct attr_set stats_set = SET(stats_attrs);
@@ -314,11 +317,17 @@ static const struct cmd cmds[UET_CMD_MAX + 1] = {
 				{ UET_A_STATS_DEV_NAME, UET_A_STATS_JOB_ID },
 				.reply = true },
 	[UET_CMD_KEY_ADD] = { "key-add", &key_set,
-			      { UET_A_KEY_DEV_NAME, UET_A_KEY_JOB_ID,
-				  UET_A_KEY_KEY_ID, UET_A_KEY_KEY },
+			      { UET_A_KEY_DEV_NAME, UET_A_KEY_JOB_ID, UET_A_KEY_AN,
+				  UET_A_KEY_KEY, UET_A_KEY_EPOCH, UET_A_KEY_MODE },
 			      .admin = true },
 	[UET_CMD_KEY_DEL] = { "key-del", &key_set,
-			      { UET_A_KEY_DEV_NAME, UET_A_KEY_JOB_ID, UET_A_KEY_KEY_ID },
+			      { UET_A_KEY_DEV_NAME, UET_A_KEY_JOB_ID, UET_A_KEY_AN },
+			      .admin = true },
+	[UET_CMD_KEY_GET] = { "key-get", &key_set,
+			      { UET_A_KEY_DEV_NAME, UET_A_KEY_JOB_ID, UET_A_KEY_AN },
+			      .reply = true, .dump = true, .admin = true },
+	[UET_CMD_KEY_SET] = { "key-set", &key_set,
+			      { UET_A_KEY_DEV_NAME, UET_A_KEY_JOB_ID, UET_A_KEY_AN },
 			      .admin = true },
 };
 
@@ -351,12 +360,12 @@ static const struct {
 } sane[] = {
 	E(EINVAL),	/* policies, genetlink's header checks, handlers */
 	E(ERANGE),	/* policies' ranges and string lengths */
-	E(EOPNOTSUPP),	/* unknown commands, no do or dump, profiles, keys */
+	E(EOPNOTSUPP),	/* unknown commands, no do or dump, profiles */
 	E(EPERM),	/* uns-admin-perm */
 	E(ENODEV),	/* no such device in the caller's namespace */
-	E(ENOENT),	/* no such job or PDC */
-	E(EEXIST),	/* the job exists */
-	E(EBUSY),	/* the default job, a profile the jobs forbid */
+	E(ENOENT),	/* no such job, PDC or key */
+	E(EEXIST),	/* the job exists, a key at that AN */
+	E(EBUSY),	/* the default job, a profile the jobs forbid, the sending key */
 	E(ENOSPC),	/* UET_JOBS_MAX jobs */
 };
 #undef E
@@ -1000,6 +1009,9 @@ static void check_data(const struct nlmsghdr *r, const struct msg *m)
 		fail("%s: NLM_F_MULTI %s a dump", c->name, dump ? "missing from" : "outside");
 	check_attrs(c->set, (const uint8_t *)(g + 1),
 		    r->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN, tb, c->name);
+	/* key material is write-only */
+	if (g->cmd == UET_CMD_KEY_GET && tb[UET_A_KEY_KEY])
+		fail("key-get: a reply carries a key");
 	if (g->cmd == UET_CMD_PROFILE_GET)
 		check_profiles(tb);
 	else if (g->cmd == UET_CMD_DEV_GET)

@@ -12,7 +12,8 @@
  * Changes are serialised by the table's mutex; the engine finds jobs
  * under RCU (uet_job_get()) from any context and holds a reference while
  * it uses one.  A deleted job leaves the table at once and is freed after
- * its last reference and an RCU grace period.
+ * its last reference and an RCU grace period; its keys (secdom.c) go
+ * with its deletion.
  */
 #include <linux/slab.h>
 #include <uapi/linux/uet_netlink.h>
@@ -151,8 +152,10 @@ int uet_job_del(struct uet_dev *udev, u32 id, struct netlink_ext_ack *extack)
 	}
 	mutex_lock(&jobs->lock);
 	job = xa_erase(&jobs->xa, id);
-	if (job)
+	if (job) {
 		jobs->count--;
+		uet_secdom_clear(udev, &job->secdom, true);
+	}
 	mutex_unlock(&jobs->lock);
 	if (!job) {
 		NL_SET_ERR_MSG(extack, "No job with this ID on this device");
@@ -320,6 +323,7 @@ void uet_jobs_fini(struct uet_dev *udev)
 	mutex_lock(&udev->jobs.lock);
 	xa_for_each(&udev->jobs.xa, id, job) {
 		xa_erase(&udev->jobs.xa, id);
+		uet_secdom_clear(udev, &job->secdom, false);
 		uet_job_put(job);
 	}
 	udev->jobs.count = 0;

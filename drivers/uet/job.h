@@ -15,6 +15,7 @@
 #include <linux/xarray.h>
 
 #include "nscc.h"
+#include "secdom.h"
 
 struct uet_dev;
 
@@ -72,12 +73,14 @@ struct uet_job_cfg {
  * @ref: references: the table's one, and one per uet_job_get().
  * @rcu: frees the job after the readers that found it in the table.
  * @counters: per-CPU counters, enum uet_job_counter.
+ * @secdom: its secure domain: its transport security keys.
  */
 struct uet_job {
 	struct uet_job_cfg cfg;
 	refcount_t ref;
 	struct rcu_head rcu;
 	struct uet_job_counters __percpu *counters;
+	struct uet_secdom secdom;
 };
 
 /**

@@ -197,22 +197,38 @@ const struct nla_policy uet_stats_get_nl_policy[UET_A_STATS_JOB_ID + 1] = {
 };
 
 /* UET_CMD_KEY_ADD - do */
-const struct nla_policy uet_key_add_nl_policy[UET_A_KEY_KEY + 1] = {
+const struct nla_policy uet_key_add_nl_policy[UET_A_KEY_MODE + 1] = {
 	[UET_A_KEY_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NAME_MAX_LEN, },
 	[UET_A_KEY_JOB_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_key_job_id_range),
-	[UET_A_KEY_KEY_ID] = { .type = NLA_U32, },
+	[UET_A_KEY_AN] = NLA_POLICY_MAX(NLA_U8, UET_KEY_AN_MAX),
 	[UET_A_KEY_KEY] = NLA_POLICY_EXACT_LEN(UET_KEY_LEN),
+	[UET_A_KEY_EPOCH] = { .type = NLA_U16, },
+	[UET_A_KEY_MODE] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 /* UET_CMD_KEY_DEL - do */
-const struct nla_policy uet_key_del_nl_policy[UET_A_KEY_KEY_ID + 1] = {
+const struct nla_policy uet_key_del_nl_policy[UET_A_KEY_AN + 1] = {
 	[UET_A_KEY_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NAME_MAX_LEN, },
 	[UET_A_KEY_JOB_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_key_job_id_range),
-	[UET_A_KEY_KEY_ID] = { .type = NLA_U32, },
+	[UET_A_KEY_AN] = NLA_POLICY_MAX(NLA_U8, UET_KEY_AN_MAX),
+};
+
+/* UET_CMD_KEY_GET - do */
+const struct nla_policy uet_key_get_nl_policy[UET_A_KEY_AN + 1] = {
+	[UET_A_KEY_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NAME_MAX_LEN, },
+	[UET_A_KEY_JOB_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_key_job_id_range),
+	[UET_A_KEY_AN] = NLA_POLICY_MAX(NLA_U8, UET_KEY_AN_MAX),
+};
+
+/* UET_CMD_KEY_SET - do */
+const struct nla_policy uet_key_set_nl_policy[UET_A_KEY_AN + 1] = {
+	[UET_A_KEY_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NAME_MAX_LEN, },
+	[UET_A_KEY_JOB_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_key_job_id_range),
+	[UET_A_KEY_AN] = NLA_POLICY_MAX(NLA_U8, UET_KEY_AN_MAX),
 };
 
 /* Ops table for uet */
-const struct genl_ops uet_nl_ops[12] = {
+const struct genl_ops uet_nl_ops[14] = {
 	{
 		.cmd		= UET_CMD_DEV_GET,
 		.doit		= uet_nl_dev_get_doit,
@@ -287,14 +303,29 @@ const struct genl_ops uet_nl_ops[12] = {
 		.cmd		= UET_CMD_KEY_ADD,
 		.doit		= uet_nl_key_add_doit,
 		.policy		= uet_key_add_nl_policy,
-		.maxattr	= UET_A_KEY_KEY,
+		.maxattr	= UET_A_KEY_MODE,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd		= UET_CMD_KEY_DEL,
 		.doit		= uet_nl_key_del_doit,
 		.policy		= uet_key_del_nl_policy,
-		.maxattr	= UET_A_KEY_KEY_ID,
+		.maxattr	= UET_A_KEY_AN,
+		.flags		= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd		= UET_CMD_KEY_GET,
+		.doit		= uet_nl_key_get_doit,
+		.dumpit		= uet_nl_key_get_dumpit,
+		.policy		= uet_key_get_nl_policy,
+		.maxattr	= UET_A_KEY_AN,
+		.flags		= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd		= UET_CMD_KEY_SET,
+		.doit		= uet_nl_key_set_doit,
+		.policy		= uet_key_set_nl_policy,
+		.maxattr	= UET_A_KEY_AN,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 };

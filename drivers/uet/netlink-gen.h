@@ -31,12 +31,16 @@ extern const struct nla_policy uet_pdc_close_nl_policy[UET_A_PDC_LPDCID + 1];
 
 extern const struct nla_policy uet_stats_get_nl_policy[UET_A_STATS_JOB_ID + 1];
 
-extern const struct nla_policy uet_key_add_nl_policy[UET_A_KEY_KEY + 1];
+extern const struct nla_policy uet_key_add_nl_policy[UET_A_KEY_MODE + 1];
 
-extern const struct nla_policy uet_key_del_nl_policy[UET_A_KEY_KEY_ID + 1];
+extern const struct nla_policy uet_key_del_nl_policy[UET_A_KEY_AN + 1];
+
+extern const struct nla_policy uet_key_get_nl_policy[UET_A_KEY_AN + 1];
+
+extern const struct nla_policy uet_key_set_nl_policy[UET_A_KEY_AN + 1];
 
 /* Ops table for uet */
-extern const struct genl_ops uet_nl_ops[12];
+extern const struct genl_ops uet_nl_ops[14];
 
 int uet_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info);
 int uet_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
@@ -54,5 +58,8 @@ int uet_nl_pdc_close_doit(struct sk_buff *skb, struct genl_info *info);
 int uet_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info);
 int uet_nl_key_add_doit(struct sk_buff *skb, struct genl_info *info);
 int uet_nl_key_del_doit(struct sk_buff *skb, struct genl_info *info);
+int uet_nl_key_get_doit(struct sk_buff *skb, struct genl_info *info);
+int uet_nl_key_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int uet_nl_key_set_doit(struct sk_buff *skb, struct genl_info *info);
 
 #endif /* _LINUX_UET_GEN_H */

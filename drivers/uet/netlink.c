@@ -27,6 +27,7 @@
 #include "pdc.h"
 #include "pds.h"
 #include "profile.h"
+#include "secdom.h"
 #include "uet.h"
 
 static struct genl_family uet_nl_family;
@@ -920,18 +921,165 @@ out:
 	return err;
 }
 
-/* --- transport security keys: reserved --- */
+/* --- transport security keys --- */
+
+/* A key's description: the key material is never put in a message. */
+struct key_msg {
+	struct uet_dev *udev;
+	u32 job;
+	u8 an;
+	struct uet_tss_key_info info;
+};
+
+static int key_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
+		    int flags)
+{
+	const struct key_msg *m = obj;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &uet_nl_family, flags,
+			  UET_CMD_KEY_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, UET_A_KEY_DEV_NAME, dev_name_of(m->udev)) ||
+	    nla_put_u32(skb, UET_A_KEY_JOB_ID, m->job) ||
+	    nla_put_u8(skb, UET_A_KEY_AN, m->an) ||
+	    nla_put_u16(skb, UET_A_KEY_EPOCH, m->info.epoch) ||
+	    nla_put_u8(skb, UET_A_KEY_MODE, m->info.mode) ||
+	    nla_put_u8(skb, UET_A_KEY_TX, m->info.tx)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* The device, job and AN a key request names; the device referenced. */
+static int key_sel(struct genl_info *info, struct key_msg *m)
+{
+	int err = nl_missing(info, UET_A_KEY_JOB_ID) ?:
+		  nl_missing(info, UET_A_KEY_AN);
+
+	if (err)
+		return err;
+	m->udev = nl_info_dev(info, UET_A_KEY_DEV_NAME);
+	if (IS_ERR(m->udev))
+		return PTR_ERR(m->udev);
+	m->job = nla_get_u32(info->attrs[UET_A_KEY_JOB_ID]);
+	m->an = nla_get_u8(info->attrs[UET_A_KEY_AN]);
+	return 0;
+}
 
 int uet_nl_key_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	NL_SET_ERR_MSG(info->extack, "Transport security keys are not implemented yet");
-	return -EOPNOTSUPP;
+	struct nlattr *key = info->attrs[UET_A_KEY_KEY];
+	struct uet_tss_key_cfg cfg = {};
+	struct key_msg m;
+	int err;
+
+	err = nl_missing(info, UET_A_KEY_KEY) ?: key_sel(info, &m);
+	if (err)
+		goto out;
+	cfg.an = m.an;
+	cfg.key = nla_data(key);
+	if (info->attrs[UET_A_KEY_EPOCH])
+		cfg.epoch = nla_get_u16(info->attrs[UET_A_KEY_EPOCH]);
+	if (info->attrs[UET_A_KEY_MODE])
+		cfg.mode = nla_get_u8(info->attrs[UET_A_KEY_MODE]);
+	err = uet_secdom_key_add(m.udev, m.job, &cfg, info->extack);
+	nl_dev_put(m.udev);
+out:
+	/* the request's copy of the key, as WireGuard wipes its keys' */
+	if (key)
+		memzero_explicit(nla_data(key), nla_len(key));
+	return err;
 }
 
 int uet_nl_key_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	NL_SET_ERR_MSG(info->extack, "Transport security keys are not implemented yet");
-	return -EOPNOTSUPP;
+	struct key_msg m;
+	int err;
+
+	err = key_sel(info, &m);
+	if (err)
+		return err;
+	err = uet_secdom_key_del(m.udev, m.job, m.an, info->extack);
+	nl_dev_put(m.udev);
+	return err;
+}
+
+int uet_nl_key_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct key_msg m;
+	int err;
+
+	err = key_sel(info, &m);
+	if (err)
+		return err;
+	err = uet_secdom_key_use(m.udev, m.job, m.an, info->extack);
+	nl_dev_put(m.udev);
+	return err;
+}
+
+int uet_nl_key_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct uet_job *job;
+	struct key_msg m;
+	int err;
+
+	err = key_sel(info, &m);
+	if (err)
+		return err;
+	job = nl_info_job(m.udev, info, UET_A_KEY_JOB_ID);
+	if (IS_ERR(job)) {
+		err = PTR_ERR(job);
+		goto out;
+	}
+	if (uet_secdom_key_info(job, m.an, &m.info)) {
+		err = nl_reply(info, key_fill, &m);
+	} else {
+		NL_SET_ERR_MSG(info->extack,
+			       "This job has no key at this association number");
+		err = -ENOENT;
+	}
+	uet_job_put(job);
+out:
+	nl_dev_put(m.udev);
+	return err;
+}
+
+/* The keys of @udev's jobs; the position is the job ID and AN. */
+static int key_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
+			struct uet_dev *udev)
+{
+	unsigned long pos = cb->args[DUMP_POS], id = pos / UET_TSS_AN_COUNT;
+	struct key_msg m = { .udev = udev };
+	struct uet_job *job;
+	int err = 0;
+
+	while (!err && (job = uet_job_get_next(udev, &id))) {
+		if (id != pos / UET_TSS_AN_COUNT)
+			pos = id * UET_TSS_AN_COUNT;
+		m.job = id;
+		for (; !err && pos < (id + 1) * UET_TSS_AN_COUNT; pos++) {
+			m.an = pos % UET_TSS_AN_COUNT;
+			if (!uet_secdom_key_info(job, m.an, &m.info))
+				continue;
+			err = key_fill(skb, &m, NETLINK_CB(cb->skb).portid,
+				       cb->nlh->nlmsg_seq, NLM_F_MULTI);
+			if (err)
+				cb->args[DUMP_POS] = pos;
+		}
+		uet_job_put(job);
+		id++;
+	}
+	return err;
+}
+
+int uet_nl_key_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return nl_dump_devs(skb, cb, uet_nl_dump_attrs(cb)[UET_A_KEY_DEV_NAME],
+			    key_dump_dev);
 }
 
 static struct genl_family uet_nl_family __ro_after_init = {

@@ -63,14 +63,21 @@ static int on_counter(const struct uet_counter_attrs *c, void *arg __attribute__
 	return c->value == 0xdead ? 1 : 0;
 }
 
+static int on_key(const struct uet_key_attrs *k, void *arg __attribute__((unused)))
+{
+	touch_str(k->dev, sizeof(k->dev));
+	sink += k->job + k->epoch + k->key[0];
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static void * const fns[] = {
-		NULL, on_dev, on_job, on_profile, on_pdc, on_counter,
+		NULL, on_dev, on_job, on_profile, on_pdc, on_counter, on_key,
 	};
 	static const uint8_t cmds[] = {
 		0, UET_CMD_DEV_GET, UET_CMD_JOB_GET, UET_CMD_PROFILE_GET,
-		UET_CMD_PDC_GET, UET_CMD_STATS_GET,
+		UET_CMD_PDC_GET, UET_CMD_STATS_GET, UET_CMD_KEY_GET,
 	};
 	struct uet_nl_reply r = { 0 };
 	unsigned int pick;

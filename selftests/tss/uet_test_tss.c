@@ -329,6 +329,13 @@ static int gcm_refusals_run(struct packet *p)
 	return err;
 }
 
+/* A PRF keyed with @key, kept in @p. */
+static struct crypto_shash *prf_keyed(struct packet *p, const char *key)
+{
+	memcpy(p->key, key, UET_TSS_KEY_LEN);
+	return uet_tss_prf_alloc(p->key);
+}
+
 /* CMAC-AES-256 by uet_tss_prf_alloc(): SP 800-38B examples 9 and 10. */
 static int cmac_run(struct packet *p)
 {
@@ -354,8 +361,7 @@ static int cmac_run(struct packet *p)
 	int err = 0;
 
 	BUILD_BUG_ON(sizeof(key) != UET_TSS_KEY_LEN + 1);
-	memcpy(p->key, key, UET_TSS_KEY_LEN);
-	prf = uet_tss_prf_alloc(p->key);
+	prf = prf_keyed(p, key);
 	if (IS_ERR(prf))
 		return PTR_ERR(prf);
 	pr_info("cmac(aes) by %s\n", crypto_shash_driver_name(prf));
@@ -393,8 +399,7 @@ static int kdf_run(struct packet *p)
 
 	BUILD_BUG_ON(sizeof(key) != UET_TSS_KEY_LEN + 1 ||
 		     sizeof(want) != UET_TSS_KEY_LEN + 1);
-	memcpy(p->key, key, UET_TSS_KEY_LEN);
-	prf = uet_tss_prf_alloc(p->key);
+	prf = prf_keyed(p, key);
 	if (IS_ERR(prf))
 		return PTR_ERR(prf);
 	err = uet_tss_derive(prf, UET_TSS_LABEL_SOURCE, ctx, sizeof(ctx),

@@ -296,6 +296,56 @@ TEST(lb_unknown_and_malformed)
 	ASSERT_EQ(0, njobs);
 }
 
+static struct uet_key_attrs key;
+static int nkeys;
+
+static int on_key(const struct uet_key_attrs *k, void *arg)
+{
+	key = *k;
+	nkeys++;
+	return 0;
+}
+
+/* A key's description; a reply that carries key material is refused. */
+TEST(key_described_never_given)
+{
+	struct uet_nl_reply r = { .cmd = UET_CMD_KEY_GET, .fn = on_key };
+	struct msgbuf m = { .len = 0 };
+	uint8_t material[UET_KEY_LEN] = { 1 };
+
+	nkeys = 0;
+	msg_begin(&m, FAMILY, NLM_F_MULTI);
+	genl(&m, UET_CMD_KEY_GET);
+	attr_str(&m, UET_A_KEY_DEV_NAME, "uet0");
+	attr_u32(&m, UET_A_KEY_JOB_ID, 7);
+	attr_u8(&m, UET_A_KEY_AN, 1);
+	attr_u16(&m, UET_A_KEY_EPOCH, 513);
+	attr_u8(&m, UET_A_KEY_MODE, UET_KEY_MODE_CLUSTER);
+	attr_u8(&m, UET_A_KEY_TX, 1);
+	msg_end(&m);
+	done(&m, 0, NULL);
+	ASSERT_EQ(0, uet_nl_parse(m.b, m.len, 0, 0, &r));
+	ASSERT_EQ(1, nkeys);
+	ASSERT_STREQ("uet0", key.dev);
+	ASSERT_EQ(7u, key.job);
+	ASSERT_EQ(1u, key.an);
+	ASSERT_EQ(513u, key.epoch);
+	ASSERT_EQ(UET_KEY_MODE_CLUSTER, key.mode);
+	ASSERT_EQ(1u, key.tx);
+	ASSERT_STREQ("cluster", uet_key_mode_name(key.mode));
+
+	r = (struct uet_nl_reply){ .cmd = UET_CMD_KEY_GET, .fn = on_key };
+	m.len = 0;
+	msg_begin(&m, FAMILY, 0);
+	genl(&m, UET_CMD_KEY_GET);
+	attr_u32(&m, UET_A_KEY_JOB_ID, 7);
+	attr(&m, UET_A_KEY_KEY, material, sizeof(material));
+	msg_end(&m);
+	ASSERT_EQ(-1, uet_nl_parse(m.b, m.len, 0, 0, &r));
+	ASSERT_EQ(-EPROTO, r.error);
+	ASSERT_EQ(1, nkeys);
+}
+
 TEST(error_with_extack)
 {
 	struct uet_nl_reply r = job_reply();

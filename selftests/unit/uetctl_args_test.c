@@ -6,7 +6,9 @@
  */
 #include "kselftest_harness.h"
 
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <uet/libuet.h>
 
 #include "uetctl.h"
@@ -359,6 +361,100 @@ TEST(names_round_trip)
 	ASSERT_STREQ("closing", uet_pdc_state_name(UET_PDC_STATE_CLOSING));
 	ASSERT_EQ(NULL, uet_pdc_state_name(5));
 	ASSERT_EQ(-1, uet_delivery_mode_parse(""));
+}
+
+/* key add: every word; the key itself only as a file's name. */
+TEST(key_args)
+{
+	char err[ARG_ERR_MAX];
+	struct uet_key_attrs k;
+	const char *file;
+
+	ASSERT_EQ(0, args_key(12, ARGV("dev", "uet0", "job", "7", "an", "1",
+				       "epoch", "65535", "mode", "cluster",
+				       "key", "/k"), &k, &file, err));
+	ASSERT_STREQ("uet0", k.dev);
+	ASSERT_EQ(7u, k.job);
+	ASSERT_EQ(1u, k.an);
+	ASSERT_EQ(65535u, k.epoch);
+	ASSERT_EQ(UET_KEY_MODE_CLUSTER, k.mode);
+	ASSERT_STREQ("/k", file);
+	ASSERT_TRUE(UET_HAS(&k, UET_A_KEY_DEV_NAME) && UET_HAS(&k, UET_A_KEY_JOB_ID) &&
+		    UET_HAS(&k, UET_A_KEY_AN) && UET_HAS(&k, UET_A_KEY_EPOCH) &&
+		    UET_HAS(&k, UET_A_KEY_MODE));
+	ASSERT_EQ(0, args_key(2, ARGV("dev", "uet0"), &k, &file, err));
+	ASSERT_EQ(NULL, file);
+	ASSERT_FALSE(UET_HAS(&k, UET_A_KEY_AN) || UET_HAS(&k, UET_A_KEY_EPOCH));
+	ASSERT_EQ(-1, args_key(2, ARGV("epoch", "65536"), &k, &file, err));
+	ASSERT_NE(NULL, strstr(err, "invalid epoch \"65536\""));
+	ASSERT_EQ(-1, args_key(2, ARGV("an", "256"), &k, &file, err));
+	ASSERT_NE(NULL, strstr(err, "invalid an \"256\""));
+	ASSERT_EQ(-1, args_key(2, ARGV("mode", "psk"), &k, &file, err));
+	ASSERT_NE(NULL, strstr(err, "invalid mode \"psk\""));
+	ASSERT_EQ(-1, args_key(2, ARGV("secret", "00"), &k, &file, err));
+	ASSERT_NE(NULL, strstr(err, "unknown argument \"secret\""));
+	ASSERT_EQ(-1, args_key(1, ARGV("key"), &k, &file, err));
+	ASSERT_NE(NULL, strstr(err, "needs a value"));
+	ASSERT_EQ(0, uet_key_mode_parse("direct"));
+	ASSERT_STREQ("cluster", uet_key_mode_name(UET_KEY_MODE_CLUSTER));
+	ASSERT_EQ(NULL, uet_key_mode_name(2));
+}
+
+/* Write @len bytes of @data to a new temporary file, named in @path. */
+static void key_file(char *path, const void *data, size_t len)
+{
+	int fd;
+
+	strcpy(path, "/tmp/uetctl-key-XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0 || write(fd, data, len) != (ssize_t)len)
+		abort();
+	close(fd);
+}
+
+/* key files: 32 bytes, or 64 hex digits with white space around them. */
+TEST(key_files)
+{
+	static const char *bad[] = {
+		"00112233445566778899aabbccddeeff00112233445566778899aabbccddee\n",
+		"00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff00\n",
+		"00112233445566778899aabbccddeeff00112233445566778899aabbccddeefg\n",
+		"0011223344556677 8899aabbccddeeff00112233445566778899aabbccddeeff\n",
+		"",
+	};
+	uint8_t raw[UET_KEY_LEN], key[UET_KEY_LEN];
+	char err[ARG_ERR_MAX], path[64];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(raw); i++)
+		raw[i] = (uint8_t)(i * 0x11);
+	key_file(path, raw, sizeof(raw));
+	ASSERT_EQ(0, key_read(path, key, err));
+	unlink(path);
+	ASSERT_EQ(0, memcmp(raw, key, sizeof(key)));
+
+	key_file(path, " 00112233445566778899AABBCCDDEEFF00112233445566778899aabbccddeeff\r\n", 67);
+	memset(key, 0, sizeof(key));
+	ASSERT_EQ(0, key_read(path, key, err));
+	unlink(path);
+	for (i = 0; i < 16; i++)
+		ASSERT_EQ(raw[i], key[i]);
+	ASSERT_EQ(0, memcmp(raw, key + 16, 16));
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		key_file(path, bad[i], strlen(bad[i]));
+		memset(key, 0x5a, sizeof(key));
+		EXPECT_EQ(-1, key_read(path, key, err));
+		unlink(path);
+		EXPECT_NE(NULL, strstr(err, "not 32 bytes nor 64 hex digits"));
+		/* nothing of a refused key is left behind */
+		EXPECT_EQ(NULL, memchr(key, 0x5a, sizeof(key)));
+	}
+	key_file(path, raw, sizeof(raw) - 1);
+	EXPECT_EQ(-1, key_read(path, key, err));
+	unlink(path);
+	EXPECT_EQ(-1, key_read("/nonexistent/key", key, err));
+	EXPECT_NE(NULL, strstr(err, "No such file"));
 }
 
 TEST_HARNESS_MAIN

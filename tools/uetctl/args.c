@@ -337,3 +337,53 @@ int args_profile_set(int argc, char **argv, struct sel *sel, uint8_t *profile,
 		return ERR("which device? (dev DEV)");
 	return 0;
 }
+
+/*
+ * key add|del|use|show: dev DEV job ID an N, and for add epoch E,
+ * mode direct|cluster and key FILE (where the key is read from; the
+ * key itself never appears on a command line).  Each given sets its
+ * bit of @k->present (UET_A_KEY_*).
+ */
+int args_key(int argc, char **argv, struct uet_key_attrs *k,
+	     const char **key_file, char *err)
+{
+	uint32_t v;
+	int i, m;
+
+	memset(k, 0, sizeof(*k));
+	*key_file = NULL;
+	for (i = 0; i < argc; i += 2) {
+		if (value(argc, argv, i, err))
+			return -1;
+		if (!strcmp(argv[i], "dev")) {
+			if (dev_name(argv[i + 1], k->dev, sizeof(k->dev), err))
+				return -1;
+			UET_SET(k, UET_A_KEY_DEV_NAME);
+		} else if (!strcmp(argv[i], "job")) {
+			if (num("job", argv[i + 1], UINT32_MAX, &k->job, err))
+				return -1;
+			UET_SET(k, UET_A_KEY_JOB_ID);
+		} else if (!strcmp(argv[i], "an")) {
+			if (num("an", argv[i + 1], UINT8_MAX, &v, err))
+				return -1;
+			k->an = (uint8_t)v;
+			UET_SET(k, UET_A_KEY_AN);
+		} else if (!strcmp(argv[i], "epoch")) {
+			if (num("epoch", argv[i + 1], UINT16_MAX, &v, err))
+				return -1;
+			k->epoch = (uint16_t)v;
+			UET_SET(k, UET_A_KEY_EPOCH);
+		} else if (!strcmp(argv[i], "mode")) {
+			m = uet_key_mode_parse(argv[i + 1]);
+			if (m < 0)
+				return ERR("invalid mode \"%s\" (direct, cluster)", argv[i + 1]);
+			k->mode = (uint8_t)m;
+			UET_SET(k, UET_A_KEY_MODE);
+		} else if (!strcmp(argv[i], "key")) {
+			*key_file = argv[i + 1];
+		} else {
+			return ERR("unknown argument \"%s\"", argv[i]);
+		}
+	}
+	return 0;
+}

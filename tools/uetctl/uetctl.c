@@ -25,6 +25,7 @@ static const struct uetctl_cmd objects[] = {
 	{ "profile", do_profile, "profile help" },
 	{ "pdc", do_pdc, "pdc help" },
 	{ "stats", do_stats, "stats help" },
+	{ "key", do_key, "key help" },
 	{ "help", do_help, NULL },
 	{ NULL },
 };
@@ -36,7 +37,7 @@ static int do_help(int argc, char **argv)
 	fprintf(stderr,
 		"Usage: uetctl [OPTIONS] OBJECT COMMAND [ARGS]\n"
 		"       uetctl [OPTIONS] -b[atch] FILE\n"
-		"OBJECT := dev | job | profile | pdc | stats\n"
+		"OBJECT := dev | job | profile | pdc | stats | key\n"
 		"OPTIONS := -j[son] | -p[retty] | -V[ersion] | -h[elp]\n"
 		"Without a device, show lists every uet device of this network namespace\n"
 		"(dev show: of the host, with the settings of this namespace's).\n");

@@ -65,6 +65,10 @@ int args_dev_set(int argc, char **argv, struct uet_dev_attrs *s, char *err);
 int args_job_add(int argc, char **argv, struct uet_job_attrs *j, char *err);
 int args_profile_set(int argc, char **argv, struct sel *sel, uint8_t *profile,
 		     char *err);
+struct uet_key_attrs;
+int args_key(int argc, char **argv, struct uet_key_attrs *k,
+	     const char **key_file, char *err);
+int key_read(const char *path, uint8_t *key, char *err);
 
 /* one file per object */
 int do_dev(int argc, char **argv);
@@ -72,5 +76,6 @@ int do_job(int argc, char **argv);
 int do_profile(int argc, char **argv);
 int do_pdc(int argc, char **argv);
 int do_stats(int argc, char **argv);
+int do_key(int argc, char **argv);
 
 #endif /* UETCTL_H */

@@ -26,6 +26,11 @@ static const char * const lb_modes[] = {
 	[UET_LB_MODE_REPS] = "reps",
 };
 
+static const char * const key_modes[] = {
+	[UET_KEY_MODE_DIRECT] = "direct",
+	[UET_KEY_MODE_CLUSTER] = "cluster",
+};
+
 static const char * const addr_modes[] = {
 	[UET_ADDR_MODE_RELATIVE] = "relative",
 	[UET_ADDR_MODE_ABSOLUTE] = "absolute",
@@ -95,6 +100,16 @@ const char *uet_lb_mode_name(unsigned int lb)
 int uet_lb_mode_parse(const char *s)
 {
 	return parse(lb_modes, ARRAY_SIZE(lb_modes), s);
+}
+
+const char *uet_key_mode_name(unsigned int mode)
+{
+	return name_of(key_modes, ARRAY_SIZE(key_modes), mode);
+}
+
+int uet_key_mode_parse(const char *s)
+{
+	return parse(key_modes, ARRAY_SIZE(key_modes), s);
 }
 
 static const struct {

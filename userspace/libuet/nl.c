@@ -172,6 +172,12 @@ static int copy_profile(const struct uet_profile_attrs *p, void *arg)
 	return 0;
 }
 
+static int copy_key(const struct uet_key_attrs *k, void *arg)
+{
+	memcpy(arg, k, sizeof(*k));
+	return 0;
+}
+
 static int copy_pdc(const struct uet_pdc_attrs *p, void *arg)
 {
 	memcpy(arg, p, sizeof(*p));
@@ -406,4 +412,76 @@ int uet_nl_stats_get(struct uet_nl *nl, const char *dev, int has_job,
 	if (has_job)
 		mnl_attr_put_u32(nlh, UET_A_STATS_JOB_ID, job);
 	return run(nl, nlh, UET_CMD_STATS_GET, fn, arg);
+}
+
+int uet_nl_key_add(struct uet_nl *nl, const struct uet_key_attrs *k)
+{
+	struct nlmsghdr *nlh = req(nl, nl->family, UET_CMD_KEY_ADD, NLM_F_ACK);
+	int err;
+
+	err = put_name(nlh, UET_A_KEY_DEV_NAME, k->dev);
+	if (err)
+		return err;
+	mnl_attr_put_u32(nlh, UET_A_KEY_JOB_ID, k->job);
+	mnl_attr_put_u8(nlh, UET_A_KEY_AN, k->an);
+	mnl_attr_put(nlh, UET_A_KEY_KEY, sizeof(k->key), k->key);
+	if (UET_HAS(k, UET_A_KEY_EPOCH))
+		mnl_attr_put_u16(nlh, UET_A_KEY_EPOCH, k->epoch);
+	if (UET_HAS(k, UET_A_KEY_MODE))
+		mnl_attr_put_u8(nlh, UET_A_KEY_MODE, k->mode);
+	err = run(nl, nlh, 0, NULL, NULL);
+	/* the request's copy of the key (acknowledgements never echo it) */
+	explicit_bzero(nl->buf, sizeof(nl->buf));
+	return err;
+}
+
+/* A request naming one key: @cmd for @dev's job @job, AN @an. */
+static struct nlmsghdr *key_req(struct uet_nl *nl, uint8_t cmd, const char *dev,
+				uint32_t job, uint8_t an, int *err)
+{
+	struct nlmsghdr *nlh = req(nl, nl->family, cmd, NLM_F_ACK);
+
+	*err = put_name(nlh, UET_A_KEY_DEV_NAME, dev);
+	mnl_attr_put_u32(nlh, UET_A_KEY_JOB_ID, job);
+	mnl_attr_put_u8(nlh, UET_A_KEY_AN, an);
+	return nlh;
+}
+
+int uet_nl_key_del(struct uet_nl *nl, const char *dev, uint32_t job, uint8_t an)
+{
+	int err;
+	struct nlmsghdr *nlh = key_req(nl, UET_CMD_KEY_DEL, dev, job, an, &err);
+
+	return err ?: run(nl, nlh, 0, NULL, NULL);
+}
+
+int uet_nl_key_set(struct uet_nl *nl, const char *dev, uint32_t job, uint8_t an)
+{
+	int err;
+	struct nlmsghdr *nlh = key_req(nl, UET_CMD_KEY_SET, dev, job, an, &err);
+
+	return err ?: run(nl, nlh, 0, NULL, NULL);
+}
+
+int uet_nl_key_get(struct uet_nl *nl, const char *dev, uint32_t job, uint8_t an,
+		   struct uet_key_attrs *out)
+{
+	int err;
+	struct nlmsghdr *nlh = key_req(nl, UET_CMD_KEY_GET, dev, job, an, &err);
+
+	memset(out, 0, sizeof(*out));
+	return err ?: run(nl, nlh, UET_CMD_KEY_GET, copy_key, out);
+}
+
+int uet_nl_key_dump(struct uet_nl *nl, const char *dev, uet_key_fn fn, void *arg)
+{
+	struct nlmsghdr *nlh = req(nl, nl->family, UET_CMD_KEY_GET, NLM_F_DUMP);
+	int err;
+
+	if (dev) {
+		err = put_name(nlh, UET_A_KEY_DEV_NAME, dev);
+		if (err)
+			return err;
+	}
+	return run(nl, nlh, UET_CMD_KEY_GET, fn, arg);
 }

@@ -18,7 +18,8 @@
 
 _Static_assert(UET_A_DEV_MAX < MAX_ATTR && UET_A_JOB_MAX < MAX_ATTR &&
 	       UET_A_PROFILE_MAX < MAX_ATTR && UET_A_PDC_MAX < MAX_ATTR &&
-	       UET_A_STATS_MAX < MAX_ATTR && UET_A_COUNTER_MAX < MAX_ATTR,
+	       UET_A_STATS_MAX < MAX_ATTR && UET_A_COUNTER_MAX < MAX_ATTR &&
+	       UET_A_KEY_MAX < MAX_ATTR,
 	       "room in tb[] for every attribute of every set");
 
 /* The type libmnl validates each attribute of an object against. */
@@ -133,6 +134,17 @@ static const enum mnl_attr_data_type pdc_types[UET_A_PDC_MAX + 1] = {
 	[UET_A_PDC_CREDIT_WANTED] = MNL_TYPE_U32,
 	[UET_A_PDC_CC_CONTEXT] = MNL_TYPE_U32,
 	[UET_A_PDC_CC_PDCS] = MNL_TYPE_U32,
+};
+
+static const enum mnl_attr_data_type key_types[UET_A_KEY_MAX + 1] = {
+	[UET_A_KEY_DEV_NAME] = MNL_TYPE_NUL_STRING,
+	[UET_A_KEY_JOB_ID] = MNL_TYPE_U32,
+	[UET_A_KEY_AN] = MNL_TYPE_U8,
+	/* never in a reply; refused if it is */
+	[UET_A_KEY_KEY] = MNL_TYPE_BINARY,
+	[UET_A_KEY_EPOCH] = MNL_TYPE_U16,
+	[UET_A_KEY_MODE] = MNL_TYPE_U8,
+	[UET_A_KEY_TX] = MNL_TYPE_U8,
 };
 
 static const enum mnl_attr_data_type stats_types[UET_A_STATS_MAX + 1] = {
@@ -282,6 +294,23 @@ static int job_msg(const struct nlattr **tb, struct uet_nl_reply *r)
 	return ((uet_job_fn)r->fn)(&j, r->arg);
 }
 
+static int key_msg(const struct nlattr **tb, struct uet_nl_reply *r)
+{
+	struct uet_key_attrs k = { 0 };
+
+	if (tb[UET_A_KEY_KEY]) {
+		r->error = -EPROTO;
+		return 0;
+	}
+	get_str(k.dev, sizeof(k.dev), tb[UET_A_KEY_DEV_NAME]);
+	GET(&k, tb, UET_A_KEY_JOB_ID, job, 32);
+	GET(&k, tb, UET_A_KEY_AN, an, 8);
+	GET(&k, tb, UET_A_KEY_EPOCH, epoch, 16);
+	GET(&k, tb, UET_A_KEY_MODE, mode, 8);
+	GET(&k, tb, UET_A_KEY_TX, tx, 8);
+	return ((uet_key_fn)r->fn)(&k, r->arg);
+}
+
 static int profile_msg(const struct nlattr **tb, struct uet_nl_reply *r)
 {
 	struct uet_profile_attrs p = { 0 };
@@ -412,6 +441,11 @@ static int data_cb(const struct nlmsghdr *nlh, void *data)
 		if (parse_attrs(nlh, NULL, stats_types, UET_A_STATS_MAX, tb) < 0)
 			goto malformed;
 		ret = stats_msg(nlh, tb, r);
+		break;
+	case UET_CMD_KEY_GET:
+		if (parse_attrs(nlh, NULL, key_types, UET_A_KEY_MAX, tb) < 0)
+			goto malformed;
+		ret = key_msg(tb, r);
 		break;
 	default:
 		return MNL_CB_OK;

@@ -27,6 +27,7 @@
 #define UET_LINK_MBPS_MAX	1600000
 #define UET_LB_PATHS_MAX	256
 #define UET_KEY_LEN		32
+#define UET_KEY_AN_MAX		1
 
 /**
  * enum uet_delivery_mode - PDS delivery modes (UEC 1.0 section 3.5).
@@ -85,6 +86,18 @@ enum uet_lb_mode {
 enum uet_addr_mode {
 	UET_ADDR_MODE_RELATIVE,
 	UET_ADDR_MODE_ABSOLUTE,
+};
+
+/**
+ * enum uet_key_mode - How a secure domain's key is used
+ *   (Documentation/security.rst).
+ * @UET_KEY_MODE_DIRECT: The key seals and opens every packet of the domain.
+ * @UET_KEY_MODE_CLUSTER: Each source seals with a key derived from this one,
+ *   its epoch and the source's identity.
+ */
+enum uet_key_mode {
+	UET_KEY_MODE_DIRECT,
+	UET_KEY_MODE_CLUSTER,
 };
 
 /**
@@ -266,8 +279,11 @@ enum {
 enum {
 	UET_A_KEY_DEV_NAME = 1,
 	UET_A_KEY_JOB_ID,
-	UET_A_KEY_KEY_ID,
+	UET_A_KEY_AN,
 	UET_A_KEY_KEY,
+	UET_A_KEY_EPOCH,
+	UET_A_KEY_MODE,
+	UET_A_KEY_TX,
 
 	__UET_A_KEY_MAX,
 	UET_A_KEY_MAX = (__UET_A_KEY_MAX - 1)
@@ -286,6 +302,8 @@ enum {
 	UET_CMD_STATS_GET,
 	UET_CMD_KEY_ADD,
 	UET_CMD_KEY_DEL,
+	UET_CMD_KEY_GET,
+	UET_CMD_KEY_SET,
 
 	__UET_CMD_MAX,
 	UET_CMD_MAX = (__UET_CMD_MAX - 1)

@@ -149,6 +149,24 @@ struct uet_pdc_attrs {
 	uint32_t credit_granted, credit_wanted;
 };
 
+/*
+ * A transport security key of a job's secure domain.  The kernel never
+ * returns @key: it is filled only for uet_nl_key_add(), whose caller
+ * wipes it.
+ */
+struct uet_key_attrs {
+	uint64_t present;
+	char dev[UET_NAME_MAX];
+	uint32_t job;
+	uint8_t an;
+	uint8_t key[UET_KEY_LEN];
+	uint16_t epoch;
+	/* enum uet_key_mode */
+	uint8_t mode;
+	/* the job seals with this key */
+	uint8_t tx;
+};
+
 /* One counter of a device or of a job. */
 struct uet_counter_attrs {
 	char dev[UET_NAME_MAX];
@@ -167,6 +185,7 @@ typedef int (*uet_job_fn)(const struct uet_job_attrs *j, void *arg);
 typedef int (*uet_profile_fn)(const struct uet_profile_attrs *p, void *arg);
 typedef int (*uet_pdc_fn)(const struct uet_pdc_attrs *p, void *arg);
 typedef int (*uet_counter_fn)(const struct uet_counter_attrs *c, void *arg);
+typedef int (*uet_key_fn)(const struct uet_key_attrs *k, void *arg);
 
 int uet_nl_dev_get(struct uet_nl *nl, const char *name, struct uet_dev_attrs *out);
 int uet_nl_dev_dump(struct uet_nl *nl, uet_dev_fn fn, void *arg);
@@ -194,6 +213,16 @@ int uet_nl_pdc_close(struct uet_nl *nl, const char *dev, uint16_t lpdcid);
 int uet_nl_stats_get(struct uet_nl *nl, const char *dev, int has_job,
 		     uint32_t job, uet_counter_fn fn, void *arg);
 
+/* Install @k (dev, job, an, key; epoch and mode when present). */
+int uet_nl_key_add(struct uet_nl *nl, const struct uet_key_attrs *k);
+int uet_nl_key_del(struct uet_nl *nl, const char *dev, uint32_t job, uint8_t an);
+/* Seal what @job sends with its key at @an. */
+int uet_nl_key_set(struct uet_nl *nl, const char *dev, uint32_t job, uint8_t an);
+int uet_nl_key_get(struct uet_nl *nl, const char *dev, uint32_t job, uint8_t an,
+		   struct uet_key_attrs *out);
+/* The keys of @dev's jobs, or of every device's when @dev is NULL. */
+int uet_nl_key_dump(struct uet_nl *nl, const char *dev, uet_key_fn fn, void *arg);
+
 /*
  * Names of enum values as uetctl spells them ("rud", "ai-base", ...):
  * NULL for an unknown value.  The parsers return the value or -1.
@@ -213,6 +242,8 @@ int uet_addr_mode_parse(const char *s);
 const char *uet_profile_name(unsigned int profile);
 int uet_profile_parse(const char *s);
 const char *uet_pdc_state_name(unsigned int state);
+const char *uet_key_mode_name(unsigned int mode);
+int uet_key_mode_parse(const char *s);
 /* Name of feature bit @bit (0 for UET_FEATURE_MODE_RUD), or NULL. */
 const char *uet_feature_name(unsigned int bit);
 

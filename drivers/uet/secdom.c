@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uet secure domains (secdom.h).
+ *
+ * A key is installed at an unused AN and removed by AN; the first key of
+ * a domain seals what the job sends, a second only opens until it is
+ * made the sending key.  A rekey therefore goes in three steps, each
+ * taken on every member before the next: add the new key at the other
+ * AN (everyone opens both), use it (everyone seals with it), delete the
+ * old one.  No step makes a packet in flight unreadable.
+ */
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "job.h"
+#include "secdom.h"
+#include "tss_crypto.h"
+#include "uet.h"
+
+static void sa_free(struct uet_tss_sa *sa)
+{
+	if (!sa)
+		return;
+	/* the crypto API clears a transform's memory, its key with it */
+	if (sa->aead)
+		crypto_free_aead(sa->aead);
+	if (sa->prf)
+		crypto_free_shash(sa->prf);
+	kfree(sa);
+}
+
+static struct uet_tss_sa *sa_alloc(const struct uet_tss_key_cfg *cfg)
+{
+	struct uet_tss_sa *sa;
+	int err = 0;
+
+	sa = kzalloc(sizeof(*sa), GFP_KERNEL_ACCOUNT);
+	if (!sa)
+		return ERR_PTR(-ENOMEM);
+	sa->epoch = cfg->epoch;
+	sa->mode = cfg->mode;
+	if (cfg->mode == UET_KEY_MODE_DIRECT) {
+		sa->aead = uet_tss_aead_alloc(cfg->key);
+		if (IS_ERR(sa->aead)) {
+			err = PTR_ERR(sa->aead);
+			sa->aead = NULL;
+		}
+	} else {
+		sa->prf = uet_tss_prf_alloc(cfg->key);
+		if (IS_ERR(sa->prf)) {
+			err = PTR_ERR(sa->prf);
+			sa->prf = NULL;
+		}
+	}
+	if (err) {
+		sa_free(sa);
+		return ERR_PTR(err);
+	}
+	return sa;
+}
+
+/* @id's job on @udev; the table's lock held. */
+static struct uet_job *secdom_job(struct uet_dev *udev, u32 id,
+				  struct netlink_ext_ack *extack)
+{
+	struct uet_job *job;
+
+	lockdep_assert_held(&udev->jobs.lock);
+	job = xa_load(&udev->jobs.xa, id);
+	if (!job)
+		NL_SET_ERR_MSG(extack, "No job with this ID on this device");
+	return job;
+}
+
+static struct uet_tss_sa *secdom_sa(struct uet_dev *udev,
+				    struct uet_secdom *sd, u8 an)
+{
+	return rcu_dereference_protected(sd->sa[an],
+					 lockdep_is_held(&udev->jobs.lock));
+}
+
+/**
+ * uet_secdom_key_add() - install a key in a job's secure domain
+ * @udev: the device.
+ * @job: the job's ID.
+ * @cfg: the key, its AN (unused in the domain), mode and epoch.
+ * @extack: where to say why the key was refused.
+ *
+ * The domain's first key, or a key at the AN the job seals with, seals
+ * what the job sends; any other only opens until uet_secdom_key_use().
+ * May sleep.
+ *
+ * Return: 0, -ENOENT for an unknown job, -EEXIST when @cfg->an holds a
+ * key, -EINVAL for an all-zero key, or the crypto API's error (-ENOENT
+ * when the kernel has no AES-GCM or CMAC).
+ */
+int uet_secdom_key_add(struct uet_dev *udev, u32 job,
+		       const struct uet_tss_key_cfg *cfg,
+		       struct netlink_ext_ack *extack)
+{
+	struct uet_secdom *sd;
+	struct uet_tss_sa *sa;
+	struct uet_job *j;
+	int err = 0;
+
+	if (!memchr_inv(cfg->key, 0, UET_KEY_LEN)) {
+		NL_SET_ERR_MSG(extack, "An all-zero key is refused");
+		return -EINVAL;
+	}
+	sa = sa_alloc(cfg);
+	if (IS_ERR(sa)) {
+		NL_SET_ERR_MSG(extack, "The kernel's crypto API refused the key");
+		return PTR_ERR(sa);
+	}
+	mutex_lock(&udev->jobs.lock);
+	j = secdom_job(udev, job, extack);
+	if (!j) {
+		err = -ENOENT;
+		goto out;
+	}
+	sd = &j->secdom;
+	if (secdom_sa(udev, sd, cfg->an)) {
+		NL_SET_ERR_MSG(extack, "This job has a key at this association number");
+		err = -EEXIST;
+		goto out;
+	}
+	if (!secdom_sa(udev, sd, READ_ONCE(sd->tx_an)))
+		WRITE_ONCE(sd->tx_an, cfg->an);
+	WRITE_ONCE(sd->secure, true);
+	rcu_assign_pointer(sd->sa[cfg->an], sa);
+	sa = NULL;
+out:
+	mutex_unlock(&udev->jobs.lock);
+	sa_free(sa);
+	return err;
+}
+
+/**
+ * uet_secdom_key_del() - remove a key from a job's secure domain
+ * @udev: the device.
+ * @job: the job's ID.
+ * @an: the key's AN.
+ * @extack: where to say why the key stays.
+ *
+ * The key the job seals with goes only when it is the domain's last;
+ * the domain stays secure without keys.  Returns after a grace period,
+ * the key's memory cleared.  May sleep.
+ *
+ * Return: 0, -ENOENT for an unknown job or an AN without a key, -EBUSY
+ * for the sending key while another is installed.
+ */
+int uet_secdom_key_del(struct uet_dev *udev, u32 job, u8 an,
+		       struct netlink_ext_ack *extack)
+{
+	struct uet_tss_sa *sa = NULL;
+	struct uet_secdom *sd;
+	struct uet_job *j;
+	int err = 0;
+
+	mutex_lock(&udev->jobs.lock);
+	j = secdom_job(udev, job, extack);
+	if (!j) {
+		err = -ENOENT;
+		goto out;
+	}
+	sd = &j->secdom;
+	sa = secdom_sa(udev, sd, an);
+	if (!sa) {
+		NL_SET_ERR_MSG(extack, "This job has no key at this association number");
+		err = -ENOENT;
+	} else if (an == sd->tx_an && secdom_sa(udev, sd, !an)) {
+		NL_SET_ERR_MSG(extack, "The job sends with this key: use the other first");
+		err = -EBUSY;
+		sa = NULL;
+	} else {
+		RCU_INIT_POINTER(sd->sa[an], NULL);
+		synchronize_rcu();
+	}
+out:
+	mutex_unlock(&udev->jobs.lock);
+	if (!err)
+		sa_free(sa);
+	return err;
+}
+
+/**
+ * uet_secdom_key_use() - make a key the one a job seals with
+ * @udev: the device.
+ * @job: the job's ID.
+ * @an: the key's AN.
+ * @extack: where to say why not.
+ *
+ * Return: 0, -ENOENT for an unknown job or an AN without a key.
+ */
+int uet_secdom_key_use(struct uet_dev *udev, u32 job, u8 an,
+		       struct netlink_ext_ack *extack)
+{
+	struct uet_job *j;
+	int err = 0;
+
+	mutex_lock(&udev->jobs.lock);
+	j = secdom_job(udev, job, extack);
+	if (!j) {
+		err = -ENOENT;
+	} else if (!secdom_sa(udev, &j->secdom, an)) {
+		NL_SET_ERR_MSG(extack, "This job has no key at this association number");
+		err = -ENOENT;
+	} else {
+		WRITE_ONCE(j->secdom.tx_an, an);
+	}
+	mutex_unlock(&udev->jobs.lock);
+	return err;
+}
+
+/**
+ * uet_secdom_key_info() - describe a job's key, never its material
+ * @job: the job, referenced.
+ * @an: the key's AN.
+ * @info: filled in.
+ *
+ * Any context.
+ *
+ * Return: whether the job has a key at @an.
+ */
+bool uet_secdom_key_info(struct uet_job *job, u8 an,
+			 struct uet_tss_key_info *info)
+{
+	const struct uet_tss_sa *sa;
+
+	rcu_read_lock();
+	sa = rcu_dereference(job->secdom.sa[an]);
+	if (sa) {
+		info->mode = sa->mode;
+		info->epoch = sa->epoch;
+		info->tx = READ_ONCE(job->secdom.tx_an) == an;
+	}
+	rcu_read_unlock();
+	return sa;
+}
+
+/**
+ * uet_secdom_clear() - remove every key of a deleted job
+ * @udev: the device, its job table locked.
+ * @sd: the job's domain.
+ * @readers: the engine may still be reading the domain: free the keys
+ *	after a grace period.  Without, the device is going and nothing
+ *	reads it (one grace period per job would make removing a device
+ *	with many jobs take minutes).
+ *
+ * May sleep.
+ */
+void uet_secdom_clear(struct uet_dev *udev, struct uet_secdom *sd,
+		      bool readers)
+{
+	struct uet_tss_sa *sa[UET_TSS_AN_COUNT];
+	bool any = false;
+	int an;
+
+	for (an = 0; an < UET_TSS_AN_COUNT; an++) {
+		sa[an] = secdom_sa(udev, sd, an);
+		any |= !!sa[an];
+		RCU_INIT_POINTER(sd->sa[an], NULL);
+	}
+	if (any && readers)
+		synchronize_rcu();
+	for (an = 0; an < UET_TSS_AN_COUNT; an++)
+		sa_free(sa[an]);
+}

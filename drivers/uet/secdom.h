@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * uet secure domains: each job's transport security keys.  uet gives
+ * every job a secure domain of its own (the default job's is the
+ * device's), holding up to two keys by association number (AN), so that
+ * a new key can be installed while the old one still opens what is in
+ * flight.  Documentation/security.rst describes the model.
+ */
+#ifndef _UET_SECDOM_H
+#define _UET_SECDOM_H
+
+#include <linux/netlink.h>
+#include <linux/rcupdate.h>
+#include <linux/types.h>
+#include <uapi/linux/uet_netlink.h>
+
+struct crypto_aead;
+struct crypto_shash;
+struct uet_dev;
+struct uet_job;
+
+/* Keys per domain: the TSS header's AN is one bit. */
+#define UET_TSS_AN_COUNT	(UET_KEY_AN_MAX + 1)
+
+/**
+ * struct uet_tss_sa - one key of a secure domain, ready for use
+ * @aead: %UET_KEY_MODE_DIRECT: seals and opens the domain's packets.
+ * @prf: %UET_KEY_MODE_CLUSTER: derives each source's key.
+ * @epoch: the key's epoch.
+ * @mode: enum uet_key_mode.
+ *
+ * Constant once published; the transforms hold the only copies of the
+ * key, and free them cleared.
+ */
+struct uet_tss_sa {
+	struct crypto_aead *aead;
+	struct crypto_shash *prf;
+	u16 epoch;
+	u8 mode;
+};
+
+/**
+ * struct uet_secdom - a job's secure domain
+ * @sa: its keys by AN.  Changed under the device's job table lock
+ *	(struct uet_jobs), read under RCU; a key taken out is freed after
+ *	a grace period.
+ * @tx_an: the AN of the key the job seals with.
+ * @secure: set by the domain's first key, for the job's life: from then
+ *	on the job's packets are never clear, whatever keys it has left.
+ */
+struct uet_secdom {
+	struct uet_tss_sa __rcu *sa[UET_TSS_AN_COUNT];
+	u8 tx_an;
+	bool secure;
+};
+
+/**
+ * struct uet_tss_key_cfg - a key being installed
+ * @an: its association number.
+ * @mode: enum uet_key_mode.
+ * @epoch: its epoch.
+ * @key: UET_KEY_LEN bytes, not kept: the caller wipes them.
+ */
+struct uet_tss_key_cfg {
+	u8 an;
+	u8 mode;
+	u16 epoch;
+	const u8 *key;
+};
+
+/**
+ * struct uet_tss_key_info - what may be told of an installed key
+ * @mode: enum uet_key_mode.
+ * @epoch: its epoch.
+ * @tx: the job seals with it.
+ */
+struct uet_tss_key_info {
+	u8 mode;
+	u16 epoch;
+	bool tx;
+};
+
+int uet_secdom_key_add(struct uet_dev *udev, u32 job,
+		       const struct uet_tss_key_cfg *cfg,
+		       struct netlink_ext_ack *extack);
+int uet_secdom_key_del(struct uet_dev *udev, u32 job, u8 an,
+		       struct netlink_ext_ack *extack);
+int uet_secdom_key_use(struct uet_dev *udev, u32 job, u8 an,
+		       struct netlink_ext_ack *extack);
+bool uet_secdom_key_info(struct uet_job *job, u8 an,
+			 struct uet_tss_key_info *info);
+void uet_secdom_clear(struct uet_dev *udev, struct uet_secdom *sd,
+		      bool readers);
+
+#endif /* _UET_SECDOM_H */
