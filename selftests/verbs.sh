@@ -213,13 +213,12 @@ amo_refused() {
 	return $rc
 }
 
-# The device goes away under traffic.  uet has no disassociate_ucontext:
-# ib_core removes a device whose user contexts it cannot take away once
-# the programs holding them close it, so rdma link del waits for them
-# (it waited out their 60 s timeout before this test stopped them).
-# Stopped, both programs end within 10 s (nothing stuck in the kernel),
-# rdma link del then returns at once, the device is gone and can be
-# added again; no kernel warning (the harness checks).
+# The device goes away under traffic, while perftest holds it: uet lets
+# ib_core take the programs' contexts away (disassociate_ucontext), so
+# rdma link del returns within 10 s without waiting for them (before, it
+# waited out their 60 s timeout).  Then, stopped, both programs end
+# within 10 s (nothing stuck in the kernel), the device is gone and can
+# be added again; no kernel warning (the harness checks).
 link_del_under_traffic() {
 	local ga gb pids del p i alive rc=0
 	ga=$(gid_index uet0 1) && gb=$(gid_index uet1 2) || return 1
@@ -233,9 +232,19 @@ link_del_under_traffic() {
 		-n 100000 "$UET_NET4.2" >/dev/null 2>&1 &
 	pids+=" $!"
 	sleep 3
+	# shellcheck disable=SC2086
+	kill -0 $pids || { echo "# perftest ended before the deletion"; return 1; }
 	A rdma link del uet0 &
 	del=$!
-	sleep 2
+	# the device goes while the programs hold it (disassociation)
+	for i in $(seq 100); do
+		kill -0 "$del" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$del" 2>/dev/null; then
+		echo "# rdma link del still waiting for the programs after 10 s"
+		rc=1
+	fi
 	# shellcheck disable=SC2086
 	kill $pids 2>/dev/null
 	for i in $(seq 100); do

@@ -171,6 +171,19 @@ static void uet_dealloc_ucontext(struct ib_ucontext *ibuc)
 {
 }
 
+/*
+ * The device goes while a process holds it (rdma link del, module
+ * unload): the core then destroys the process's objects through the
+ * usual destroy ops and fails its later calls, so "rdma link del" does
+ * not wait for programs to close the device.  Nothing is left for uet to
+ * do: its only mappings are the queues' pages (queue.c), which keep
+ * their own references while the process maps them, so the process
+ * reads stale memory, never freed memory.
+ */
+static void uet_disassociate_ucontext(struct ib_ucontext *ibuc)
+{
+}
+
 static int uet_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
 	return 0;
@@ -263,6 +276,7 @@ const struct ib_device_ops uet_dev_ops = {
 	.destroy_cq = uet_destroy_cq,
 	.destroy_qp = uet_destroy_qp,
 	.destroy_srq = uet_destroy_srq,
+	.disassociate_ucontext = uet_disassociate_ucontext,
 	.get_dma_mr = uet_get_dma_mr,
 	.get_link_layer = uet_get_link_layer,
 	.get_netdev = uet_get_netdev,
