@@ -483,7 +483,11 @@ keys() {
 	head -c 32 /dev/urandom | od -An -tx1 -v | tr -d ' \n' >$k1 &&
 	hex1=$(cat $k1) || return 1
 	A uetctl job add dev uet0 id 5 || return 1
+	[ "$(json_get '.[0].secure' A uetctl -j job show dev uet0 id 5)" = false ] &&
 	A uetctl key add dev uet0 job 5 an 0 key $k0 epoch 1 &&
+	# secure from its first key on
+	A uetctl job show dev uet0 id 5 | grep -q ' secure$' &&
+	[ "$(json_get '.[0].secure' A uetctl -j job show dev uet0 id 5)" = true ] &&
 	A uetctl key show dev uet0 job 5 an 0 | grep -q '^uet0 job 5 an 0 epoch 1 mode direct tx$' &&
 	# a second key only opens until it is used
 	A uetctl key add dev uet0 job 5 an 1 key $k1 epoch 2 mode cluster &&
@@ -529,7 +533,12 @@ keys() {
 		echo "# key material shown"
 		return 1
 	fi
+	# its last key, the one it sends with, goes; the job stays secure
+	A uetctl key del dev uet0 job 5 an 1 &&
+	[ "$(json_get 'length' A uetctl -j key show dev uet0)" = 0 ] &&
+	[ "$(json_get '.[0].secure' A uetctl -j job show dev uet0 id 5)" = true ] &&
 	# a job's keys go with it
+	A uetctl key add dev uet0 job 5 an 0 key $k0 &&
 	A uetctl job del dev uet0 id 5 &&
 	[ "$(json_get 'length' A uetctl -j key show dev uet0)" = 0 ] &&
 	rm -f $k0 $k1 /tmp/uet-key-zero /tmp/uet-key-short

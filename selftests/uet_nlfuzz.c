@@ -168,6 +168,7 @@ static const struct attr job_attrs[UET_A_JOB_MAX + 1] = {
 	[UET_A_JOB_CC_IGNORE_PCT] = { K_U32, 0, 100 },
 	[UET_A_JOB_LB] = { K_U8, 0, UET_LB_MODE_REPS },
 	[UET_A_JOB_LB_PATHS] = { K_U32, 1, UET_LB_PATHS_MAX },
+	[UET_A_JOB_SECURE]   = { K_FLAG },
 };
 
 static const struct attr profile_attrs[UET_A_PROFILE_MAX + 1] = {

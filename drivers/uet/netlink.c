@@ -466,7 +466,9 @@ static int job_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 	    (job->cfg.lb != UET_JOB_LB_DEVICE &&
 	     nla_put_u8(skb, UET_A_JOB_LB, job->cfg.lb - 1)) ||
 	    (job->cfg.lb_paths &&
-	     nla_put_u32(skb, UET_A_JOB_LB_PATHS, job->cfg.lb_paths)))
+	     nla_put_u32(skb, UET_A_JOB_LB_PATHS, job->cfg.lb_paths)) ||
+	    (READ_ONCE(job->secdom.secure) &&
+	     nla_put_flag(skb, UET_A_JOB_SECURE)))
 		goto cancel;
 	for (i = 0; i < UET_NSCC_NUM_PARAMS; i++)
 		if (job->cfg.nscc_set & BIT(i) &&

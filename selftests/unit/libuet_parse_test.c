@@ -247,8 +247,9 @@ TEST(lb_of_device_and_job)
 	attr_u32(&m, UET_A_JOB_ID, 5);
 	attr_u8(&m, UET_A_JOB_LB, UET_LB_MODE_OBLIVIOUS);
 	attr_u32(&m, UET_A_JOB_LB_PATHS, 8);
+	attr(&m, UET_A_JOB_SECURE, NULL, 0);
 	msg_end(&m);
-	job_msg(&m, 6);		/* the device's: neither */
+	job_msg(&m, 6);		/* the device's: neither; not secure */
 	done(&m, 0, NULL);
 	ASSERT_EQ(0, uet_nl_parse(m.b, m.len, 0, 0, &r));
 	ASSERT_EQ(2, njobs);
@@ -258,6 +259,8 @@ TEST(lb_of_device_and_job)
 	ASSERT_EQ(8u, jobs[0].lb_paths);
 	ASSERT_FALSE(UET_HAS(&jobs[1], UET_A_JOB_LB) ||
 		     UET_HAS(&jobs[1], UET_A_JOB_LB_PATHS));
+	ASSERT_TRUE(UET_HAS(&jobs[0], UET_A_JOB_SECURE));
+	ASSERT_FALSE(UET_HAS(&jobs[1], UET_A_JOB_SECURE));
 }
 
 /* A mode of a newer kernel has no name; a value of the wrong width is malformed. */

@@ -20,6 +20,8 @@ static void job_print(const struct uet_job_attrs *j, int i)
 			printf(" lb %s", uet_lb_mode_name(j->lb) ?: "?");
 		if (UET_HAS(j, UET_A_JOB_LB_PATHS))
 			printf(" lb-paths %u", j->lb_paths);
+		if (UET_HAS(j, UET_A_JOB_SECURE))
+			printf(" secure");
 		printf("\n    tx %" PRIu64 " packets %" PRIu64 " bytes rx %" PRIu64
 		       " packets %" PRIu64 " bytes errors %" PRIu64 "\n",
 		       j->tx_packets, j->tx_bytes, j->rx_packets, j->rx_bytes,
@@ -45,6 +47,7 @@ static void job_print(const struct uet_job_attrs *j, int i)
 	}
 	if (UET_HAS(j, UET_A_JOB_LB_PATHS))
 		printf(",\"lb_paths\":%u", j->lb_paths);
+	printf(",\"secure\":%s", UET_HAS(j, UET_A_JOB_SECURE) ? "true" : "false");
 	printf(",\"tx_packets\":%" PRIu64 ",\"tx_bytes\":%" PRIu64
 	       ",\"rx_packets\":%" PRIu64 ",\"rx_bytes\":%" PRIu64
 	       ",\"errors\":%" PRIu64 "}",

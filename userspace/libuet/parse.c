@@ -94,6 +94,7 @@ static const enum mnl_attr_data_type job_types[UET_A_JOB_MAX + 1] = {
 	[UET_A_JOB_RX_BYTES] = MNL_TYPE_U64,
 	[UET_A_JOB_ERRORS] = MNL_TYPE_U64,
 	[UET_A_JOB_PAD] = MNL_TYPE_UNSPEC,
+	[UET_A_JOB_SECURE] = MNL_TYPE_FLAG,
 };
 
 static const enum mnl_attr_data_type profile_types[UET_A_PROFILE_MAX + 1] = {
@@ -291,6 +292,8 @@ static int job_msg(const struct nlattr **tb, struct uet_nl_reply *r)
 	GET(&j, tb, UET_A_JOB_RX_PACKETS, rx_packets, 64);
 	GET(&j, tb, UET_A_JOB_RX_BYTES, rx_bytes, 64);
 	GET(&j, tb, UET_A_JOB_ERRORS, errors, 64);
+	if (tb[UET_A_JOB_SECURE])
+		UET_SET(&j, UET_A_JOB_SECURE);
 	return ((uet_job_fn)r->fn)(&j, r->arg);
 }
 

@@ -96,7 +96,10 @@ struct uet_dev_attrs {
 	uint32_t lb_paths;
 };
 
-/* A job.  @present: bit n set when attribute n (UET_A_JOB_*) is set. */
+/*
+ * A job.  @present: bit n set when attribute n (UET_A_JOB_*) is set;
+ * UET_A_JOB_SECURE, a flag, only so.
+ */
 struct uet_job_attrs {
 	uint64_t present;
 	char dev[UET_NAME_MAX];
