@@ -544,6 +544,30 @@ keys() {
 	rm -f $k0 $k1 /tmp/uet-key-zero /tmp/uet-key-short
 }
 
+# A device's jobs hold at most 4096 keys (two for each of 2048 jobs): the
+# next is refused, ENOSPC.  What a key costs, from MemAvailable.  Then
+# uet0 is made again: removing a device frees its keys at once, where
+# deleting a job waits a grace period.
+key_limit() {
+	local f=/tmp/keys.batch k=/tmp/uet-key-limit before after i
+	head -c 32 /dev/urandom >$k || return 1
+	for i in $(seq 1000 3047); do
+		echo "job add dev uet0 id $i"
+		echo "key add dev uet0 job $i an 0 key $k"
+		echo "key add dev uet0 job $i an 1 key $k"
+	done >$f
+	before=$(meminfo MemAvailable)
+	A uetctl -batch $f || return 1
+	after=$(meminfo MemAvailable)
+	echo "# 4096 keys: $((before - after)) kB, $(((before - after) / 4)) bytes a key"
+	expect_rc 1 'Too many keys on this device \(No space left on device\)' \
+		A uetctl key add dev uet0 job 0 an 0 key $k &&
+	[ "$(json_get length A uetctl -j key show dev uet0)" = 4096 ] &&
+	A rdma link del uet0 && A rdma link add uet0 type uet netdev veth0 &&
+	[ "$(json_get length A uetctl -j key show dev uet0)" = 0 ] &&
+	rm -f $f $k
+}
+
 # What a caller of uet-a can see of uet0: settings, jobs, profile.
 # Counters are left out (uet1's idle PDC may still be closing).
 fuzz_state() {
@@ -605,7 +629,7 @@ netlink_fuzz() {
 
 trap fabric_down EXIT
 ktap_print_header
-ktap_set_plan 19
+ktap_set_plan 20
 ktap_test_result "setup" setup
 ktap_test_result "help at every level, usage errors exit 2" help_everywhere
 ktap_test_result "dev show: settings and JSON" dev_show_and_json
@@ -621,6 +645,7 @@ ktap_test_result "10,000 jobs: batch add, dump, delete" many_jobs
 ktap_test_result "a batch stops at its first failure" batch_stops
 ktap_test_result "stats of a device and of a job" stats
 ktap_test_result "keys: add, rekey, refusals, never read back" keys
+ktap_test_result "keys: 4096 a device, the next refused" key_limit
 ktap_test_result "show without dev lists every device of the namespace" every_device_shows
 ktap_test_result "PDCs after traffic: dump, get, close" pdcs_after_traffic
 ktap_test_result "a documented session" session

@@ -367,7 +367,7 @@ static const struct {
 	E(ENOENT),	/* no such job, PDC or key */
 	E(EEXIST),	/* the job exists, a key at that AN */
 	E(EBUSY),	/* the default job, a profile the jobs forbid, the sending key */
-	E(ENOSPC),	/* UET_JOBS_MAX jobs */
+	E(ENOSPC),	/* UET_JOBS_MAX jobs, UET_KEYS_MAX keys */
 };
 #undef E
 

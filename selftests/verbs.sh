@@ -233,7 +233,13 @@ link_del_under_traffic() {
 	pids+=" $!"
 	sleep 3
 	# shellcheck disable=SC2086
-	kill -0 $pids || { echo "# perftest ended before the deletion"; return 1; }
+	if ! kill -0 $pids; then
+		echo "# perftest ended before the deletion"
+		# shellcheck disable=SC2086
+		kill $pids 2>/dev/null
+		wait
+		return 1
+	fi
 	A rdma link del uet0 &
 	del=$!
 	# the device goes while the programs hold it (disassociation)

@@ -143,6 +143,7 @@ err_unlock:
  */
 int uet_job_del(struct uet_dev *udev, u32 id, struct netlink_ext_ack *extack)
 {
+	struct uet_tss_sa *keys[UET_TSS_AN_COUNT];
 	struct uet_jobs *jobs = &udev->jobs;
 	struct uet_job *job;
 
@@ -154,13 +155,14 @@ int uet_job_del(struct uet_dev *udev, u32 id, struct netlink_ext_ack *extack)
 	job = xa_erase(&jobs->xa, id);
 	if (job) {
 		jobs->count--;
-		uet_secdom_clear(udev, &job->secdom, true);
+		uet_secdom_take(udev, &job->secdom, keys);
 	}
 	mutex_unlock(&jobs->lock);
 	if (!job) {
 		NL_SET_ERR_MSG(extack, "No job with this ID on this device");
 		return -ENOENT;
 	}
+	uet_secdom_free(keys, true);
 	uet_job_put(job);
 	return 0;
 }
@@ -317,13 +319,15 @@ int uet_jobs_init(struct uet_dev *udev)
  */
 void uet_jobs_fini(struct uet_dev *udev)
 {
+	struct uet_tss_sa *keys[UET_TSS_AN_COUNT];
 	struct uet_job *job;
 	unsigned long id;
 
 	mutex_lock(&udev->jobs.lock);
 	xa_for_each(&udev->jobs.xa, id, job) {
 		xa_erase(&udev->jobs.xa, id);
-		uet_secdom_clear(udev, &job->secdom, false);
+		uet_secdom_take(udev, &job->secdom, keys);
+		uet_secdom_free(keys, false);
 		uet_job_put(job);
 	}
 	udev->jobs.count = 0;

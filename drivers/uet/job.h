@@ -89,11 +89,13 @@ struct uet_job {
  *	no lock: they find jobs under RCU and take a reference.
  * @xa: the jobs by ID.
  * @count: how many jobs @xa holds.
+ * @keys: how many transport security keys its jobs hold (secdom.c).
  */
 struct uet_jobs {
 	struct mutex lock;	/* see above */
 	struct xarray xa;
 	u32 count;
+	u32 keys;
 };
 
 int uet_jobs_init(struct uet_dev *udev);

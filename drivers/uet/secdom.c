@@ -17,6 +17,14 @@
 #include "tss_crypto.h"
 #include "uet.h"
 
+/*
+ * Keys a device's jobs may hold: two for each of 2048 secure jobs.  Each
+ * is a crypto API transform (with GCM, its ctr and ghash children), which
+ * the crypto API allocates outside the caller's memory cgroup: the bound
+ * keeps what a namespace's administrator can pin to a few MiB.
+ */
+#define UET_KEYS_MAX	4096
+
 static void sa_free(struct uet_tss_sa *sa)
 {
 	if (!sa)
@@ -29,10 +37,11 @@ static void sa_free(struct uet_tss_sa *sa)
 	kfree(sa);
 }
 
-static struct uet_tss_sa *sa_alloc(const struct uet_tss_key_cfg *cfg)
+static struct uet_tss_sa *sa_alloc(const struct uet_tss_key_cfg *cfg,
+				   struct netlink_ext_ack *extack)
 {
 	struct uet_tss_sa *sa;
-	int err = 0;
+	void *tfm;
 
 	sa = kzalloc(sizeof(*sa), GFP_KERNEL_ACCOUNT);
 	if (!sa)
@@ -40,23 +49,25 @@ static struct uet_tss_sa *sa_alloc(const struct uet_tss_key_cfg *cfg)
 	sa->epoch = cfg->epoch;
 	sa->mode = cfg->mode;
 	if (cfg->mode == UET_KEY_MODE_DIRECT) {
-		sa->aead = uet_tss_aead_alloc(cfg->key);
-		if (IS_ERR(sa->aead)) {
-			err = PTR_ERR(sa->aead);
-			sa->aead = NULL;
-		}
+		tfm = uet_tss_aead_alloc(cfg->key);
+		if (!IS_ERR(tfm))
+			sa->aead = tfm;
 	} else {
-		sa->prf = uet_tss_prf_alloc(cfg->key);
-		if (IS_ERR(sa->prf)) {
-			err = PTR_ERR(sa->prf);
-			sa->prf = NULL;
-		}
+		tfm = uet_tss_prf_alloc(cfg->key);
+		if (!IS_ERR(tfm))
+			sa->prf = tfm;
 	}
-	if (err) {
-		sa_free(sa);
-		return ERR_PTR(err);
+	if (!IS_ERR(tfm))
+		return sa;
+	kfree(sa);
+	if (PTR_ERR(tfm) == -ENOENT) {
+		/* the crypto API's answer when it has no such algorithm */
+		NL_SET_ERR_MSG(extack, "This kernel has no AES-GCM or AES-CMAC");
+		return ERR_PTR(-EOPNOTSUPP);
 	}
-	return sa;
+	if (PTR_ERR(tfm) != -ENOMEM)
+		NL_SET_ERR_MSG(extack, "The kernel's crypto API refused the key");
+	return tfm;
 }
 
 /* @id's job on @udev; the table's lock held. */
@@ -91,8 +102,9 @@ static struct uet_tss_sa *secdom_sa(struct uet_dev *udev,
  * May sleep.
  *
  * Return: 0, -ENOENT for an unknown job, -EEXIST when @cfg->an holds a
- * key, -EINVAL for an all-zero key, or the crypto API's error (-ENOENT
- * when the kernel has no AES-GCM or CMAC).
+ * key, -ENOSPC when the device's jobs hold %UET_KEYS_MAX keys, -EINVAL
+ * for an all-zero key, -EOPNOTSUPP when the kernel has no AES-GCM or
+ * CMAC, -ENOMEM, or another error of the crypto API.
  */
 int uet_secdom_key_add(struct uet_dev *udev, u32 job,
 		       const struct uet_tss_key_cfg *cfg,
@@ -107,11 +119,9 @@ int uet_secdom_key_add(struct uet_dev *udev, u32 job,
 		NL_SET_ERR_MSG(extack, "An all-zero key is refused");
 		return -EINVAL;
 	}
-	sa = sa_alloc(cfg);
-	if (IS_ERR(sa)) {
-		NL_SET_ERR_MSG(extack, "The kernel's crypto API refused the key");
+	sa = sa_alloc(cfg, extack);
+	if (IS_ERR(sa))
 		return PTR_ERR(sa);
-	}
 	mutex_lock(&udev->jobs.lock);
 	j = secdom_job(udev, job, extack);
 	if (!j) {
@@ -124,10 +134,16 @@ int uet_secdom_key_add(struct uet_dev *udev, u32 job,
 		err = -EEXIST;
 		goto out;
 	}
+	if (udev->jobs.keys >= UET_KEYS_MAX) {
+		NL_SET_ERR_MSG(extack, "Too many keys on this device");
+		err = -ENOSPC;
+		goto out;
+	}
 	if (!secdom_sa(udev, sd, READ_ONCE(sd->tx_an)))
 		WRITE_ONCE(sd->tx_an, cfg->an);
 	WRITE_ONCE(sd->secure, true);
 	rcu_assign_pointer(sd->sa[cfg->an], sa);
+	udev->jobs.keys++;
 	sa = NULL;
 out:
 	mutex_unlock(&udev->jobs.lock);
@@ -174,12 +190,15 @@ int uet_secdom_key_del(struct uet_dev *udev, u32 job, u8 an,
 		sa = NULL;
 	} else {
 		RCU_INIT_POINTER(sd->sa[an], NULL);
-		synchronize_rcu();
+		udev->jobs.keys--;
 	}
 out:
 	mutex_unlock(&udev->jobs.lock);
-	if (!err)
+	if (!err) {
+		/* outside the lock: a grace period holds up no other change */
+		synchronize_rcu();
 		sa_free(sa);
+	}
 	return err;
 }
 
@@ -239,9 +258,32 @@ bool uet_secdom_key_info(struct uet_job *job, u8 an,
 }
 
 /**
- * uet_secdom_clear() - remove every key of a deleted job
+ * uet_secdom_take() - take every key out of a deleted job's domain
  * @udev: the device, its job table locked.
  * @sd: the job's domain.
+ * @sa: UET_TSS_AN_COUNT entries: the keys taken (or NULL), for
+ *	uet_secdom_free() once the lock is dropped.
+ *
+ * Return: how many keys were taken.
+ */
+unsigned int uet_secdom_take(struct uet_dev *udev, struct uet_secdom *sd,
+			     struct uet_tss_sa **sa)
+{
+	unsigned int n = 0;
+	int an;
+
+	for (an = 0; an < UET_TSS_AN_COUNT; an++) {
+		sa[an] = secdom_sa(udev, sd, an);
+		n += !!sa[an];
+		RCU_INIT_POINTER(sd->sa[an], NULL);
+	}
+	udev->jobs.keys -= n;
+	return n;
+}
+
+/**
+ * uet_secdom_free() - free the keys uet_secdom_take() took
+ * @sa: UET_TSS_AN_COUNT entries, each a key or NULL.
  * @readers: the engine may still be reading the domain: free the keys
  *	after a grace period.  Without, the device is going and nothing
  *	reads it (one grace period per job would make removing a device
@@ -249,19 +291,16 @@ bool uet_secdom_key_info(struct uet_job *job, u8 an,
  *
  * May sleep.
  */
-void uet_secdom_clear(struct uet_dev *udev, struct uet_secdom *sd,
-		      bool readers)
+void uet_secdom_free(struct uet_tss_sa **sa, bool readers)
 {
-	struct uet_tss_sa *sa[UET_TSS_AN_COUNT];
-	bool any = false;
 	int an;
 
-	for (an = 0; an < UET_TSS_AN_COUNT; an++) {
-		sa[an] = secdom_sa(udev, sd, an);
-		any |= !!sa[an];
-		RCU_INIT_POINTER(sd->sa[an], NULL);
-	}
-	if (any && readers)
+	for (an = 0; an < UET_TSS_AN_COUNT; an++)
+		if (sa[an])
+			break;
+	if (an == UET_TSS_AN_COUNT)
+		return;
+	if (readers)
 		synchronize_rcu();
 	for (an = 0; an < UET_TSS_AN_COUNT; an++)
 		sa_free(sa[an]);

@@ -89,7 +89,8 @@ int uet_secdom_key_use(struct uet_dev *udev, u32 job, u8 an,
 		       struct netlink_ext_ack *extack);
 bool uet_secdom_key_info(struct uet_job *job, u8 an,
 			 struct uet_tss_key_info *info);
-void uet_secdom_clear(struct uet_dev *udev, struct uet_secdom *sd,
-		      bool readers);
+unsigned int uet_secdom_take(struct uet_dev *udev, struct uet_secdom *sd,
+			     struct uet_tss_sa **sa);
+void uet_secdom_free(struct uet_tss_sa **sa, bool readers);
 
 #endif /* _UET_SECDOM_H */

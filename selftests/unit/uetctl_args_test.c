@@ -453,6 +453,18 @@ TEST(key_files)
 	key_file(path, raw, sizeof(raw) - 1);
 	EXPECT_EQ(-1, key_read(path, key, err));
 	unlink(path);
+	/* NUL bytes are not white space */
+	key_file(path, "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\0\0", 66);
+	EXPECT_EQ(-1, key_read(path, key, err));
+	unlink(path);
+	/* 32 hex digits: half a key in hex, not 32 raw bytes */
+	key_file(path, "00112233445566778899aabbccddeeff", 32);
+	EXPECT_EQ(-1, key_read(path, key, err));
+	unlink(path);
+	EXPECT_NE(NULL, strstr(err, "half a key"));
+	/* a directory: read() fails, and says why */
+	EXPECT_EQ(-1, key_read("/tmp", key, err));
+	EXPECT_NE(NULL, strstr(err, "Is a directory"));
 	EXPECT_EQ(-1, key_read("/nonexistent/key", key, err));
 	EXPECT_NE(NULL, strstr(err, "No such file"));
 }
