@@ -645,7 +645,13 @@ ktap_test_result "10,000 jobs: batch add, dump, delete" many_jobs
 ktap_test_result "a batch stops at its first failure" batch_stops
 ktap_test_result "stats of a device and of a job" stats
 ktap_test_result "keys: add, rekey, refusals, never read back" keys
-ktap_test_result "keys: 4096 a device, the next refused" key_limit
+# 4096 keys' setup took 79 s on the debug kernel, through no path that
+# the keys case does not take: stock kernel only
+if [ -z "${UET_SLOW:-}" ]; then
+	ktap_test_result "keys: 4096 a device, the next refused" key_limit
+else
+	ktap_test_skip "keys: 4096 a device, the next refused: stock kernel only"
+fi
 ktap_test_result "show without dev lists every device of the namespace" every_device_shows
 ktap_test_result "PDCs after traffic: dump, get, close" pdcs_after_traffic
 ktap_test_result "a documented session" session
