@@ -63,6 +63,7 @@ static const struct rdma_stat_desc uet_counter_descs[] = {
 	[UET_CNT_CC_CREDIT_SPECULATED].name = "cc_credit_speculated",
 	[UET_CNT_LB_EXPLORED].name = "lb_explored",
 	[UET_CNT_RETRANSMITS_NEEDLESS].name = "retransmits_needless",
+	[UET_CNT_TIMEOUTS_SPURIOUS].name = "timeouts_spurious",
 	[UET_CNT_PDCS_ACTIVE].name = "pdcs_active",
 };
 

@@ -59,6 +59,7 @@ enum uet_counter {
 	UET_CNT_CC_CREDIT_SPECULATED,
 	UET_CNT_LB_EXPLORED,
 	UET_CNT_RETRANSMITS_NEEDLESS,
+	UET_CNT_TIMEOUTS_SPURIOUS,
 	UET_CNT_PDCS_ACTIVE,	/* a gauge: created minus closed, never counted */
 	UET_NUM_COUNTERS
 };

@@ -158,6 +158,7 @@ static const char * const counter_names[UET_PDC_CNT_COUNT] = {
 	[UET_PDC_CNT_RX_CE] = "rx_ce",
 	[UET_PDC_CNT_TX_REORDERED] = "tx_reordered",
 	[UET_PDC_CNT_TX_NEEDLESS] = "tx_needless",
+	[UET_PDC_CNT_TX_SPURIOUS_RTO] = "tx_spurious_timeouts",
 };
 
 static const char *name_of(const char * const *names, unsigned int count,
@@ -710,17 +711,19 @@ int uet_pdc_tx_alloc(struct uet_pdc *pdc, u64 now, u32 *psn)
 
 /*
  * Mark PSNs in [@from, @to) that are not acknowledged as lost, but those
- * waiting for a receive buffer (uet_pdc_tx_rnr()).  Lost PSNs stay within
+ * waiting for a receive buffer (uet_pdc_tx_rnr()) and, unless @again,
+ * those sent again and not acknowledged since.  Lost PSNs stay within
  * [rtx_next, rtx_end), where uet_pdc_tx_next_rtx() looks.
  */
-static void mark_lost(struct uet_pdc *pdc, u32 from, u32 to)
+static void mark_lost_from(struct uet_pdc *pdc, u32 from, u32 to, bool again)
 {
 	struct uet_pdc_tx *tx = &pdc->tx;
 	bool any = false;
 	u32 psn;
 
 	for (psn = from; psn != to; psn++) {
-		if (tx_acked(pdc, psn) || test_bit(slot(pdc, psn), tx->rnr))
+		if (tx_acked(pdc, psn) || test_bit(slot(pdc, psn), tx->rnr) ||
+		    (!again && test_bit(slot(pdc, psn), tx->rtxd)))
 			continue;
 		__set_bit(slot(pdc, psn), tx->lost);
 		any = true;
@@ -737,6 +740,11 @@ static void mark_lost(struct uet_pdc *pdc, u32 from, u32 to)
 	psn_raise(&tx->rtx_end, to);
 }
 
+static void mark_lost(struct uet_pdc *pdc, u32 from, u32 to)
+{
+	mark_lost_from(pdc, from, to, true);
+}
+
 /* ROD: everything from the first PSN not acknowledged goes again. */
 static void go_back(struct uet_pdc *pdc)
 {
@@ -746,20 +754,28 @@ static void go_back(struct uet_pdc *pdc)
 	mark_lost(pdc, tx->una, tx->nxt);
 }
 
-/* Record @psn, in flight and not acknowledged before, as acknowledged. */
-static void tx_mark_acked(struct uet_pdc *pdc, u32 psn, u64 now)
+/*
+ * Record @psn, in flight and not acknowledged before, as acknowledged;
+ * set *@spurious if that shows the last timeout spurious.
+ */
+static void tx_mark_acked(struct uet_pdc *pdc, u32 psn, u64 now,
+			  bool *spurious)
 {
 	struct uet_pdc_tx *tx = &pdc->tx;
 	u32 s = slot(pdc, psn);
 
 	__set_bit(s, tx->acked);
-	__clear_bit(s, tx->lost);
+	/* marked lost by a timeout and not sent again: its first copy came */
+	if (__test_and_clear_bit(s, tx->lost) && tx->rto_marked &&
+	    uet_psn_before(psn, tx->rto_end))
+		*spurious = true;
 	if (__test_and_clear_bit(s, tx->rtxd))
 		tx->rtx_out--;
 	if (__test_and_clear_bit(s, tx->rnr))
 		tx->rnr_out--;
 	if (tx->timing && psn == tx->timed_psn) {
 		tx->timing = false;
+		tx->rto_held = false;
 		uet_pdc_rtt_sample(&pdc->rtt, now - tx->timed_at);
 		pdc->cnt[UET_PDC_CNT_TX_RTT_SAMPLES]++;
 	}
@@ -914,7 +930,8 @@ static bool ack_dsack(struct uet_pdc *pdc, const struct uet_pdc_ack *ack)
 }
 
 /* Acknowledge [una, @cack]; a CACK PSN behind the window is stale. */
-static u32 ack_cumulative(struct uet_pdc *pdc, u32 cack, u64 now, u32 high)
+static u32 ack_cumulative(struct uet_pdc *pdc, u32 cack, u64 now, u32 high,
+			  bool *spurious)
 {
 	u32 newly = 0;
 	u32 psn;
@@ -925,7 +942,7 @@ static u32 ack_cumulative(struct uet_pdc *pdc, u32 cack, u64 now, u32 high)
 		if (tx_acked(pdc, psn))
 			continue;
 		tx_reordered(pdc, psn, high);
-		tx_mark_acked(pdc, psn, now);
+		tx_mark_acked(pdc, psn, now, spurious);
 		newly++;
 	}
 	return newly;
@@ -933,7 +950,7 @@ static u32 ack_cumulative(struct uet_pdc *pdc, u32 cack, u64 now, u32 high)
 
 /* Acknowledge what the SACK bitmap names in flight; bits behind are old. */
 static u32 ack_selective(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
-			 u64 now, u32 high, u64 *sack_new)
+			 u64 now, u32 high, u64 *sack_new, bool *spurious)
 {
 	u64 map = ack->sack_bitmap;
 	u32 newly = 0;
@@ -947,7 +964,7 @@ static u32 ack_selective(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
 		if (!tx_in_flight(pdc, psn) || tx_acked(pdc, psn))
 			continue;
 		tx_reordered(pdc, psn, high);
-		tx_mark_acked(pdc, psn, now);
+		tx_mark_acked(pdc, psn, now, spurious);
 		psn_raise(&pdc->tx.high_sack, psn + 1);
 		*sack_new |= bit;
 		newly++;
@@ -991,7 +1008,7 @@ static void detect_losses(struct uet_pdc *pdc)
 
 	if (!sacked_above(pdc, tx->lost_scan, tx->reorder, &psn))
 		return;
-	mark_lost(pdc, tx->lost_scan, psn);
+	mark_lost_from(pdc, tx->lost_scan, psn, false);
 	tx->lost_scan = psn;
 }
 
@@ -1053,8 +1070,34 @@ static void tx_forget_backoff(struct uet_pdc *pdc)
 	if (!tx->retries)
 		return;
 	tx->retries = 0;
+	if (tx->rto_held)
+		return;
 	pdc->rtt.rto = pdc->rtt.seeded ? rto_estimate(&pdc->rtt) :
 					 rto_clamp(&pdc->rtt, pdc->cfg.rto_initial);
+}
+
+/*
+ * RUD, RUDI: a PSN the last timeout marked lost was acknowledged before it
+ * went again: its first copy was late, not lost, and so, probably, are the
+ * others the timeout marked.  Those not sent again yet stay in flight,
+ * for the SACKs to judge again from the left edge on, with the duplicate
+ * threshold: a go-back of the whole window would put a second copy of
+ * everything behind the first in a queue that is only slow, and, the
+ * queue growing with each, a round trip longer than each next RTO
+ * (Documentation/engine.rst).  The idea is F-RTO's (RFC 5682): a
+ * timeout is spurious when what it did not send again is acknowledged.
+ * The RTO stays backed off until the next RTT sample.
+ */
+static void rto_undo(struct uet_pdc *pdc)
+{
+	struct uet_pdc_tx *tx = &pdc->tx;
+
+	for (; tx->rtx_next != tx->rtx_end; tx->rtx_next++)
+		__clear_bit(slot(pdc, tx->rtx_next), tx->lost);
+	tx->rto_marked = false;
+	tx->rto_held = true;
+	tx->lost_scan = tx->una;
+	pdc->cnt[UET_PDC_CNT_TX_SPURIOUS_RTO]++;
 }
 
 /*
@@ -1118,11 +1161,17 @@ int uet_pdc_tx_ack(struct uet_pdc *pdc, const struct uet_pdc_ack *ack,
 	}
 
 	acked->needless = ack_dsack(pdc, ack);
-	acked->newly = ack_cumulative(pdc, ack->cack_psn, now, tx->high_sack);
+	acked->newly = ack_cumulative(pdc, ack->cack_psn, now, tx->high_sack,
+				      &acked->spurious);
 	acked->newly += ack_selective(pdc, ack, now, tx->high_sack,
-				      &acked->sack_new);
+				      &acked->sack_new, &acked->spurious);
 	tx_advance(pdc);
 	acked->cum_to = tx->una;
+	if (acked->spurious)
+		rto_undo(pdc);
+	else if (tx->rto_marked)
+		tx->rto_quota = min(tx->rto_quota + 2 * acked->newly,
+				    pdc->cfg.window);
 
 	if (!acked->newly) {
 		pdc->cnt[UET_PDC_CNT_TX_DUP_ACKS]++;
@@ -1273,6 +1322,10 @@ bool uet_pdc_tx_next_rtx(struct uet_pdc *pdc, u32 *psn)
 		s = slot(pdc, tx->rtx_next);
 		if (!test_bit(s, tx->lost))
 			continue;
+		if (tx->rto_marked && !tx->rto_quota)
+			return false;	/* the next ACK lets more go */
+		if (tx->rto_marked)
+			tx->rto_quota--;
 		__clear_bit(s, tx->lost);
 		/* Karn: its ACK could answer either copy. */
 		if (tx->timing && tx->timed_psn == tx->rtx_next)
@@ -1284,6 +1337,8 @@ bool uet_pdc_tx_next_rtx(struct uet_pdc *pdc, u32 *psn)
 		pdc->cnt[UET_PDC_CNT_TX_RETRANSMITS]++;
 		return true;
 	}
+	/* all a timeout marked went again: nothing of it to undo */
+	tx->rto_marked = false;
 	return false;
 }
 
@@ -1294,7 +1349,9 @@ bool uet_pdc_tx_next_rtx(struct uet_pdc *pdc, u32 *psn)
  * Backs the RTO off (RFC 6298 (5.5)) and stops the RTT measurement under
  * way (Karn).  Every PSN in flight and not acknowledged becomes a
  * retransmit: for RUD and RUDI the holes the SACKs left, as after an RTO
- * in RFC 6675 section 5.1; for ROD all from the first (go-back-N).  Feed
+ * in RFC 6675 section 5.1, one at first and more as ACKs come back
+ * (@rto_quota of struct uet_pdc_tx), unless one shows the timeout
+ * spurious (rto_undo()); for ROD all from the first (go-back-N).  Feed
  * %UET_PDC_EV_TIMEOUT next: after max_retries timeouts in a row without
  * progress it closes the PDC.
  */
@@ -1323,6 +1380,9 @@ void uet_pdc_tx_timeout(struct uet_pdc *pdc)
 	    sacked_above(pdc, tx->una, pdc->cfg.dup_thresh, &psn))
 		tx->reorder = pdc->cfg.dup_thresh;
 	mark_lost(pdc, tx->una, tx->nxt);
+	tx->rto_marked = true;
+	tx->rto_end = tx->nxt;
+	tx->rto_quota = 1;
 	/* The retransmits are not to be judged lost again by SACKs. */
 	tx->lost_scan = tx->nxt;
 }

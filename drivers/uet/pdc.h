@@ -190,6 +190,7 @@ enum uet_pdc_rx_verdict {
  *	reordering seen.
  * @UET_PDC_CNT_TX_NEEDLESS: retransmissions an ACK showed needless: their
  *	PSN arrived twice.
+ * @UET_PDC_CNT_TX_SPURIOUS_RTO: timeouts an ACK showed spurious.
  * @UET_PDC_CNT_COUNT: number of counters.
  *
  * The first %UET_PDC_CNT_KEPT, the ones a PDC's owner shows, outlast the
@@ -216,6 +217,7 @@ enum uet_pdc_counter {
 	UET_PDC_CNT_RX_CE,
 	UET_PDC_CNT_TX_REORDERED,
 	UET_PDC_CNT_TX_NEEDLESS,
+	UET_PDC_CNT_TX_SPURIOUS_RTO,
 	UET_PDC_CNT_COUNT
 };
 
@@ -300,6 +302,8 @@ struct uet_pdc_ack {
  *	time, by the SACK bitmap.
  * @newly: how many PSNs this ACK acknowledged for the first time.
  * @needless: the ACK showed that a PSN sent again had arrived before.
+ * @spurious: the ACK showed the last timeout spurious: a PSN it had
+ *	marked lost arrived before going again (uet_pdc_tx_ack()).
  */
 struct uet_pdc_acked {
 	u32 cum_from;
@@ -308,6 +312,7 @@ struct uet_pdc_acked {
 	u64 sack_new;
 	u32 newly;
 	bool needless;
+	bool spurious;
 };
 
 /*
@@ -367,6 +372,18 @@ struct uet_pdc_suspect {
  *	rnr_delay passed, to be acknowledged: then all of them go again.
  * @rnr_probe: see @rnr_probing.
  * @retries: timeouts since something was last newly acknowledged.
+ * @rto_marked: RUD, RUDI: the last timeout marked PSNs below @rto_end lost
+ *	that may not have gone again yet: an ACK for one of them proves it
+ *	spurious (rto_undo()).
+ * @rto_end: @nxt at the last timeout.
+ * @rto_quota: while @rto_marked, the retransmissions that may go: one
+ *	after the timeout, two more for each PSN acknowledged since, as TCP's
+ *	slow start after a timeout (RFC 5681 section 3.1): what the timer
+ *	marked goes out as ACKs come back, not whenever the sender may send.
+ * @rto_held: the RTO stays backed off, progress or not, until the next
+ *	RTT sample: a timeout proved spurious showed it shorter than the
+ *	round trip, and the samples that would correct it are what repeated
+ *	timeouts keep from completing.
  * @suspects: RUD, RUDI: PSNs sent again and acknowledged late, which would
  *	have raised @reorder had they not gone again (tx_reordered()): an
  *	ACK that shows one arrived twice proves it (ack_dsack()).
@@ -407,6 +424,10 @@ struct uet_pdc_tx {
 	bool rnr_probing;
 	u32 rnr_probe;
 	u32 retries;
+	bool rto_marked;
+	bool rto_held;
+	u32 rto_end;
+	u32 rto_quota;
 	struct uet_pdc_suspect suspects[UET_PDC_SUSPECTS];
 	u8 suspect_next;
 	bool timing;

@@ -968,6 +968,8 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 	}
 	if (acked.needless)
 		uet_count(udev, UET_CNT_RETRANSMITS_NEEDLESS, 1);
+	if (acked.spurious)
+		uet_count(udev, UET_CNT_TIMEOUTS_SPURIOUS, 1);
 	if (!pdc->rpdcid_known) {
 		if (!acked.newly)
 			goto unlock;	/* proves nothing: learn nothing */

@@ -587,8 +587,8 @@ TEST(sender_saved_when_quiet)
 	struct uet_pdc_ack ack;
 	struct uet_pdc_cfg cfg;
 	struct uet_pdc pdc;
+	u32 psn, rtx[2];
 	u64 srtt, rto;
-	u32 psn;
 
 	sender(_metadata, &pdc, UET_PDC_RUD, 16, 3);
 	EXPECT_FALSE(uet_pdc_save(&pdc, &saved));
@@ -596,10 +596,13 @@ TEST(sender_saved_when_quiet)
 	ack = ack_of(WRAP_START, WRAP_START + 1, 0);
 	EXPECT_EQ(1, acks(&pdc, &ack, 200 * US, &acked));
 	uet_pdc_tx_timeout(&pdc);
-	EXPECT_TRUE(uet_pdc_tx_next_rtx(&pdc, &psn));
+	EXPECT_EQ(1, take_rtx(&pdc, rtx, 2));
+	ack = ack_of(WRAP_START + 1, WRAP_START + 2, 0);
+	EXPECT_EQ(1, acks(&pdc, &ack, 250 * US, &acked));
+	EXPECT_EQ(1, take_rtx(&pdc, rtx, 2));
 	ack = ack_of(WRAP_START + 2, WRAP_START + 3, 0);
-	EXPECT_EQ(2, acks(&pdc, &ack, 300 * US, &acked));
-	EXPECT_EQ(1, pdc.cnt[UET_PDC_CNT_TX_RETRANSMITS]);
+	EXPECT_EQ(1, acks(&pdc, &ack, 300 * US, &acked));
+	EXPECT_EQ(2, pdc.cnt[UET_PDC_CNT_TX_RETRANSMITS]);
 	EXPECT_EQ(1, pdc.cnt[UET_PDC_CNT_TX_TIMEOUTS]);
 	srtt = pdc.rtt.srtt;
 	rto = pdc.rtt.rto;
@@ -613,7 +616,7 @@ TEST(sender_saved_when_quiet)
 	EXPECT_EQ(WRAP_START + 3, pdc.tx.una);
 	EXPECT_EQ(srtt, pdc.rtt.srtt);
 	EXPECT_EQ(rto, pdc.rtt.rto);
-	EXPECT_EQ(1, pdc.cnt[UET_PDC_CNT_TX_RETRANSMITS]);
+	EXPECT_EQ(2, pdc.cnt[UET_PDC_CNT_TX_RETRANSMITS]);
 	EXPECT_EQ(1, pdc.cnt[UET_PDC_CNT_TX_TIMEOUTS]);
 	EXPECT_EQ(0, pdc.cnt[UET_PDC_CNT_TX_NEW]);
 	ASSERT_EQ(0, uet_pdc_tx_alloc(&pdc, 0, &psn));
@@ -1021,16 +1024,25 @@ TEST(rud_timeout)
 	EXPECT_EQ(2, acks(&pdc, &ack, 0, &acked));
 	uet_pdc_tx_timeout(&pdc);
 	EXPECT_EQ(2 * rto, uet_pdc_rto(&pdc));
-	ASSERT_EQ(4, take_rtx(&pdc, rtx, 16));
+	/* the first hole alone, then two more for each PSN acknowledged */
+	ASSERT_EQ(1, take_rtx(&pdc, rtx, 16));
 	EXPECT_EQ(WRAP_START, rtx[0]);
-	EXPECT_EQ(WRAP_START + 1, rtx[1]);
-	EXPECT_EQ(WRAP_START + 4, rtx[2]);
-	EXPECT_EQ(WRAP_START + 5, rtx[3]);
+	ack = ack_of(WRAP_START, WRAP_START + 1, 0x2 | 0x4);
+	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
+	EXPECT_FALSE(acked.spurious);
+	ASSERT_EQ(2, take_rtx(&pdc, rtx, 16));
+	EXPECT_EQ(WRAP_START + 1, rtx[0]);
+	EXPECT_EQ(WRAP_START + 4, rtx[1]);
+	ack = ack_of(WRAP_START + 1, WRAP_START + 2, 0x1 | 0x2);
+	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
+	ASSERT_EQ(1, take_rtx(&pdc, rtx, 16));
+	EXPECT_EQ(WRAP_START + 5, rtx[0]);
 
 	/* The retransmits are not judged again by SACKs. */
-	ack = ack_of(WRAP_START - 1, WRAP_START, 0x4 | 0x8 | 0x10 | 0x20);
+	ack = ack_of(WRAP_START + 1, WRAP_START + 2, 0x1 | 0x2 | 0x4 | 0x8);
 	EXPECT_EQ(2, acks(&pdc, &ack, 0, &acked));
 	EXPECT_EQ(0, take_rtx(&pdc, rtx, 16));
+	EXPECT_EQ(0, uet_pdc_tx_in_flight(&pdc));
 }
 
 /*
@@ -1206,6 +1218,72 @@ static void timed_sender(struct __test_metadata *_metadata,
 	ASSERT_TRUE(pdc->rtt.seeded);
 	for (i = 0; i < n; i++)
 		ASSERT_EQ(0, uet_pdc_tx_alloc(pdc, 2 * MS, &psn));
+}
+
+/*
+ * RUD: a timeout marks the window lost and its first hole goes.  An ACK
+ * for a PSN it marked that has not gone again proves the timeout
+ * spurious: the rest stays in flight for the SACKs to judge (the hole
+ * they show goes, the one out again does not go twice), and the RTO stays
+ * backed off until a new RTT sample.  An ACK for the hole sent again alone
+ * proves nothing: the rest goes.
+ */
+TEST(rud_spurious_timeout)
+{
+	struct uet_pdc_acked acked;
+	struct uet_pdc_ack ack;
+	struct uet_pdc pdc;
+	u32 first, thresh, rtx[16], psn;
+	u64 rto, bits;
+
+	timed_sender(_metadata, &pdc, 12);
+	first = pdc.tx.una;
+	thresh = pdc.cfg.dup_thresh;
+	ASSERT_LE(thresh, 9);
+	rto = uet_pdc_rto(&pdc);
+	uet_pdc_tx_timeout(&pdc);
+	EXPECT_EQ(2 * rto, uet_pdc_rto(&pdc));
+	ASSERT_TRUE(uet_pdc_tx_next_rtx(&pdc, &psn));
+	EXPECT_EQ(first, psn);
+
+	/* first + 1's first copy arrives */
+	ack = ack_of(first - 1, first, 0x2);
+	EXPECT_EQ(1, acks(&pdc, &ack, 3 * MS, &acked));
+	EXPECT_TRUE(acked.spurious);
+	EXPECT_EQ(1, pdc.cnt[UET_PDC_CNT_TX_SPURIOUS_RTO]);
+	EXPECT_EQ(0, take_rtx(&pdc, rtx, 16));
+	EXPECT_EQ(2 * rto, uet_pdc_rto(&pdc));
+
+	/* dup_thresh SACKed above first + 2: it alone goes */
+	bits = 0x2 | ((BIT_ULL(thresh) - 1) << 3);
+	ack = ack_of(first - 1, first, bits);
+	EXPECT_EQ(thresh, acks(&pdc, &ack, 3 * MS, &acked));
+	EXPECT_FALSE(acked.spurious);
+	ASSERT_EQ(1, take_rtx(&pdc, rtx, 16));
+	EXPECT_EQ(first + 2, rtx[0]);
+	EXPECT_EQ(2 * rto, uet_pdc_rto(&pdc));
+
+	/* a new PSN's round trip: the RTO is estimated again */
+	ASSERT_EQ(0, uet_pdc_tx_alloc(&pdc, 4 * MS, &psn));
+	ack = ack_of(psn, psn + 1, 0);
+	EXPECT_LT(0, acks(&pdc, &ack, 5 * MS, &acked));
+	EXPECT_FALSE(acked.spurious);
+	EXPECT_GT(2 * rto, uet_pdc_rto(&pdc));
+	EXPECT_EQ(0, uet_pdc_tx_in_flight(&pdc));
+	uet_pdc_fini(&pdc);
+
+	/* a real loss: only the copy sent again is acknowledged */
+	timed_sender(_metadata, &pdc, 4);
+	first = pdc.tx.una;
+	uet_pdc_tx_timeout(&pdc);
+	ASSERT_TRUE(uet_pdc_tx_next_rtx(&pdc, &psn));
+	ack = ack_of(first, first + 1, 0);
+	EXPECT_EQ(1, acks(&pdc, &ack, 3 * MS, &acked));
+	EXPECT_FALSE(acked.spurious);
+	ASSERT_EQ(2, take_rtx(&pdc, rtx, 16));
+	EXPECT_EQ(first + 1, rtx[0]);
+	EXPECT_EQ(0, pdc.cnt[UET_PDC_CNT_TX_SPURIOUS_RTO]);
+	uet_pdc_fini(&pdc);
 }
 
 /*
@@ -1746,7 +1824,11 @@ static void sim_send_data(struct sim *s, u32 psn, u32 flags, bool retx)
 
 static bool sim_has_work(const struct sim *s)
 {
-	return s->ini.tx.rtx_next != s->ini.tx.rtx_end ||
+	const struct uet_pdc_tx *tx = &s->ini.tx;
+
+	/* after a timeout, retransmissions wait for the ACKs' quota */
+	return (tx->rtx_next != tx->rtx_end &&
+		(!tx->rto_marked || tx->rto_quota)) ||
 	       (s->sent_new < SIM_PACKETS && !uet_pdc_tx_window_full(&s->ini));
 }
 
