@@ -571,7 +571,9 @@ void uet_pdc_saved_init(struct uet_pdc_saved *s, u32 start_psn)
  * Quiet: nothing in flight, no hole open, no ACK owed.  Its windows then
  * hold nothing a new core would not (uet_pdc_restore()); its bitmaps are
  * freed, and the caller may free @pdc.  The RTT estimate stays, backoff
- * aside; the counters but the first %UET_PDC_CNT_KEPT go.
+ * aside, and so does the duplicate threshold learnt: a sprayed PDC's
+ * reordering is its paths', which a quiet spell does not change; the
+ * counters but the first %UET_PDC_CNT_KEPT go.
  *
  * Return: true if @pdc was quiet and is saved in @s.
  */
@@ -586,6 +588,7 @@ bool uet_pdc_save(struct uet_pdc *pdc, struct uet_pdc_saved *s)
 	s->srtt = min_t(u64, pdc->rtt.srtt, (u32)~0U);
 	s->rttvar = min_t(u64, pdc->rtt.rttvar, (u32)~0U);
 	s->seeded = pdc->rtt.seeded;
+	s->reorder = pdc->tx.reorder;
 	s->state = pdc->state;
 	memcpy(s->cnt, pdc->cnt, sizeof(s->cnt));
 	uet_pdc_fini(pdc);
@@ -615,6 +618,10 @@ int uet_pdc_restore(struct uet_pdc *pdc, const struct uet_pdc_cfg *cfg,
 	pdc->rx.cack = s->rx_cack;
 	pdc->rx.last_psn = s->rx_cack;
 	pdc->rx.history = min_t(u32, s->rx_history, cfg->window);
+	/* a threshold learnt stays, within the bounds of the new settings */
+	pdc->tx.reorder = clamp_t(u32, s->reorder, cfg->dup_thresh,
+				  max_t(u32, cfg->dup_thresh,
+					UET_PDC_REORDER_MAX));
 	if (s->seeded) {
 		pdc->rtt.srtt = min_t(u64, s->srtt, cfg->rto_max);
 		pdc->rtt.rttvar = min_t(u64, s->rttvar, cfg->rto_max);

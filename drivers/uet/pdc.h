@@ -354,9 +354,10 @@ struct uet_pdc_suspect {
  * @reorder: RUD, RUDI: the duplicate threshold in force: dup_thresh,
  *	raised to the furthest reordering seen (a PSN acknowledged, not sent
  *	again, that many PSNs below the highest one selectively acknowledged
- *	before), at most %UET_PDC_REORDER_MAX.  A PDC that wakes starts
- *	again from dup_thresh, and so does one whose timer expires with
- *	dup_thresh PSNs SACKed above its first hole.
+ *	before), at most %UET_PDC_REORDER_MAX.  A PDC that wakes keeps what
+ *	it learnt (struct uet_pdc_saved); one whose timer expires with
+ *	dup_thresh PSNs SACKed above its first hole starts again from
+ *	dup_thresh.
  * @rtx_next: PSNs marked lost lie in [@rtx_next, @rtx_end): where the
  *	search for the next retransmission resumes ...
  * @rtx_end: ... and where it stops.
@@ -497,6 +498,7 @@ struct uet_pdc {
  *	beyond any RTO that matters), ...
  * @rttvar: ...
  * @seeded: ... if it holds a measurement.
+ * @reorder: the duplicate threshold learnt (struct uet_pdc_tx).
  * @state: enum uet_pdc_state.
  * @cnt: the first %UET_PDC_CNT_KEPT counters.
  *
@@ -510,6 +512,7 @@ struct uet_pdc_saved {
 	u32 srtt;
 	u32 rttvar;
 	u16 rx_history;
+	u16 reorder;
 	u8 state;
 	bool seeded;
 	u64 cnt[UET_PDC_CNT_KEPT];

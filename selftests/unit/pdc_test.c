@@ -627,6 +627,37 @@ TEST(sender_saved_when_quiet)
 }
 
 /*
+ * A sprayed PDC's learnt duplicate threshold outlasts a quiet spell,
+ * within the bounds of the settings it wakes with.
+ */
+TEST(sender_saved_keeps_reordering)
+{
+	struct uet_pdc_saved saved;
+	struct uet_pdc_acked acked;
+	struct uet_pdc_ack ack;
+	struct uet_pdc_cfg cfg;
+	struct uet_pdc pdc;
+
+	sender(_metadata, &pdc, UET_PDC_RUD, 64, 40);
+	/* 39 first, 0 last: a reordering of 40 (tx_reordered()) */
+	ack = ack_of(WRAP_START - 1, WRAP_START, BIT_ULL(39));
+	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
+	ack = ack_of(WRAP_START + 39, WRAP_START + 40, 0);
+	EXPECT_EQ(39, acks(&pdc, &ack, 0, &acked));
+	ASSERT_EQ(40, pdc.tx.reorder);
+	ASSERT_TRUE(uet_pdc_save(&pdc, &saved));
+
+	small_cfg(&cfg, UET_PDC_RUD, 64);
+	ASSERT_EQ(0, uet_pdc_restore(&pdc, &cfg, true, &saved));
+	EXPECT_EQ(40, pdc.tx.reorder);
+	uet_pdc_fini(&pdc);
+	cfg.dup_thresh = 50;
+	ASSERT_EQ(0, uet_pdc_restore(&pdc, &cfg, true, &saved));
+	EXPECT_EQ(50, pdc.tx.reorder);
+	uet_pdc_fini(&pdc);
+}
+
+/*
  * A target saves only in order and with no ACK owed; restored, what it
  * took before is still a duplicate and the next PSN is delivered.
  */
