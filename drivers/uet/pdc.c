@@ -434,6 +434,7 @@ int uet_pdc_init(struct uet_pdc *pdc, const struct uet_pdc_cfg *cfg,
 	tx->reorder = cfg->dup_thresh;
 	tx->rtx_next = start_psn;
 	tx->rtx_end = start_psn;
+	tx->rtx_twice = start_psn;
 	pdc->rx.cack = start_psn - 1;
 	pdc->rx.last_psn = start_psn - 1;
 	uet_pdc_rtt_init(&pdc->rtt, cfg->rto_initial, cfg->rto_min,
@@ -732,6 +733,9 @@ static void mark_lost_from(struct uet_pdc *pdc, u32 from, u32 to, bool again)
 		if (tx_acked(pdc, psn) || test_bit(slot(pdc, psn), tx->rnr) ||
 		    (!again && test_bit(slot(pdc, psn), tx->rtxd)))
 			continue;
+		/* its copy sent again is lost too: a third goes */
+		if (test_bit(slot(pdc, psn), tx->rtxd))
+			psn_raise(&tx->rtx_twice, psn + 1);
 		__set_bit(slot(pdc, psn), tx->lost);
 		any = true;
 	}
@@ -806,6 +810,7 @@ static void tx_advance(struct uet_pdc *pdc)
 	psn_raise(&tx->lost_scan, tx->una);
 	psn_raise(&tx->rtx_next, tx->una);
 	psn_raise(&tx->rtx_end, tx->una);
+	psn_raise(&tx->rtx_twice, tx->una);
 }
 
 /* An ACK may not name a PSN never sent, cumulatively or in its bitmap. */
@@ -852,7 +857,9 @@ static struct uet_pdc_suspect *suspect_entry(struct uet_pdc_tx *tx)
  * taken for a loss again, as Linux TCP's reordering does
  * (tcp_check_sack_reordering()).  If it was sent again, which copy came
  * is not known: it is a suspect until an ACK shows whether it came twice
- * (ack_dsack()).
+ * (ack_dsack()).  Below rtx_twice, where a PSN may have been sent a third
+ * time, nothing is learnt: a duplicate there may be the third copy's,
+ * the first lost, and a late arrival the second's.
  */
 static void tx_reordered(struct uet_pdc *pdc, u32 psn, u32 high)
 {
@@ -861,6 +868,9 @@ static void tx_reordered(struct uet_pdc *pdc, u32 psn, u32 high)
 	u32 dist;
 
 	if (pdc->cfg.mode == UET_PDC_ROD || !uet_psn_before(psn, high))
+		return;
+	/* perhaps sent a third time: which copy came, and when, is unknown */
+	if (uet_psn_before(psn, tx->rtx_twice))
 		return;
 	dist = min_t(u32, high - psn, UET_PDC_REORDER_MAX);
 	if (!test_bit(slot(pdc, psn), tx->rtxd)) {
@@ -1039,6 +1049,7 @@ static void detect_lost_rtx(struct uet_pdc *pdc)
 		if (!__test_and_clear_bit(s, tx->rtxd))
 			continue;
 		tx->rtx_out--;
+		psn_raise(&tx->rtx_twice, psn + 1);
 		mark_lost(pdc, psn, psn + 1);
 		pdc->cnt[UET_PDC_CNT_TX_LOST_RTX]++;
 	}

@@ -366,6 +366,9 @@ struct uet_pdc_suspect {
  *	PSNs from it on left after every retransmission outstanding.
  * @rtx_out: RUD, RUDI: PSNs retransmitted whose new copy is not
  *	acknowledged yet (set in @rtxd).
+ * @rtx_twice: RUD, RUDI: one past the highest PSN whose retransmission
+ *	was found lost in turn (sent a third time, or to be): below it,
+ *	arrivals teach nothing of reordering (tx_reordered()).
  * @probing: RUD, RUDI: a tail probe is out, a copy of @probe_psn ...
  * @probe_psn: ... sent again when the probe timer expired.
  * @rnr_out: PSNs the receiver had no buffer for, waiting (set in @rnr) ...
@@ -419,6 +422,7 @@ struct uet_pdc_tx {
 	bool rewound;
 	u32 rtx_high;
 	u32 rtx_out;
+	u32 rtx_twice;
 	bool probing;
 	u32 probe_psn;
 	u32 rnr_out;

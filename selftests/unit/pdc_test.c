@@ -902,6 +902,45 @@ TEST(rud_dsack_teaches_reordering)
 }
 
 /*
+ * RUD: a hole whose copy sent again is lost in turn goes a third time;
+ * the second copy then arrives late, and the third as a duplicate.  That
+ * proves nothing of the first copy's lateness (it was lost): nothing is
+ * learnt, and the third copy is not counted needless.
+ */
+TEST(rud_thrice_sent_teaches_nothing)
+{
+	struct uet_pdc_acked acked;
+	struct uet_pdc_ack ack;
+	struct uet_pdc pdc;
+	u32 rtx[16], psn;
+	int i;
+
+	sender(_metadata, &pdc, UET_PDC_RUD, 32, 20);
+	/* all but the first arrive */
+	ack = ack_of(WRAP_START - 1, WRAP_START, 0xffffe);
+	EXPECT_EQ(19, acks(&pdc, &ack, 0, &acked));
+	ASSERT_EQ(1, take_rtx(&pdc, rtx, 16));
+	/* three sent after the second copy arrive: it is lost too */
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, uet_pdc_tx_alloc(&pdc, 0, &psn));
+	ack = ack_of(WRAP_START - 1, WRAP_START, 0x7ffffe);
+	EXPECT_EQ(3, acks(&pdc, &ack, 0, &acked));
+	ASSERT_EQ(1, take_rtx(&pdc, rtx, 16));
+	EXPECT_EQ(WRAP_START, rtx[0]);
+	EXPECT_EQ(1, pdc.cnt[UET_PDC_CNT_TX_LOST_RTX]);
+
+	/* the second copy, late; then the third, a duplicate */
+	ack = ack_of(WRAP_START + 22, WRAP_START + 23, 0);
+	EXPECT_EQ(1, acks(&pdc, &ack, 0, &acked));
+	ack.ack_psn = WRAP_START;
+	EXPECT_EQ(0, acks(&pdc, &ack, 0, &acked));
+	EXPECT_FALSE(acked.needless);
+	EXPECT_EQ(3, pdc.tx.reorder);
+	EXPECT_EQ(0, pdc.cnt[UET_PDC_CNT_TX_REORDERED]);
+	uet_pdc_fini(&pdc);
+}
+
+/*
  * A suspect takes a free entry while there is one: it pushes out no
  * other suspect still waiting for its proof.
  */
