@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uet's transport security core (tss.h).  The nonce and the derivation
- * inputs are laid out as the in-kernel copy of the UEC reference provider
- * lays them out (ultraethernet/uet-ref-prov, in-kernel-ses/driver/uet_pds/
- * common/uet_sec.c and uet_crypto/kdf_ctr_cmac_aes.c; its newer code
- * differs, see Documentation/security.rst), the KDF is NIST SP
- * 800-108r1 section 4.1 (counter mode), and the replay window is the
- * sliding bitmap of RFC 4303 section 3.4.3 and RFC 6479 (a ring of bits
- * indexed by the counter, cleared as the top moves up), over TSS's 64-bit
- * security counter, which never wraps under one key.
- * Documentation/security.rst draws each.
+ * uet's transport security core (tss.h).  The nonce, the security
+ * counter's layout and the derivation inputs are those of the UEC
+ * reference provider's current code (ultraethernet/uet-ref-prov,
+ * uet_sec.c, and the published vectors of crypto/test/test_uec_kdf.c in
+ * its fork HanXingling/uet-ref-prov; Documentation/security.rst says how
+ * its older in-kernel copy differed), the KDF is NIST SP 800-108r1
+ * section 4.1 (counter mode), and the replay window is the sliding bitmap
+ * of RFC 4303 section 3.4.3 and RFC 6479 (a ring of bits indexed by the
+ * counter, cleared as the top moves up).  Documentation/security.rst
+ * draws each.
  */
 #include <asm/byteorder.h>
 #include <linux/errno.h>
@@ -20,44 +20,80 @@
 
 /* SP 800-108's counter [i]: 8 bits, before the fixed input. */
 #define KDF_COUNTER_LEN		1
-/* ... and [L], the bits derived: 32 bits, after it. */
-#define KDF_LENGTH_LEN		4
+/* ... and [L], the bits derived: 16 bits, after it [REF]. */
+#define KDF_LENGTH_LEN		2
 #define KDF_IN_MAX		(KDF_COUNTER_LEN + UET_TSS_LABEL_MAX + 1 + \
 				 UET_TSS_CONTEXT_MAX + KDF_LENGTH_LEN)
+/* An IPv6 context's zero padding before the epoch [REF]. */
+#define CTX6_PAD		4
 
 /**
  * uet_tss_iv() - the AES-GCM nonce of a packet
  * @h: its TSS header.
- * @iv: UET_TSS_IV_LEN bytes: the SSI when the header has one, else the
- *	SDI, as 32 bits, then the TSC as 64, both big-endian.
+ * @src4: the packet's IPv4 source address (4 bytes, network order), or
+ *	%NULL for IPv6.
+ * @mask: the key's nonce mask (UET_TSS_IV_LEN bytes, the end of its
+ *	derivation), or %NULL for a key used as installed (direct mode).
+ * @iv: UET_TSS_IV_LEN bytes: 32 bits of the sender's identity (the SSI
+ *	when the header has one, else the IPv4 source address, else the
+ *	SDI), then the TSC as 64, big-endian, XORed with @mask.
  *
  * The nonce is unique under a key as long as a sender never repeats a TSC
- * under it: a key shared by several senders (a domain's, without per-source
- * derivation) needs an SSI of each sender's own.
+ * under it and no two senders under it share an identity: over IPv6 a
+ * key shared by several senders needs their SSIs, or a key of each
+ * sender's own (a derived one).
  */
-void uet_tss_iv(const struct uet_tss_hdr_info *h, u8 *iv)
+void uet_tss_iv(const struct uet_tss_hdr_info *h, const u8 *src4,
+		const u8 *mask, u8 *iv)
 {
 	__be32 id = cpu_to_be32(h->has_ssi ? h->ssi : h->sdi);
 	__be64 tsc = cpu_to_be64(h->tsc);
+	unsigned int i;
 
-	memcpy(iv, &id, sizeof(id));
+	if (h->has_ssi || !src4)
+		memcpy(iv, &id, sizeof(id));
+	else
+		memcpy(iv, src4, sizeof(id));
 	memcpy(iv + sizeof(id), &tsc, sizeof(tsc));
+	if (mask)
+		for (i = 0; i < UET_TSS_IV_LEN; i++)
+			iv[i] ^= mask[i];
 }
 
 /**
- * uet_tss_source_context() - the context a source's key is derived with
- * @ctx: UET_TSS_SOURCE_CTX_LEN bytes.
+ * uet_tss_context() - the context a key is derived with
+ * @ctx: UET_TSS_CONTEXT_MAX bytes of room.
  * @epoch: the key's epoch.
- * @source: the source's SSI, or its IPv4 address, in host order.
+ * @rekey: the rekey value (0 when the domain does not rekey by time).
+ * @id: 4 bytes (an SSI, or an IPv4 address) or 16 (an IPv6 address), in
+ *	network order: the source's for a source's key (cluster mode), the
+ *	server's for a server's clients' (server mode).
+ * @id_len: 4 or 16.
+ *
+ * The epoch and the rekey value big-endian, then @id: UET_TSS_CTX4_LEN
+ * bytes; for an IPv6 address, four zero bytes first, UET_TSS_CTX6_LEN.
+ *
+ * Return: the context's length, or 0 for another @id_len.
  */
-void uet_tss_source_context(u8 *ctx, u16 epoch, u32 source)
+size_t uet_tss_context(u8 *ctx, u16 epoch, u32 rekey, const u8 *id,
+		       size_t id_len)
 {
 	__be16 e = cpu_to_be16(epoch);
-	__be32 s = cpu_to_be32(source);
+	__be32 r = cpu_to_be32(rekey);
+	size_t len = 0;
 
-	ctx[0] = 0;
-	memcpy(ctx + 1, &e, sizeof(e));
-	memcpy(ctx + 1 + sizeof(e), &s, sizeof(s));
+	if (id_len != 4 && id_len != 16)
+		return 0;
+	if (id_len == 16) {
+		memset(ctx, 0, CTX6_PAD);
+		len = CTX6_PAD;
+	}
+	memcpy(ctx + len, &e, sizeof(e));
+	len += sizeof(e);
+	memcpy(ctx + len, &r, sizeof(r));
+	len += sizeof(r);
+	memcpy(ctx + len, id, id_len);
+	return len + id_len;
 }
 
 /**
@@ -68,11 +104,12 @@ void uet_tss_source_context(u8 *ctx, u16 epoch, u32 source)
  *	(without its NUL, as the reference provider uses it).
  * @ctx: the context ...
  * @ctx_len: ... of at most UET_TSS_CONTEXT_MAX bytes.
- * @out: where the key goes ...
- * @out_len: ... of at most UET_TSS_KEY_LEN bytes.
+ * @out: where the key (and its nonce mask) goes ...
+ * @out_len: ... of at most UET_TSS_DERIVED_LEN bytes.
  *
- * Block i (from 1) is PRF([i]_8 || label || 0x00 || context || [L]_32),
- * L the bits derived; the key is the first @out_len bytes of the blocks.
+ * Block i (from 1) is PRF([i]_8 || label || 0x00 || context || [L]_16),
+ * L the bits derived; the output is the first @out_len bytes of the
+ * blocks.
  * The inputs and blocks on the stack are cleared before returning.
  *
  * Return: 0, -EINVAL for lengths out of range, or the PRF's error (@out
@@ -83,13 +120,13 @@ int uet_tss_kdf(uet_tss_prf_t prf, void *arg, const char *label,
 {
 	size_t label_len = strnlen(label, UET_TSS_LABEL_MAX + 1);
 	u8 in[KDF_IN_MAX], block[UET_TSS_PRF_LEN];
-	__be32 bits = cpu_to_be32(out_len * 8);
+	__be16 bits = cpu_to_be16(out_len * 8);
 	size_t in_len, done, n;
 	int err = 0;
 	u8 i;
 
 	if (label_len > UET_TSS_LABEL_MAX || ctx_len > UET_TSS_CONTEXT_MAX ||
-	    !out_len || out_len > UET_TSS_KEY_LEN)
+	    !out_len || out_len > UET_TSS_DERIVED_LEN)
 		return -EINVAL;
 	in_len = KDF_COUNTER_LEN;
 	memcpy(in + in_len, label, label_len);

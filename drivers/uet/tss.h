@@ -16,6 +16,7 @@
 #define _UET_TSS_H
 
 #include <linux/bitmap.h>
+#include <linux/bits.h>
 #include <linux/types.h>
 
 #include "wire.h"
@@ -33,18 +34,33 @@
 #define UET_TSS_CONTEXT_MAX	32
 
 /*
- * The labels of the reference provider's derivations: "UE1" derives a
- * source's key from a cluster key, "UE2" a domain's from a node's.
+ * The security counter (TSC) of a packet: the key's epoch in its top 16
+ * bits, the sender's count under the key below [REF].
  */
-#define UET_TSS_LABEL_SOURCE	"UE1"
-#define UET_TSS_LABEL_DOMAIN	"UE2"
+#define UET_TSS_TSC_EPOCH	GENMASK_ULL(63, 48)
+#define UET_TSS_TSC_COUNT	GENMASK_ULL(47, 0)
 
 /*
- * A source's key derivation context: a zero byte, the key's 16-bit epoch
- * and the source's 32-bit identity (its SSI, or its IPv4 address), in
- * network order.
+ * The labels of the reference provider's derivations: "U1" derives a
+ * source's key from a domain's (cluster mode), "U2" a server's clients'
+ * key from a domain's (server mode).
  */
-#define UET_TSS_SOURCE_CTX_LEN	7
+#define UET_TSS_LABEL_CLUSTER	"U1"
+#define UET_TSS_LABEL_SERVER	"U2"
+
+/*
+ * What a derivation gives: the key, then a mask XORed into every nonce
+ * sealed under it (352 bits).
+ */
+#define UET_TSS_DERIVED_LEN	(UET_TSS_KEY_LEN + UET_TSS_IV_LEN)
+
+/*
+ * A derivation's context (uet_tss_context()): the 16-bit epoch, a 32-bit
+ * rekey value and a 32-bit identity; for an IPv6 address, four zero
+ * bytes, the epoch, the rekey value and the 128-bit address.
+ */
+#define UET_TSS_CTX4_LEN	10
+#define UET_TSS_CTX6_LEN	26
 
 /**
  * typedef uet_tss_prf_t - the KDF's pseudorandom function
@@ -57,8 +73,10 @@
  */
 typedef int (*uet_tss_prf_t)(void *arg, const u8 *in, size_t len, u8 *out);
 
-void uet_tss_iv(const struct uet_tss_hdr_info *h, u8 *iv);
-void uet_tss_source_context(u8 *ctx, u16 epoch, u32 source);
+void uet_tss_iv(const struct uet_tss_hdr_info *h, const u8 *src4,
+		const u8 *mask, u8 *iv);
+size_t uet_tss_context(u8 *ctx, u16 epoch, u32 rekey, const u8 *id,
+		       size_t id_len);
 int uet_tss_kdf(uet_tss_prf_t prf, void *arg, const char *label,
 		const u8 *ctx, size_t ctx_len, u8 *out, size_t out_len);
 

@@ -73,8 +73,8 @@ static int prf_cmac(void *arg, const u8 *in, size_t len, u8 *out)
  * @label: the label, at most UET_TSS_LABEL_MAX characters.
  * @ctx: the context ...
  * @ctx_len: ... of at most UET_TSS_CONTEXT_MAX bytes.
- * @out: where the key goes ...
- * @out_len: ... of at most UET_TSS_KEY_LEN bytes.
+ * @out: where the key (and its nonce mask) goes ...
+ * @out_len: ... of at most UET_TSS_DERIVED_LEN bytes.
  *
  * Callable in any context: the transform is keyed already, and its
  * descriptor lives on the stack.
@@ -124,7 +124,9 @@ EXPORT_SYMBOL_NS_GPL(uet_tss_req_alloc, UET_ENGINE);
 /**
  * uet_tss_req_set() - point a request at one packet, sealed in place
  * @req: from uet_tss_req_alloc(), its callback set by the caller.
- * @h: the packet's TSS header: its nonce (uet_tss_iv()).
+ * @h: the packet's TSS header ...
+ * @src4: ... its IPv4 source address or %NULL, and ...
+ * @mask: ... its key's nonce mask or %NULL: its nonce (uet_tss_iv()).
  * @sg: the packet: @assoclen bytes authenticated only (the headers that
  *	must not change, the TSS header included), then @textlen bytes
  *	encrypted; to seal, UET_TSS_ICV_LEN bytes of room follow them.
@@ -135,12 +137,13 @@ EXPORT_SYMBOL_NS_GPL(uet_tss_req_alloc, UET_ENGINE);
  * a refused ICV is -EBADMSG, a request under way -EINPROGRESS or -EBUSY.
  */
 void uet_tss_req_set(struct aead_request *req,
-		     const struct uet_tss_hdr_info *h, struct scatterlist *sg,
+		     const struct uet_tss_hdr_info *h, const u8 *src4,
+		     const u8 *mask, struct scatterlist *sg,
 		     unsigned int assoclen, unsigned int textlen)
 {
 	u8 *iv = req_iv(req);
 
-	uet_tss_iv(h, iv);
+	uet_tss_iv(h, src4, mask, iv);
 	aead_request_set_ad(req, assoclen);
 	aead_request_set_crypt(req, sg, sg, textlen, iv);
 }

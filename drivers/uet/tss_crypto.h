@@ -22,7 +22,8 @@ int uet_tss_derive(struct crypto_shash *prf, const char *label,
 		   const u8 *ctx, size_t ctx_len, u8 *out, size_t out_len);
 struct aead_request *uet_tss_req_alloc(struct crypto_aead *aead, gfp_t gfp);
 void uet_tss_req_set(struct aead_request *req,
-		     const struct uet_tss_hdr_info *h, struct scatterlist *sg,
+		     const struct uet_tss_hdr_info *h, const u8 *src4,
+		     const u8 *mask, struct scatterlist *sg,
 		     unsigned int assoclen, unsigned int textlen);
 
 #endif /* _UET_TSS_CRYPTO_H */

@@ -56,12 +56,12 @@ static void derive(struct input *in)
 {
 	char label[UET_TSS_LABEL_MAX + 3] = { 0 };
 	u8 ctx[UET_TSS_CONTEXT_MAX + 2] = { 0 };
-	u8 out[UET_TSS_KEY_LEN + 2];
+	u8 out[UET_TSS_DERIVED_LEN + 2];
 	size_t llen = take(in, 1) % sizeof(label);
 	size_t clen = take(in, 1) % sizeof(ctx);
 	size_t olen = take(in, 1) % sizeof(out);
 	bool ok = llen <= UET_TSS_LABEL_MAX && clen <= UET_TSS_CONTEXT_MAX &&
-		  olen && olen <= UET_TSS_KEY_LEN;
+		  olen && olen <= UET_TSS_DERIVED_LEN;
 	int err;
 
 	memset(label, 'L', llen);
@@ -69,8 +69,8 @@ static void derive(struct input *in)
 	err = uet_tss_kdf(prf, NULL, label, ctx, clen, out, olen);
 	if (ok != !err)
 		abort();
-	/* [i]_8, the label, 0x00, the context, [L]_32 */
-	if (ok && prf_in_len != 1 + llen + 1 + clen + 4)
+	/* [i]_8, the label, 0x00, the context, [L]_16 */
+	if (ok && prf_in_len != 1 + llen + 1 + clen + 2)
 		abort();
 }
 

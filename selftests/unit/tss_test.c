@@ -103,44 +103,85 @@ TEST(cmac_known_answers)
 	}
 }
 
-/* The nonce: SSI (or SDI) then TSC, big-endian. */
+/*
+ * The nonce: the SSI, else the IPv4 source address, else the SDI, then
+ * the TSC, big-endian; XORed with a derived key's mask.
+ */
 TEST(iv_layout)
 {
 	struct uet_tss_hdr_info h = {
 		.sdi = 0xabcdef, .ssi = 0x01020304, .has_ssi = true,
 		.tsc = 0x1122334455667788ULL,
 	};
-	u8 iv[UET_TSS_IV_LEN], want[UET_TSS_IV_LEN];
+	u8 iv[UET_TSS_IV_LEN], want[UET_TSS_IV_LEN], src4[4], mask[12];
 
+	unhex("c0a82a01", src4);
 	unhex("01020304 11223344 55667788", want);
-	uet_tss_iv(&h, iv);
+	uet_tss_iv(&h, src4, NULL, iv);
 	EXPECT_EQ(0, memcmp(want, iv, sizeof(iv)));
 	h.has_ssi = false;
+	unhex("c0a82a01 11223344 55667788", want);
+	uet_tss_iv(&h, src4, NULL, iv);
+	EXPECT_EQ(0, memcmp(want, iv, sizeof(iv)));
 	unhex("00abcdef 11223344 55667788", want);
-	uet_tss_iv(&h, iv);
+	uet_tss_iv(&h, NULL, NULL, iv);
+	EXPECT_EQ(0, memcmp(want, iv, sizeof(iv)));
+	unhex("ff000000 00000000 000000ff", mask);
+	unhex("ffabcdef 11223344 55667777", want);
+	uet_tss_iv(&h, NULL, mask, iv);
 	EXPECT_EQ(0, memcmp(want, iv, sizeof(iv)));
 }
 
 /*
- * The reference provider's published vector for a source's key
- * (uet-ref-prov crypto/test/test_uec_kdf.c, "Cluster Mode KDF IPv4", at
- * its commit 53c2e61): epoch 0xe5, the source's four bytes as that test
- * lays them out (48 2a a8 c0).
+ * The reference provider's published vectors (HanXingling/uet-ref-prov,
+ * crypto/test/test_uec_kdf.c at commit 5a04ca4): one domain key, a
+ * counter of 0x1dc074e500000023 (epoch 0x1dc0, rekey value 0x74e5),
+ * source (or server) 192.168.42.1 and 2001:cb0::fc0:0:0:abc; the
+ * source's key for cluster mode ("U1") and the clients' key for server
+ * mode ("U2", no rekey value), each the first 32 of 44 bytes derived.
  */
-TEST(kdf_reference_vector)
+TEST(kdf_reference_vectors)
 {
-	u8 k_in[UET_TSS_KEY_LEN], ctx[UET_TSS_SOURCE_CTX_LEN];
-	u8 want[UET_TSS_KEY_LEN], got[UET_TSS_KEY_LEN];
+	static const struct {
+		const char *label, *id, *ctx, *key;
+		u32 rekey;
+	} v[] = {
+		{ UET_TSS_LABEL_CLUSTER, "c0a82a01", "1dc0 000074e5 c0a82a01",
+		  "151b4ddb 30112971 ddeff321 3000ee74 d8f18aac 2135601f 1e5215e5 05fed449",
+		  0x74e5 },
+		{ UET_TSS_LABEL_CLUSTER, "20010cb0 00000000 0fc00000 00000abc",
+		  "00000000 1dc0 000074e5 20010cb0 00000000 0fc00000 00000abc",
+		  "55d1ee86 47bd53fa d0e53257 95af18e7 559b7d42 a895edf7 0f9c1703 41e8f767",
+		  0x74e5 },
+		{ UET_TSS_LABEL_SERVER, "c0a82a01", "1dc0 00000000 c0a82a01",
+		  "245e67ab 28621853 0edd53c2 6ea9ec33 c96b3519 2d0a0eb5 4d08be28 1c5d304b",
+		  0 },
+		{ UET_TSS_LABEL_SERVER, "20010cb0 00000000 0fc00000 00000abc",
+		  "00000000 1dc0 00000000 20010cb0 00000000 0fc00000 00000abc",
+		  "b59002ad 3e6a9ae5 86487873 0070f891 6e43e501 1acaa4be 35042561 85f24d97",
+		  0 },
+	};
+	u8 k_in[UET_TSS_KEY_LEN], id[16], ctx[UET_TSS_CONTEXT_MAX];
+	u8 want_ctx[UET_TSS_CONTEXT_MAX], want[UET_TSS_KEY_LEN];
+	u8 got[UET_TSS_DERIVED_LEN];
 	struct cmac_key k = { k_in, sizeof(k_in) };
+	size_t i, id_len, ctx_len;
 
 	unhex("34448a06 4292601b 11a0978f 56a2d34c f3fc35ed e1a6bc04 f8db3e52 43a2b0ca",
 	      k_in);
-	unhex("2a0a3fe1 3702c8b4 d6cd3d0b 403f6d4f 51483158 b5ea5982 7afe1bcf 9fc55654",
-	      want);
-	uet_tss_source_context(ctx, 0xe5, 0x482aa8c0);
-	ASSERT_EQ(0, uet_tss_kdf(cmac, &k, UET_TSS_LABEL_SOURCE, ctx,
-				 sizeof(ctx), got, sizeof(got)));
-	EXPECT_EQ(0, memcmp(want, got, sizeof(got)));
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		id_len = unhex(v[i].id, id);
+		ctx_len = uet_tss_context(ctx, 0x1dc0, v[i].rekey, id, id_len);
+		ASSERT_EQ(id_len == 4 ? UET_TSS_CTX4_LEN : UET_TSS_CTX6_LEN,
+			  ctx_len);
+		ASSERT_EQ(ctx_len, unhex(v[i].ctx, want_ctx));
+		EXPECT_EQ(0, memcmp(want_ctx, ctx, ctx_len));
+		unhex(v[i].key, want);
+		ASSERT_EQ(0, uet_tss_kdf(cmac, &k, v[i].label, ctx, ctx_len,
+					 got, sizeof(got)));
+		EXPECT_EQ(0, memcmp(want, got, sizeof(want)));
+	}
+	EXPECT_EQ(0, uet_tss_context(ctx, 1, 2, id, 8));
 }
 
 /*
@@ -159,7 +200,7 @@ TEST(gcm_mcgrew_viega_13_14)
 	EVP_CIPHER_CTX *ctx;
 	int len, n;
 
-	uet_tss_iv(&h, iv);
+	uet_tss_iv(&h, NULL, NULL, iv);
 	unhex("cea7403d 4d606b6e 074ec5d3 baf39d18", want_ct);
 	for (n = 0; n < 2; n++) {
 		ctx = EVP_CIPHER_CTX_new();
@@ -202,35 +243,37 @@ static int record_prf(void *arg, const u8 *in, size_t len, u8 *out)
 }
 
 /*
- * The input blocks of a source key's derivation: [i]_8 "UE1" 00, the
- * context (00, epoch, source) and [L]_32 = 256; two blocks for 32 bytes.
+ * The input blocks of a source key's derivation: [i]_8 "U1" 00, the
+ * context (epoch, rekey value, source) and [L]_16 = 352; three blocks for
+ * the key and its nonce mask, the last one's first 12 bytes the mask.
  */
 TEST(kdf_input_layout)
 {
 	struct record r = { .fail_at = -1 };
-	u8 ctx[UET_TSS_SOURCE_CTX_LEN], want[64], key[UET_TSS_KEY_LEN];
-	size_t n;
+	u8 ctx[UET_TSS_CONTEXT_MAX], want[64], key[UET_TSS_DERIVED_LEN];
+	u8 src[4] = { 0xc6, 0x12, 0x00, 0x01 };
+	size_t n, c;
 	int i;
 
-	uet_tss_source_context(ctx, 0x0102, 0xc6120001);
-	n = unhex("01 554531 00 00 0102 c6120001 00000100", want);
-	ASSERT_EQ(0, uet_tss_kdf(record_prf, &r, UET_TSS_LABEL_SOURCE, ctx,
-				 sizeof(ctx), key, sizeof(key)));
-	ASSERT_EQ(2, r.calls);
-	ASSERT_EQ(n, r.len[0]);
-	EXPECT_EQ(0, memcmp(want, r.in[0], n));
-	want[0] = 2;
-	ASSERT_EQ(n, r.len[1]);
-	EXPECT_EQ(0, memcmp(want, r.in[1], n));
-	for (i = 0; i < UET_TSS_KEY_LEN; i++)
-		ASSERT_EQ(i < UET_TSS_PRF_LEN ? 1 : 2, key[i]);
+	c = uet_tss_context(ctx, 0x0102, 0x0a0b0c0d, src, sizeof(src));
+	n = unhex("01 5531 00 0102 0a0b0c0d c6120001 0160", want);
+	ASSERT_EQ(0, uet_tss_kdf(record_prf, &r, UET_TSS_LABEL_CLUSTER, ctx,
+				 c, key, sizeof(key)));
+	ASSERT_EQ(3, r.calls);
+	for (i = 0; i < 3; i++) {
+		want[0] = i + 1;
+		ASSERT_EQ(n, r.len[i]);
+		EXPECT_EQ(0, memcmp(want, r.in[i], n));
+	}
+	for (i = 0; i < UET_TSS_DERIVED_LEN; i++)
+		ASSERT_EQ(1 + i / UET_TSS_PRF_LEN, key[i]);
 
 	/* 16 bytes: one block, and L says 128 */
 	r.calls = 0;
-	ASSERT_EQ(0, uet_tss_kdf(record_prf, &r, UET_TSS_LABEL_DOMAIN, ctx,
-				 sizeof(ctx), key, 16));
+	ASSERT_EQ(0, uet_tss_kdf(record_prf, &r, UET_TSS_LABEL_SERVER, ctx,
+				 c, key, 16));
 	EXPECT_EQ(1, r.calls);
-	n = unhex("01 554532 00 00 0102 c6120001 00000080", want);
+	n = unhex("01 5532 00 0102 0a0b0c0d c6120001 0080", want);
 	EXPECT_EQ(0, memcmp(want, r.in[0], n));
 }
 
@@ -238,52 +281,57 @@ TEST(kdf_input_layout)
 TEST(kdf_refusals)
 {
 	struct record r = { .fail_at = -1 };
-	u8 ctx[UET_TSS_CONTEXT_MAX + 1] = { 0 }, key[UET_TSS_KEY_LEN + 1];
+	u8 ctx[UET_TSS_CONTEXT_MAX + 1] = { 0 }, key[UET_TSS_DERIVED_LEN + 1];
 
-	EXPECT_EQ(-EINVAL, uet_tss_kdf(record_prf, &r, "UE1", ctx,
+	EXPECT_EQ(-EINVAL, uet_tss_kdf(record_prf, &r, "U1", ctx,
 				       sizeof(ctx), key, 32));
-	EXPECT_EQ(-EINVAL, uet_tss_kdf(record_prf, &r, "UE1", ctx, 7, key,
+	EXPECT_EQ(-EINVAL, uet_tss_kdf(record_prf, &r, "U1", ctx, 10, key,
 				       sizeof(key)));
-	EXPECT_EQ(-EINVAL, uet_tss_kdf(record_prf, &r, "UE1", ctx, 7, key, 0));
-	EXPECT_EQ(-EINVAL, uet_tss_kdf(record_prf, &r, "LABEL_TOO", ctx, 7,
+	EXPECT_EQ(-EINVAL, uet_tss_kdf(record_prf, &r, "U1", ctx, 10, key, 0));
+	EXPECT_EQ(-EINVAL, uet_tss_kdf(record_prf, &r, "LABEL_TOO", ctx, 10,
 				       key, 32));
 	EXPECT_EQ(0, r.calls);
 	r.fail_at = 1;
 	memset(key, 0x5a, sizeof(key));
-	EXPECT_EQ(-EIO, uet_tss_kdf(record_prf, &r, "UE1", ctx, 7, key, 32));
+	EXPECT_EQ(-EIO, uet_tss_kdf(record_prf, &r, "U1", ctx, 10, key, 32));
 	for (int i = 0; i < 32; i++)
 		ASSERT_EQ(0, key[i]);
 }
 
 /*
- * Keyed with AES-256-CMAC, the derived key is the CMAC blocks of those
- * inputs, computed here without the KDF.
+ * Keyed with AES-256-CMAC, the derived key and mask are the CMAC blocks
+ * of those inputs, computed here without the KDF.
  */
 TEST(kdf_cmac)
 {
-	u8 k_in[UET_TSS_KEY_LEN], ctx[UET_TSS_SOURCE_CTX_LEN], in[64];
-	u8 want[UET_TSS_KEY_LEN], got[UET_TSS_KEY_LEN], other[UET_TSS_KEY_LEN];
+	u8 k_in[UET_TSS_KEY_LEN], ctx[UET_TSS_CONTEXT_MAX], in[64];
+	u8 want[3 * UET_TSS_PRF_LEN], got[UET_TSS_DERIVED_LEN];
+	u8 other[UET_TSS_DERIVED_LEN], src[4] = { 0xc6, 0x12, 0x00, 0x02 };
 	struct cmac_key k = { k_in, sizeof(k_in) };
-	size_t n;
+	size_t n, c;
+	int i;
 
 	unhex("07e97249 58d9e1f7 10f594e1 8e11fd8d 4a3582c2 56ccfecf c5eb1902 e556bed4",
 	      k_in);
-	uet_tss_source_context(ctx, 7, 0xc6120002);
-	n = unhex("01 554531 00 00 0007 c6120002 00000100", in);
-	ASSERT_EQ(0, cmac(&k, in, n, want));
-	in[0] = 2;
-	ASSERT_EQ(0, cmac(&k, in, n, want + 16));
-	ASSERT_EQ(0, uet_tss_kdf(cmac, &k, UET_TSS_LABEL_SOURCE, ctx,
-				 sizeof(ctx), got, sizeof(got)));
+	c = uet_tss_context(ctx, 7, 0, src, sizeof(src));
+	n = unhex("01 5531 00 0007 00000000 c6120002 0160", in);
+	for (i = 0; i < 3; i++) {
+		in[0] = i + 1;
+		ASSERT_EQ(0, cmac(&k, in, n, want + i * UET_TSS_PRF_LEN));
+	}
+	ASSERT_EQ(0, uet_tss_kdf(cmac, &k, UET_TSS_LABEL_CLUSTER, ctx, c,
+				 got, sizeof(got)));
 	EXPECT_EQ(0, memcmp(want, got, sizeof(got)));
 	/* another source, another epoch: another key */
-	uet_tss_source_context(ctx, 7, 0xc6120003);
-	ASSERT_EQ(0, uet_tss_kdf(cmac, &k, UET_TSS_LABEL_SOURCE, ctx,
-				 sizeof(ctx), other, sizeof(other)));
+	src[3] = 3;
+	c = uet_tss_context(ctx, 7, 0, src, sizeof(src));
+	ASSERT_EQ(0, uet_tss_kdf(cmac, &k, UET_TSS_LABEL_CLUSTER, ctx, c,
+				 other, sizeof(other)));
 	EXPECT_NE(0, memcmp(got, other, sizeof(got)));
-	uet_tss_source_context(ctx, 8, 0xc6120002);
-	ASSERT_EQ(0, uet_tss_kdf(cmac, &k, UET_TSS_LABEL_SOURCE, ctx,
-				 sizeof(ctx), other, sizeof(other)));
+	src[3] = 2;
+	c = uet_tss_context(ctx, 8, 0, src, sizeof(src));
+	ASSERT_EQ(0, uet_tss_kdf(cmac, &k, UET_TSS_LABEL_CLUSTER, ctx, c,
+				 other, sizeof(other)));
 	EXPECT_NE(0, memcmp(got, other, sizeof(got)));
 }
 
