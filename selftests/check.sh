@@ -112,6 +112,8 @@ step debug-kernel selftests/debug/build-kernel.sh
 # pdcs.sh 114, link.sh 79, kverbs.sh 71; 3000 s allowed).  With link.sh
 # in the second VM the two ran 1,782 and 1,946 s (a full check,
 # 2026-11-28); moved to the first, 1,841 and 1,878 s.  load_unload.sh first in its VM, teardown.sh last.
+# 2026-11-29, two full checks: the step 1,936 and 2,173 s (engine.sh
+# 1,356 and 1,533 s of tests, verbs.sh the longest of the second VM).
 # On the debug kernel the lossy verbs runs send a fifth of the packets at
 # 5% loss.  On the stock kernel only:
 # devices.sh (the device attributes the RDMA tools show), and rdmacm.sh
