@@ -1046,11 +1046,12 @@ static void detect_lost_rtx(struct uet_pdc *pdc)
 		return;
 	for (psn = tx->una; tx->rtx_out && psn != tx->rtx_high; psn++) {
 		s = slot(pdc, psn);
-		if (!__test_and_clear_bit(s, tx->rtxd))
+		if (!test_bit(s, tx->rtxd))
 			continue;
-		tx->rtx_out--;
-		psn_raise(&tx->rtx_twice, psn + 1);
+		/* while its copy is out, so that rtx_twice moves past it */
 		mark_lost(pdc, psn, psn + 1);
+		__clear_bit(s, tx->rtxd);
+		tx->rtx_out--;
 		pdc->cnt[UET_PDC_CNT_TX_LOST_RTX]++;
 	}
 }
