@@ -786,7 +786,7 @@ static void tx_mark_acked(struct uet_pdc *pdc, u32 psn, u64 now,
 		tx->rnr_out--;
 	if (tx->timing && psn == tx->timed_psn) {
 		tx->timing = false;
-		tx->rto_held = false;
+		tx->rto_hold = 0;
 		uet_pdc_rtt_sample(&pdc->rtt, now - tx->timed_at);
 		pdc->cnt[UET_PDC_CNT_TX_RTT_SAMPLES]++;
 	}
@@ -1089,10 +1089,9 @@ static void tx_forget_backoff(struct uet_pdc *pdc)
 	if (!tx->retries)
 		return;
 	tx->retries = 0;
-	if (tx->rto_held)
-		return;
 	pdc->rtt.rto = pdc->rtt.seeded ? rto_estimate(&pdc->rtt) :
 					 rto_clamp(&pdc->rtt, pdc->cfg.rto_initial);
+	pdc->rtt.rto = max(pdc->rtt.rto, tx->rto_hold);
 }
 
 /*
@@ -1105,7 +1104,8 @@ static void tx_forget_backoff(struct uet_pdc *pdc)
  * queue growing with each, a round trip longer than each next RTO
  * (Documentation/engine.rst).  The idea is F-RTO's (RFC 5682): a
  * timeout is spurious when what it did not send again is acknowledged.
- * The RTO stays backed off until the next RTT sample.
+ * Until the next RTT sample, progress brings the RTO back to what it is
+ * now, backed off (@rto_hold of struct uet_pdc_tx), and no lower.
  */
 static void rto_undo(struct uet_pdc *pdc)
 {
@@ -1114,7 +1114,7 @@ static void rto_undo(struct uet_pdc *pdc)
 	for (; tx->rtx_next != tx->rtx_end; tx->rtx_next++)
 		__clear_bit(slot(pdc, tx->rtx_next), tx->lost);
 	tx->rto_marked = false;
-	tx->rto_held = true;
+	tx->rto_hold = pdc->rtt.rto;
 	tx->lost_scan = tx->una;
 	pdc->cnt[UET_PDC_CNT_TX_SPURIOUS_RTO]++;
 }

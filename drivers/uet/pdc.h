@@ -384,10 +384,12 @@ struct uet_pdc_suspect {
  *	after the timeout, two more for each PSN acknowledged since, as TCP's
  *	slow start after a timeout (RFC 5681 section 3.1): what the timer
  *	marked goes out as ACKs come back, not whenever the sender may send.
- * @rto_held: the RTO stays backed off, progress or not, until the next
- *	RTT sample: a timeout proved spurious showed it shorter than the
- *	round trip, and the samples that would correct it are what repeated
- *	timeouts keep from completing.
+ * @rto_hold: nonzero until the next RTT sample: the RTO, backed off, at the
+ *	last timeout proved spurious, which showed the RTO before it shorter
+ *	than the round trip; the samples that would correct it are what
+ *	repeated timeouts keep from completing.  Progress brings the RTO back
+ *	down to no less than it, not to the estimate, nor leaves it at what
+ *	later timeouts backed it off to.
  * @suspects: RUD, RUDI: PSNs sent again and acknowledged late, which would
  *	have raised @reorder had they not gone again (tx_reordered()): an
  *	ACK that shows one arrived twice proves it (ack_dsack()).
@@ -430,9 +432,9 @@ struct uet_pdc_tx {
 	u32 rnr_probe;
 	u32 retries;
 	bool rto_marked;
-	bool rto_held;
 	u32 rto_end;
 	u32 rto_quota;
+	u64 rto_hold;
 	struct uet_pdc_suspect suspects[UET_PDC_SUSPECTS];
 	u8 suspect_next;
 	bool timing;

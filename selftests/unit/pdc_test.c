@@ -1357,6 +1357,53 @@ TEST(rud_spurious_timeout)
 }
 
 /*
+ * RUD: after a timeout proved spurious the RTO stays where it was then,
+ * until an RTT sample: real losses after it back it off further, but
+ * progress brings it back to that, not to the estimate the spurious
+ * timeout proved short, and not left at what the losses backed it off to
+ * (a last loss would wait for it).
+ */
+TEST(rud_held_rto_comes_back)
+{
+	struct uet_pdc_acked acked;
+	struct uet_pdc_ack ack;
+	struct uet_pdc pdc;
+	u32 first, psn;
+	u64 rto;
+
+	timed_sender(_metadata, &pdc, 12);
+	first = pdc.tx.una;
+	rto = uet_pdc_rto(&pdc);
+	uet_pdc_tx_timeout(&pdc);
+	ASSERT_TRUE(uet_pdc_tx_next_rtx(&pdc, &psn));
+	ack = ack_of(first - 1, first, 0x2);
+	EXPECT_EQ(1, acks(&pdc, &ack, 3 * MS, &acked));
+	EXPECT_TRUE(acked.spurious);
+	EXPECT_EQ(2 * rto, uet_pdc_rto(&pdc));
+
+	/* first is lost, twice more */
+	uet_pdc_tx_timeout(&pdc);
+	ASSERT_TRUE(uet_pdc_tx_next_rtx(&pdc, &psn));
+	EXPECT_EQ(first, psn);
+	uet_pdc_tx_timeout(&pdc);
+	ASSERT_TRUE(uet_pdc_tx_next_rtx(&pdc, &psn));
+	EXPECT_EQ(8 * rto, uet_pdc_rto(&pdc));
+
+	/* it arrives: back to the RTO held */
+	ack = ack_of(first, first, 0x2);
+	EXPECT_EQ(1, acks(&pdc, &ack, 20 * MS, &acked));
+	EXPECT_FALSE(acked.spurious);
+	EXPECT_EQ(2 * rto, uet_pdc_rto(&pdc));
+
+	/* a new PSN's round trip: estimated again */
+	ASSERT_EQ(0, uet_pdc_tx_alloc(&pdc, 21 * MS, &psn));
+	ack = ack_of(psn, psn + 1, 0);
+	EXPECT_LT(0, acks(&pdc, &ack, 22 * MS, &acked));
+	EXPECT_GT(2 * rto, uet_pdc_rto(&pdc));
+	uet_pdc_fini(&pdc);
+}
+
+/*
  * RUD: a lost tail is probed a probe timeout after the last progress; the probe's ACK marks everything still missing
  * below it lost at once.  Until then, and after a timeout, the timer is
  * the RTO.
