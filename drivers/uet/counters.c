@@ -12,7 +12,10 @@
 #include "counters.h"
 #include "uet.h"
 
-/* How long the RDMA core may serve counter values from its cache. */
+/*
+ * How long the RDMA core may serve counter values from its cache, in
+ * milliseconds: rdma_alloc_hw_stats_struct() converts it to jiffies.
+ */
 #define UET_COUNTERS_LIFESPAN_MS	10
 
 static const struct rdma_stat_desc uet_counter_descs[] = {
@@ -117,7 +120,7 @@ static struct rdma_hw_stats *uet_alloc_hw_port_stats(struct ib_device *ibdev,
 						     u32 port)
 {
 	return rdma_alloc_hw_stats_struct(uet_counter_descs, UET_NUM_COUNTERS,
-					  msecs_to_jiffies(UET_COUNTERS_LIFESPAN_MS));
+					  UET_COUNTERS_LIFESPAN_MS);
 }
 
 static int uet_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
