@@ -164,15 +164,34 @@ craft() {
 	return $rc
 }
 
-# dev_counters DEV: all hw counters of DEV's port, "name value" a line
+# dev_counters DEV: all hw counters of DEV's port, "name value" a line.
+# "rdma statistic" prints "link DEV/1" and then the pairs, words apart;
+# parsed in the shell, as counter() does: on the debug kernel each
+# program started costs some 300 ms, and the tests read counters often.
 dev_counters() {
-	rdma statistic show link "$1/1" | tr -s ' \n' '\n' |
-		awk 'NR > 2 { if (NR % 2) n = $0; else print n, $0 }'
+	local w n='' i=0
+
+	for w in $(rdma statistic show link "$1/1"); do
+		i=$((i + 1))
+		[ $i -le 2 ] && continue
+		if [ $((i % 2)) -eq 1 ]; then n=$w; else echo "$n $w"; fi
+	done
 }
 
 # counter DEV NAME: one hw counter of DEV's port, as "rdma statistic" shows
 counter() {
-	dev_counters "$1" | awk -v n="$2" '$1 == n { print $2; exit }'
+	local w n='' i=0
+
+	for w in $(rdma statistic show link "$1/1"); do
+		i=$((i + 1))
+		[ $i -le 2 ] && continue
+		if [ $((i % 2)) -eq 1 ]; then
+			n=$w
+		elif [ "$n" = "$2" ]; then
+			echo "$w"
+			return
+		fi
+	done
 }
 
 # expect_delta DEV NAME BEFORE DELTA: counter NAME moved by exactly DELTA
