@@ -1369,7 +1369,7 @@ TEST(rud_held_rto_comes_back)
 	struct uet_pdc_ack ack;
 	struct uet_pdc pdc;
 	u32 first, psn;
-	u64 rto;
+	u64 rto, est;
 
 	timed_sender(_metadata, &pdc, 12);
 	first = pdc.tx.una;
@@ -1395,11 +1395,28 @@ TEST(rud_held_rto_comes_back)
 	EXPECT_FALSE(acked.spurious);
 	EXPECT_EQ(2 * rto, uet_pdc_rto(&pdc));
 
-	/* a new PSN's round trip: estimated again */
+	/* the rest arrives, late: spurious too, the hold stays */
+	ack = ack_of(first + 11, first + 12, 0);
+	EXPECT_EQ(10, acks(&pdc, &ack, 20 * MS, &acked));
+	EXPECT_TRUE(acked.spurious);
+
+	/* a new PSN's round trip: estimated again, the hold gone */
 	ASSERT_EQ(0, uet_pdc_tx_alloc(&pdc, 21 * MS, &psn));
 	ack = ack_of(psn, psn + 1, 0);
-	EXPECT_LT(0, acks(&pdc, &ack, 22 * MS, &acked));
-	EXPECT_GT(2 * rto, uet_pdc_rto(&pdc));
+	EXPECT_EQ(1, acks(&pdc, &ack, 22 * MS, &acked));
+	EXPECT_FALSE(acked.spurious);
+	est = uet_pdc_rto(&pdc);
+	EXPECT_GT(2 * rto, est);
+
+	/* a timeout, then progress: back to the estimate, not the old hold */
+	ASSERT_EQ(0, uet_pdc_tx_alloc(&pdc, 23 * MS, &psn));
+	uet_pdc_tx_timeout(&pdc);
+	ASSERT_TRUE(uet_pdc_tx_next_rtx(&pdc, &first));
+	EXPECT_EQ(psn, first);
+	ack = ack_of(psn, psn + 1, 0);
+	EXPECT_EQ(1, acks(&pdc, &ack, 30 * MS, &acked));
+	EXPECT_FALSE(acked.spurious);
+	EXPECT_EQ(est, uet_pdc_rto(&pdc));
 	uet_pdc_fini(&pdc);
 }
 
