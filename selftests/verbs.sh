@@ -193,7 +193,7 @@ amo_refused() {
 	# On the debug kernel's one CPU their exchange left the test a
 	# fraction of it (109 s for seven requests): there they stop,
 	# connected, their QPs as they were, while the requests come.
-	[ -n "${UET_SLOW:-}" ] && pkill -STOP -x ibv_rc_pingpong
+	[ -n "${UET_SLOW:-}" ] && killall -STOP ibv_rc_pingpong
 	# EXT OFFSET COUNTER: what each request is refused for
 	while read -r ext off c; do
 		before[$c]=$(counter uet0 "$c")
@@ -210,7 +210,7 @@ amo_refused() {
 	02070000$op 4 drop_unsupported
 	02070000$op 0 drop_access
 	EOF
-	pkill -CONT -x ibv_rc_pingpong
+	[ -n "${UET_SLOW:-}" ] && killall -CONT ibv_rc_pingpong
 	kill "$pid" "$cpid"
 	wait "$pid" "$cpid" 2>/dev/null
 	[ $rc = 0 ] || { rdma statistic show link uet0/1; cat /tmp/amo-*.log
