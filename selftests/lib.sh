@@ -166,8 +166,8 @@ craft() {
 
 # dev_counters DEV: all hw counters of DEV's port, "name value" a line.
 # "rdma statistic" prints "link DEV/1" and then the pairs, words apart;
-# parsed in the shell, as counter() does: on the debug kernel each
-# program started costs some 300 ms, and the tests read counters often.
+# parsed in the shell: on the debug kernel each program started costs
+# some 300 ms, and the tests read counters often.
 dev_counters() {
 	local w n='' i=0
 
@@ -180,18 +180,11 @@ dev_counters() {
 
 # counter DEV NAME: one hw counter of DEV's port, as "rdma statistic" shows
 counter() {
-	local w n='' i=0
+	local n v
 
-	for w in $(rdma statistic show link "$1/1"); do
-		i=$((i + 1))
-		[ $i -le 2 ] && continue
-		if [ $((i % 2)) -eq 1 ]; then
-			n=$w
-		elif [ "$n" = "$2" ]; then
-			echo "$w"
-			return
-		fi
-	done
+	while read -r n v; do
+		[ "$n" = "$2" ] && { echo "$v"; return; }
+	done < <(dev_counters "$1")
 }
 
 # expect_delta DEV NAME BEFORE DELTA: counter NAME moved by exactly DELTA
