@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/bitfield.h>
 
 #include "uet_pcap.h"
 #include "wire.h"
@@ -118,10 +119,38 @@ static void put_ses(struct out *o, const unsigned char *p, size_t len,
 	    len - (size_t)hlen);
 }
 
+/*
+ * A sealed packet: its TSS header, and the length of what follows it, the
+ * ICV included, which only a key opens.
+ */
+static void put_tss(struct out *o, const unsigned char *p, size_t len)
+{
+	struct uet_tss_hdr_info t;
+	int hlen = uet_tss_parse(p, len, &t);
+
+	if (hlen < 0) {
+		put(o, " tss malformed");
+		return;
+	}
+	put(o, " tss sdi %u an %u", t.sdi, t.an);
+	if (t.has_ssi)
+		put(o, " ssi %u", t.ssi);
+	put(o, " tsc %#llx sealed %zu", (unsigned long long)t.tsc,
+	    len - (size_t)hlen);
+}
+
 static void put_pds(struct out *o, const unsigned char *p, size_t len)
 {
 	struct uet_pds_hdr_info h;
-	int hlen = uet_pds_parse(p, len, &h);
+	int hlen;
+
+	/* the PDS type field, whose value TSS the TSS header shares */
+	if (len && FIELD_GET(UET_TSS_TYPE, (uint32_t)p[0] << 24) ==
+		   UET_PDS_TYPE_TSS) {
+		put_tss(o, p, len);
+		return;
+	}
+	hlen = uet_pds_parse(p, len, &h);
 
 	if (hlen < 0) {
 		put(o, " pds malformed");

@@ -10,12 +10,31 @@
  *
  * Reads the classic pcap format (tcpdump -w) of Ethernet or Linux cooked
  * captures, IPv4 and IPv6.  Anything it cannot decode is said so, never
- * guessed at.
+ * guessed at; a sealed packet shows its TSS header alone.
+ *
+ *   uet_pcap -x uet.pcap
+ *
+ * prints each UET packet's UDP payload instead, in hex, one per line:
+ * what uet_inject -R sends again.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "uet_pcap.h"
+
+/* -x: the UDP payload of each UET packet, in hex. */
+static void put_hex(uint32_t linktype, const unsigned char *frame, size_t len)
+{
+	struct uet_pcap_udp u;
+	size_t i;
+
+	if (uet_pcap_udp(linktype, frame, len, &u))
+		return;
+	for (i = 0; i < u.len; i++)
+		printf("%02x", u.payload[i]);
+	printf("\n");
+}
 
 int main(int argc, char **argv)
 {
@@ -23,32 +42,38 @@ int main(int argc, char **argv)
 	char line[UET_PCAP_LINE];
 	struct uet_pcap_file pf;
 	unsigned int n = 0;
+	const char *path;
+	bool hex;
 	size_t len;
 	FILE *f;
 	int rc;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: uet_pcap FILE.pcap\n");
+	hex = argc == 3 && !strcmp(argv[1], "-x");
+	if (argc != 2 && !hex) {
+		fprintf(stderr, "usage: uet_pcap [-x] FILE.pcap\n");
 		return 2;
 	}
-	f = strcmp(argv[1], "-") ? fopen(argv[1], "rb") : stdin;
+	path = argv[argc - 1];
+	f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	if (!f) {
-		perror(argv[1]);
+		perror(path);
 		return 1;
 	}
 	if (uet_pcap_open(&pf, f)) {
-		fprintf(stderr, "%s: not a little-endian classic pcap file\n", argv[1]);
+		fprintf(stderr, "%s: not a little-endian classic pcap file\n", path);
 		return 1;
 	}
 	while ((rc = uet_pcap_next(&pf, frame, sizeof(frame), &len)) > 0) {
 		n++;
-		if (uet_pcap_frame(pf.linktype, frame, len, line, sizeof(line)) >= 0)
+		if (hex)
+			put_hex(pf.linktype, frame, len);
+		else if (uet_pcap_frame(pf.linktype, frame, len, line, sizeof(line)) >= 0)
 			printf("%u %s\n", n, line);
 		else
 			printf("%u not UET\n", n);
 	}
 	if (rc < 0) {
-		fprintf(stderr, "%s: truncated record\n", argv[1]);
+		fprintf(stderr, "%s: truncated record\n", path);
 		return 1;
 	}
 	return 0;
