@@ -6,7 +6,17 @@
 # AES-256-GCM sealing and opening in place, over scattered pages, and the
 # refusal of every tampered byte, wrong nonce and wrong key) through
 # uet.ko's crypto layer, and fails to load unless every case passes.
+#
+# Then the engine's packets in secure domains, between uet0 (uet-a) and
+# uet1 (uet-b): a secure job's transfer arrives whole with every packet
+# sealed and opened; a capture shows no plaintext (which the same capture
+# of a clear job does show); the captured packets sent again, a TSS
+# header or payload tampered with, an old epoch and an unknown domain
+# are each dropped and counted on exactly their counter; a wrong key and
+# a clear sender into a secure job deliver nothing; a rekey under
+# traffic loses nothing.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/engine_lib.sh"
 
 MOD=uet_test_tss
 # The module's cases, in its order, as it names them in the kernel log.
@@ -47,8 +57,242 @@ accelerated() {
 		! grep -q "$MOD: gcm(aes) by gcm_base(" "$LOG"
 }
 
+dir=$(dirname "$0")
+KEYS=/tmp/tss-keys
+PCAP=/tmp/tss.pcap
+HEX=/tmp/tss.hex
+SJOB=7		# secure, one key on both sides
+CJOB=8		# secure on uet1 only: uet0 sends it clear
+WJOB=9		# secure, another key on each side
+PJOB=10		# clear on both
+# the first 8 bytes of uet_test_engine's first message, in hex
+PLAIN=00070e151c232a31
+TSS_DROPS="drop_tss_no_key drop_tss_epoch drop_tss_bad_icv drop_tss_replay drop_tss_sources drop_tss_clear tss_tx_errors"
+
+# key NAME: a fresh 32-byte key in $KEYS/NAME
+key() {
+	head -c 32 /dev/urandom >"$KEYS/$1"
+}
+
+sec_setup() {
+	mkdir -p "$KEYS" && key k1 && key k2 && key k3 && setup || return 1
+	local j
+	for j in $SJOB $CJOB $WJOB $PJOB; do
+		A uetctl job add dev uet0 id $j && B uetctl job add dev uet1 id $j ||
+			return 1
+	done
+	A uetctl key add dev uet0 job $SJOB an 0 key "$KEYS/k1" &&
+	B uetctl key add dev uet1 job $SJOB an 0 key "$KEYS/k1" &&
+	B uetctl key add dev uet1 job $CJOB an 0 key "$KEYS/k1" &&
+	A uetctl key add dev uet0 job $WJOB an 0 key "$KEYS/k1" &&
+	B uetctl key add dev uet1 job $WJOB an 0 key "$KEYS/k2"
+}
+
+# snap VAR: every counter of both devices, as "DEV NAME VALUE" lines
+snap() {
+	local d n v
+	for d in uet0 uet1; do
+		while read -r n v; do
+			echo "$d $n $v"
+		done < <(dev_counters "$d")
+	done >"/tmp/tss-snap.$1"
+}
+
+# moved SNAP DEV NAME: how much DEV's counter NAME moved since snap SNAP
+moved() {
+	local then
+	then=$(awk -v d="$2" -v n="$3" '$1 == d && $2 == n { print $3 }' \
+		"/tmp/tss-snap.$1")
+	echo $(($(counter "$2" "$3") - then))
+}
+
+# between SNAP1 SNAP2 DEV NAME: how much DEV's counter NAME moved from
+# one snapshot to the other, each read at once per device
+between() {
+	awk -v d="$3" -v n="$4" '$1 == d && $2 == n { v[FILENAME] = $3 }
+		END { print v[ARGV[2]] - v[ARGV[1]] }' \
+		"/tmp/tss-snap.$1" "/tmp/tss-snap.$2"
+}
+
+# no_drops SNAP: no TSS counter of refusal moved on either device
+no_drops() {
+	local d c m rc=0
+	for d in uet0 uet1; do
+		for c in $TSS_DROPS; do
+			m=$(moved "$1" $d $c)
+			[ "$m" -eq 0 ] || { echo "# $d $c moved by $m"; rc=1; }
+		done
+	done
+	return $rc
+}
+
+# only SNAP DEV NAME N: DEV's counter NAME moved by N, every other TSS
+# refusal counter of both devices by nothing
+only() {
+	local d c m want rc=0
+	for d in uet0 uet1; do
+		for c in $TSS_DROPS; do
+			want=0
+			[ "$d $c" = "$2 $3" ] && want=$4
+			m=$(moved "$1" $d $c)
+			[ "$m" -eq "$want" ] ||
+				{ echo "# $d $c moved by $m, want $want"; rc=1; }
+		done
+	done
+	return $rc
+}
+
+# captured JOB [TCPDUMP FILTER]: a transfer of JOB from uet0, captured at
+# uet-a's veth packet by packet into $PCAP
+captured() {
+	local job=$1 pid rc
+	shift
+	A ip link set dev veth0 gso_max_segs 1 || return 1
+	ip netns exec "$NS_A" tcpdump -Z root -i veth0 -U -w "$PCAP" udp "$@" \
+		2>/tmp/tcpdump.err &
+	pid=$!
+	sleep 2		# tcpdump is listening
+	xfer job="$job" count=4 size=16384
+	rc=$?
+	sleep 0.5
+	kill -TERM "$pid"
+	wait "$pid"
+	A ip link set dev veth0 gso_max_segs 65535
+	return $rc
+}
+
+# every packet of a secure job's transfer sealed by its sender and opened
+# by its receiver, both ways (requests and ACKs), the data checked by
+# the module, no refusal anywhere
+sealed_transfer() {
+	local t0 r1 t1 r0 s0 o1 s1 o0
+	snap st
+	xfer job=$SJOB count=16 size=65536 || return 1
+	sleep 1		# the last ACKs are in
+	snap st2
+	t0=$(between st st2 uet0 tx_packets) s0=$(between st st2 uet0 tss_sealed)
+	r1=$(between st st2 uet1 rx_packets) o1=$(between st st2 uet1 tss_opened)
+	t1=$(between st st2 uet1 tx_packets) s1=$(between st st2 uet1 tss_sealed)
+	r0=$(between st st2 uet0 rx_packets) o0=$(between st st2 uet0 tss_opened)
+	echo "# uet0 sent $t0, sealed $s0; uet1 received $r1, opened $o1"
+	echo "# uet1 sent $t1, sealed $s1; uet0 received $r0, opened $o0"
+	[ "$t0" -gt 0 ] && [ "$t1" -gt 0 ] && [ "$s0" -eq "$t0" ] &&
+	[ "$o1" -eq "$r1" ] && [ "$s1" -eq "$t1" ] && [ "$o0" -eq "$r0" ] &&
+	no_drops st
+}
+
+# the capture of a clear job shows the payload; a secure job's shows
+# TSS headers of its domain only, and not one plaintext byte run
+no_plaintext() {
+	local n
+	captured $PJOB || return 1
+	"$dir/uet_pcap" -x "$PCAP" >"$HEX" || return 1
+	grep -q "$PLAIN" "$HEX" ||
+		{ echo "# the clear job's payload is not in its capture"; return 1; }
+	captured $SJOB || return 1
+	"$dir/uet_pcap" "$PCAP" >/tmp/tss.dec && "$dir/uet_pcap" -x "$PCAP" >"$HEX" ||
+		return 1
+	n=$(wc -l <"$HEX")
+	echo "# $n packets captured, $(grep -c " tss sdi $SJOB an 0 " /tmp/tss.dec) sealed in domain $SJOB"
+	head -n 3 /tmp/tss.dec | sed 's/^/# /'
+	[ "$n" -gt 0 ] && [ "$(grep -c " tss sdi $SJOB an 0 " /tmp/tss.dec)" -eq "$n" ] &&
+	! grep -q "$PLAIN" "$HEX"
+}
+
+# inject FILE: send FILE's hex lines to uet1 from uet-a (uet0's address)
+inject() {
+	A "$dir/uet_inject" -R "$1" -r 2000 "$UET_NET4.2" | sed 's/^/# /'
+}
+
+# every request uet0 sent, captured and sent again: each a replay
+replays() {
+	local n
+	captured $SJOB src host "$UET_NET4.1" || return 1
+	"$dir/uet_pcap" -x "$PCAP" >"$HEX" || return 1
+	n=$(wc -l <"$HEX")
+	snap rp
+	inject "$HEX"
+	echo "# $n packets sent again"
+	[ "$n" -gt 0 ] && only rp uet1 drop_tss_replay "$n"
+}
+
+# tampered FIELD HEX...: each line, changed, sent once: the TSS header is
+# 24 hex digits: type and SDI (8), TSC (16: epoch 4, count 12)
+tampered() {
+	printf '%s\n' "$@" >/tmp/tss.bad
+	inject /tmp/tss.bad
+}
+
+# a captured request with a count never sent (the header changed), with
+# a payload byte changed too, with an old epoch, in an unknown domain
+tampering() {
+	local p hdr body tsc rc=0
+	p=$(head -n 1 "$HEX")
+	hdr=${p:0:8} body=${p:24}
+	tsc=00007fffffff0000
+	snap tc
+	tampered "$hdr$tsc$body"
+	only tc uet1 drop_tss_bad_icv 1 || rc=1
+	snap tp
+	tampered "$hdr$tsc${body:0:40}$(printf '%02x' $((0x${body:40:2} ^ 1)))${body:42}"
+	only tp uet1 drop_tss_bad_icv 1 || rc=1
+	snap te
+	tampered "${hdr}0001${p:12}"
+	only te uet1 drop_tss_epoch 1 || rc=1
+	snap tn
+	tampered "${hdr:0:2}000063${p:8}"
+	only tn uet1 drop_tss_no_key 1 || rc=1
+	return $rc
+}
+
+# a transfer whose sides hold different keys delivers nothing: every
+# packet uet1 gets fails its ICV
+wrong_key() {
+	snap wk
+	! xfer job=$WJOB count=1 size=4096 timeout_s=2 >/dev/null || return 1
+	echo "# uet1 drop_tss_bad_icv: +$(moved wk uet1 drop_tss_bad_icv), tss_opened +$(moved wk uet1 tss_opened)"
+	[ "$(moved wk uet1 drop_tss_bad_icv)" -gt 0 ] &&
+	[ "$(moved wk uet1 tss_opened)" -eq 0 ] &&
+	[ "$(moved wk uet1 drop_tss_clear)" -eq 0 ]
+}
+
+# a clear sender into a job secure at the receiver delivers nothing
+clear_into_secure() {
+	snap cs
+	! xfer job=$CJOB count=1 size=4096 timeout_s=2 >/dev/null || return 1
+	echo "# uet1 drop_tss_clear: +$(moved cs uet1 drop_tss_clear), tss_opened +$(moved cs uet1 tss_opened)"
+	[ "$(moved cs uet1 drop_tss_clear)" -gt 0 ] &&
+	[ "$(moved cs uet1 tss_opened)" -eq 0 ]
+}
+
+# a rekey in three steps under a transfer: both add the new key, both
+# seal with it, then (after the transfer) both delete the old one; the
+# transfer arrives whole, nothing is refused, and a transfer after it
+# goes under the new key alone.  (Before the tests whose refused
+# packets come back as their senders retransmit.)
+rekey() {
+	local pid rc=0
+	snap rk
+	xfer job=$SJOB count=384 size=65536 timeout_s=120 >/tmp/tss-rekey.log 2>&1 &
+	pid=$!
+	sleep 0.5
+	A uetctl key add dev uet0 job $SJOB an 1 key "$KEYS/k3" &&
+	B uetctl key add dev uet1 job $SJOB an 1 key "$KEYS/k3" &&
+	A uetctl key use dev uet0 job $SJOB an 1 &&
+	B uetctl key use dev uet1 job $SJOB an 1 || rc=1
+	kill -0 $pid 2>/dev/null || { echo "# the transfer ended before the rekey"; rc=1; }
+	wait $pid || rc=1
+	sed 's/^/# /' /tmp/tss-rekey.log
+	A uetctl key del dev uet0 job $SJOB an 0 &&
+	B uetctl key del dev uet1 job $SJOB an 0 || rc=1
+	xfer job=$SJOB count=2 size=4096 || rc=1
+	no_drops rk || rc=1
+	return $rc
+}
+
+trap 'netem_off; fabric_down; rm -rf "$KEYS"' EXIT
 ktap_print_header
-ktap_set_plan $((${#CASES[@]} + 3))
+ktap_set_plan $((${#CASES[@]} + 12))
 ktap_test_result "the CPU's crypto drivers load" cpu_drivers
 ktap_test_result "known answers: the module loads" kat
 for c in "${CASES[@]}"; do
@@ -56,4 +300,13 @@ for c in "${CASES[@]}"; do
 done
 ktap_test_result "gcm(aes) uses the CPU's AES instructions" accelerated
 modprobe -r uet
+ktap_test_result "secure domains on both devices" sec_setup
+ktap_test_result "a secure job's packets all sealed and opened" sealed_transfer
+ktap_test_result "a capture shows no plaintext" no_plaintext
+ktap_test_result "replayed packets refused, counted" replays
+ktap_test_result "tampered, stale or unknown packets refused, counted" tampering
+ktap_test_result "a rekey under traffic loses nothing" rekey
+ktap_test_result "a wrong key delivers nothing" wrong_key
+ktap_test_result "a clear sender into a secure job delivers nothing" clear_into_secure
+ktap_test_result "teardown" teardown
 ktap_finished

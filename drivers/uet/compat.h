@@ -7,6 +7,7 @@
 #ifndef _UET_COMPAT_H
 #define _UET_COMPAT_H
 
+#include <linux/crypto.h>
 #include <linux/netlink.h>
 #include <net/genetlink.h>
 #include <rdma/ib_verbs.h>
@@ -56,6 +57,25 @@ static inline __printf(2, 3) void uet_nl_err_fmt(struct netlink_ext_ack *extack,
 }
 
 #define NL_SET_ERR_MSG_FMT uet_nl_err_fmt
+#endif
+
+/*
+ * Since 6.3 a crypto request's completion is called with the data set
+ * with it (aead_request_set_callback()); before, with the request, whose
+ * @data holds it.  UET_CRYPTO_DONE(name) begins the definition of a
+ * static completion @name whose body sees @data and @err under either.
+ */
+#ifdef UET_HAVE_CRYPTO_DATA_COMPLETION
+#define UET_CRYPTO_DONE(name)						\
+	static void name(void *data, int err)
+#else
+#define UET_CRYPTO_DONE(name)						\
+	static void name##_data(void *data, int err);			\
+	static void name(struct crypto_async_request *req, int err)	\
+	{								\
+		name##_data(req->data, err);				\
+	}								\
+	static void name##_data(void *data, int err)
 #endif
 
 #endif /* _UET_COMPAT_H */

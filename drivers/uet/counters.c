@@ -67,6 +67,15 @@ static const struct rdma_stat_desc uet_counter_descs[] = {
 	[UET_CNT_LB_EXPLORED].name = "lb_explored",
 	[UET_CNT_RETRANSMITS_NEEDLESS].name = "retransmits_needless",
 	[UET_CNT_TIMEOUTS_SPURIOUS].name = "timeouts_spurious",
+	[UET_CNT_TSS_SEALED].name = "tss_sealed",
+	[UET_CNT_TSS_OPENED].name = "tss_opened",
+	[UET_CNT_TSS_TX_ERRORS].name = "tss_tx_errors",
+	[UET_CNT_DROP_TSS_NO_KEY].name = "drop_tss_no_key",
+	[UET_CNT_DROP_TSS_EPOCH].name = "drop_tss_epoch",
+	[UET_CNT_DROP_TSS_BAD_ICV].name = "drop_tss_bad_icv",
+	[UET_CNT_DROP_TSS_REPLAY].name = "drop_tss_replay",
+	[UET_CNT_DROP_TSS_SOURCES].name = "drop_tss_sources",
+	[UET_CNT_DROP_TSS_CLEAR].name = "drop_tss_clear",
 	[UET_CNT_PDCS_ACTIVE].name = "pdcs_active",
 };
 

@@ -26,6 +26,7 @@
 #include "profile.h"
 #include "ses.h"
 #include "socket.h"
+#include "tss_pkt.h"
 #include "uet.h"
 #include "verbs.h"
 
@@ -198,6 +199,7 @@ void uet_dev_release(struct uet_dev *udev)
 {
 	debugfs_remove_recursive(udev->debugfs);
 	uet_socket_detach(udev);
+	uet_tss_drain(udev);
 	uet_rudi_fini(udev);
 	uet_pds_fini(udev);
 	uet_ri_fini(udev);

@@ -26,16 +26,22 @@
 #include "rccc.h"
 #include "pdc.h"
 #include "sched.h"
+#include "tss.h"
 #include "wheel.h"
 
 struct uet_dev;
 
 /*
  * Headroom of a request skb (uet_pds_send(), uet_ses_build_req()): link
- * layer, IPv6, UDP and the longest PDS request header.
+ * layer, IPv6, UDP, the longest TSS header and the longest PDS request
+ * header.
  */
 #define UET_PDS_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
-				 sizeof(struct udphdr) + UET_PDS_REQ_MAX_LEN)
+				 sizeof(struct udphdr) + \
+				 sizeof(struct uet_tss_hdr_ssi) + \
+				 UET_PDS_REQ_MAX_LEN)
+/* Tailroom of the skbs of requests and ACKs: the ICV, when sealed. */
+#define UET_PDS_TAILROOM	UET_TSS_ICV_LEN
 
 /*
  * Requests a PDC has in flight at most, until congestion control sizes
@@ -216,11 +222,16 @@ struct uet_pds_live {
  * @entropy: the UDP source port entropy of this PDC's packets.
  * @node: in the device's initiator table (by @key) or target table (by
  *	@key.raddr and @rpdcid), until taken out (pdc_unhash()).
- * @key: the initiator's lookup key; a target fills in @key.raddr and
- *	@key.mode only.
+ * @key: the initiator's lookup key; a target fills in @key.raddr,
+ *	@key.mode, and @key.job when @sealed.
  * @src: a target's entry in the table of sources.
  * @initiator: made by a local send, or else by a peer's SYN.
  * @reserved: drawn from the reserved pool (struct uet_dev_cfg).
+ * @sealed: a target made by a SYN that opened under job @key.job's
+ *	secure domain: it takes only packets opened so, and its own leave
+ *	sealed so; without, only clear ones, and its own leave clear.
+ *	(An initiator's packets are its job's: sealed while the job is
+ *	secure.)
  * @lock: protects @rpdcid, everything below it, and @live.
  * @rpdcid_known: initiator: @rpdcid was learned (a target's is known
  *	from the start) ...
@@ -260,6 +271,7 @@ struct uet_pds_pdc {
 	struct uet_pds_src *src;
 	bool initiator;
 	bool reserved;
+	bool sealed;
 	u16 rpdcid;
 
 	spinlock_t lock;	/* see above */

@@ -42,6 +42,7 @@
 #include "psn.h"
 #include "ses.h"
 #include "socket.h"
+#include "tss_pkt.h"
 #include "uet.h"
 #include "wire.h"
 
@@ -134,10 +135,15 @@ void pdc_put(struct uet_pds_pdc *pdc)
 	}
 }
 
-/* Queue @skb, a packet of @pdc's, to leave once its lock is let go. */
+/*
+ * Queue @skb, a packet of @pdc's, to leave once its lock is let go:
+ * sealed as @pdc's are (@sealed of struct uet_pds_pdc).
+ */
 void pdc_out(struct uet_pds_pdc *pdc, struct sk_buff *skb)
 {
 	lockdep_assert_held(&pdc->lock);
+	if (pdc->initiator || pdc->sealed)
+		uet_skb_set_job(skb, pdc->key.job);
 	__skb_queue_tail(&pdc->live->out, skb);
 }
 
@@ -478,7 +484,7 @@ struct sk_buff *pds_hdr_skb(const struct uet_pds_hdr_info *h,
 {
 	struct sk_buff *skb;
 
-	skb = alloc_skb(UET_PDS_HEADROOM + len, GFP_ATOMIC);
+	skb = alloc_skb(UET_PDS_HEADROOM + len + UET_PDS_TAILROOM, GFP_ATOMIC);
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, UET_PDS_HEADROOM);
@@ -492,6 +498,7 @@ struct sk_buff *pds_hdr_skb(const struct uet_pds_hdr_info *h,
 /**
  * pds_answer() - answer a packet that no PDC of ours takes
  * @udev: the device it arrived on
+ * @rx: the packet; the answer goes sealed as it came
  * @h: the answer, a PDS header alone
  * @len: its length
  * @daddr: the packet's source address, which nothing vouches for
@@ -501,9 +508,11 @@ struct sk_buff *pds_hdr_skb(const struct uet_pds_hdr_info *h,
  *
  * Return: true if the answer went out.
  */
-bool pds_answer(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
-		unsigned int len, const struct in6_addr *daddr)
+bool pds_answer(struct uet_dev *udev, const struct sk_buff *rx,
+		const struct uet_pds_hdr_info *h, unsigned int len,
+		const struct in6_addr *daddr)
 {
+	const struct uet_rx_cb *rcb = (const void *)rx->cb;
 	struct sk_buff *skb;
 
 	if (!__ratelimit(&udev->pds.answers))
@@ -511,6 +520,8 @@ bool pds_answer(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 	skb = pds_hdr_skb(h, len);
 	if (!skb)
 		return false;
+	if (rcb->sealed)
+		uet_skb_set_job(skb, rcb->sdi);
 	uet_xmit(udev, skb, daddr, get_random_u16(), NULL);
 	return true;
 }
@@ -782,10 +793,11 @@ void pdc_sleep(struct uet_pds_pdc *pdc)
 /**
  * pdc_alloc() - a new PDC, in the table of local PDCIDs
  * @udev: the device
- * @key: an initiator's key; a target's peer address and mode
+ * @key: an initiator's key; a target's peer address, mode and job
  * @initiator: made by a local send, or else by a peer's SYN
  * @start_psn: the PDC's first PSN
  * @rpdcid: a target's peer PDC
+ * @sealed: a target's SYN opened under @key->job's secure domain
  *
  * Receivers find a PDC in the table by the ID a packet names, under RCU
  * and without its lock: it goes in only once whole, and then in the table
@@ -799,7 +811,7 @@ void pdc_sleep(struct uet_pds_pdc *pdc)
  */
 struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 			      const struct uet_pds_key *key, bool initiator,
-			      u32 start_psn, u16 rpdcid)
+			      u32 start_psn, u16 rpdcid, bool sealed)
 {
 	struct uet_pds_pdc *pdc;
 	bool reserved;
@@ -832,6 +844,7 @@ struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 	refcount_set(&pdc->ref, 1);
 	pdc->key = *key;
 	pdc->initiator = initiator;
+	pdc->sealed = sealed;
 	pdc->lpdcid = id;
 	pdc->rpdcid = rpdcid;
 	pdc->rpdcid_known = !initiator;
@@ -880,8 +893,31 @@ struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 }
 
 /**
+ * pdc_admits() - whether a received packet may reach a PDC
+ * @pdc: the PDC
+ * @skb: the packet
+ *
+ * An initiator takes what its job takes (uet_tss_admits()); a target,
+ * packets sealed or clear as the SYN that made it was, and sealed under
+ * the same job's domain (@sealed of struct uet_pds_pdc).  The caller
+ * counts a refusal in drop_tss_clear.
+ *
+ * Return: true if it may.
+ */
+bool pdc_admits(const struct uet_pds_pdc *pdc, const struct sk_buff *skb)
+{
+	const struct uet_rx_cb *rx = (const void *)skb->cb;
+
+	if (pdc->initiator)
+		return uet_tss_admits(pdc->udev, skb, pdc->key.job);
+	return rx->sealed == pdc->sealed &&
+	       (!rx->sealed || rx->sdi == pdc->key.job);
+}
+
+/**
  * pdc_get_by_id() - the PDC a received packet names, if it came from its peer
  * @udev: the device the packet arrived on
+ * @skb: the packet
  * @lpdcid: the packet's DPDCID
  * @initiator: whether the packet is for an initiator (an ACK, a NACK, a
  *	REQ_CLOSE) or for a target (a request, a CLOSE)
@@ -892,11 +928,13 @@ struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
  * peer address and, for a target, from the peer's PDC that created it
  * with its SYN.  An initiator learns its peer's PDCID from the first
  * valid ACK: its callers check @spdcid under its lock, pdc_peer_is().
- * Anything else is a counted drop.
+ * And the packet must be as the PDC's are, sealed or clear
+ * (pdc_admits()).  Anything else is a counted drop.
  *
  * Return: the PDC, referenced, or %NULL.
  */
-struct uet_pds_pdc *pdc_get_by_id(struct uet_dev *udev, u16 lpdcid,
+struct uet_pds_pdc *pdc_get_by_id(struct uet_dev *udev,
+				  const struct sk_buff *skb, u16 lpdcid,
 				  bool initiator, u16 spdcid,
 				  const struct in6_addr *saddr)
 {
@@ -914,6 +952,10 @@ struct uet_pds_pdc *pdc_get_by_id(struct uet_dev *udev, u16 lpdcid,
 	if (pdc && (!ipv6_addr_equal(&pdc->key.raddr, saddr) ||
 		    (!initiator && pdc->rpdcid != spdcid))) {
 		drop = UET_CNT_DROP_PDC_NOT_PEER;
+		pdc = NULL;
+	}
+	if (pdc && !pdc_admits(pdc, skb)) {
+		drop = UET_CNT_DROP_TSS_CLEAR;
 		pdc = NULL;
 	}
 	if (pdc && !refcount_inc_not_zero(&pdc->ref))

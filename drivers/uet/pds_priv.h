@@ -101,8 +101,9 @@ struct uet_pds_src *src_get(struct uet_dev *udev, const struct in6_addr *addr);
 void src_put(struct uet_pds *pds, struct uet_pds_src *src);
 struct sk_buff *pds_hdr_skb(const struct uet_pds_hdr_info *h,
 			    unsigned int len);
-bool pds_answer(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
-		unsigned int len, const struct in6_addr *daddr);
+bool pds_answer(struct uet_dev *udev, const struct sk_buff *rx,
+		const struct uet_pds_hdr_info *h, unsigned int len,
+		const struct in6_addr *daddr);
 struct uet_pds_pdc *pdc_find_initiator(struct uet_pds *pds,
 				       const struct uet_pds_key *key);
 struct uet_pds_pdc *pdc_find_target(struct uet_pds *pds,
@@ -117,14 +118,16 @@ int pds_tables_init(struct uet_pds *pds);
 void pds_tables_destroy(struct uet_pds *pds);
 struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 			      const struct uet_pds_key *key, bool initiator,
-			      u32 start_psn, u16 rpdcid);
+			      u32 start_psn, u16 rpdcid, bool sealed);
 struct uet_pds_live *pdc_wake(struct uet_pds_pdc *pdc,
 			      enum hrtimer_restart (*expired)(struct hrtimer *));
 void pdc_sleep(struct uet_pds_pdc *pdc);
 void pdc_cc_refresh(struct uet_pds_pdc *pdc);
 const struct uet_pdc *pdc_core(const struct uet_pds_pdc *pdc,
 			       struct uet_pdc *tmp);
-struct uet_pds_pdc *pdc_get_by_id(struct uet_dev *udev, u16 lpdcid,
+bool pdc_admits(const struct uet_pds_pdc *pdc, const struct sk_buff *skb);
+struct uet_pds_pdc *pdc_get_by_id(struct uet_dev *udev,
+				  const struct sk_buff *skb, u16 lpdcid,
 				  bool initiator, u16 spdcid,
 				  const struct in6_addr *saddr);
 bool pdc_peer_is(const struct uet_pds_pdc *pdc, u16 spdcid);
@@ -139,9 +142,11 @@ void pdc_start_close(struct uet_pds_pdc *pdc);
 void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 		 const struct uet_pds_hdr_info *h, unsigned int hlen,
 		 const struct in6_addr *saddr, bool ce);
-void pds_rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
+void pds_rcv_nack(struct uet_dev *udev, const struct sk_buff *skb,
+		  const struct uet_pds_hdr_info *h,
 		  const struct in6_addr *saddr);
-void pds_rcv_credit(struct uet_dev *udev, const struct uet_pds_ctl_info *ctl,
+void pds_rcv_credit(struct uet_dev *udev, const struct sk_buff *skb,
+		    const struct uet_pds_ctl_info *ctl,
 		    const struct in6_addr *saddr);
 
 /* pds_credit.c */

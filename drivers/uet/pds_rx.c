@@ -91,7 +91,8 @@ static void pdc_send_ack(struct uet_pds_pdc *pdc, struct sk_buff *data, u32 psn)
 		rsp.rsp.job_id = pdc->key.job;
 		live->rsp_rc = UET_SES_RC_OK;
 		skb = alloc_skb(UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN +
-				sizeof(struct uet_ses_rsp), GFP_ATOMIC);
+				sizeof(struct uet_ses_rsp) + UET_PDS_TAILROOM,
+				GFP_ATOMIC);
 		if (!skb)
 			return;		/* the sender's RTO recovers */
 		skb_reserve(skb, UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN);
@@ -149,14 +150,17 @@ static struct uet_pds_live *tgt_wake(struct uet_pds_pdc *pdc)
 }
 
 /*
- * Target side: the PDC of a SYN request, by its peer {@saddr, SPDCID},
- * created if there is none and @create; referenced, or %NULL.
+ * Target side: the PDC of SYN request @skb, by its peer {@saddr, SPDCID},
+ * created if there is none and @create, sealed as @skb is; referenced,
+ * or %NULL.
  */
 static struct uet_pds_pdc *pdc_get_syn_target(struct uet_dev *udev,
+					      const struct sk_buff *skb,
 					      const struct uet_pds_hdr_info *h,
 					      const struct in6_addr *saddr,
 					      bool create)
 {
+	const struct uet_rx_cb *rx = (const void *)skb->cb;
 	const struct uet_pds_req_info *req = &h->req;
 	struct uet_pds *pds = &udev->pds;
 	struct uet_pds_key key = { .raddr = *saddr };
@@ -175,10 +179,12 @@ static struct uet_pds_pdc *pdc_get_syn_target(struct uet_dev *udev,
 	if (!src)
 		goto unlock;
 	key.mode = req_mode(h->type);
+	if (rx->sealed)
+		key.job = rx->sdi;
 	/* counted ahead: src_put() undoes it if no PDC comes */
 	src->pdcs++;
 	pdc = pdc_alloc(udev, &key, false, req->psn - req->dst.psn_offset,
-			req->spdcid);
+			req->spdcid, rx->sealed);
 	if (pdc)
 		pdc->src = src;
 	else
@@ -258,7 +264,8 @@ static void pdc_count_verdict(struct uet_dev *udev, enum uet_pdc_rx_verdict v)
  * no PDC, and is to be sent again at once.  The NACK speaks for the PDC
  * the request named, none for a SYN.
  */
-static void nack_no_pdc(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
+static void nack_no_pdc(struct uet_dev *udev, const struct sk_buff *skb,
+			const struct uet_pds_hdr_info *h,
 			const struct in6_addr *saddr, u8 code)
 {
 	struct uet_pds_hdr_info n = {
@@ -273,7 +280,7 @@ static void nack_no_pdc(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 		},
 	};
 
-	if (pds_answer(udev, &n, sizeof(struct uet_pds_nack), saddr))
+	if (pds_answer(udev, skb, &n, sizeof(struct uet_pds_nack), saddr))
 		uet_count(udev, UET_CNT_NACKS_SENT, 1);
 }
 
@@ -282,16 +289,17 @@ static void nack_no_pdc(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
  * pool is exhausted), which its initiator hears of (NO_PDC_AVAIL) and
  * retries as PDCs free up.
  */
-static void syn_no_pdc(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
+static void syn_no_pdc(struct uet_dev *udev, const struct sk_buff *skb,
+		       const struct uet_pds_hdr_info *h,
 		       const struct in6_addr *saddr, bool trimmed, int hlen)
 {
 	if (trimmed) {
 		uet_count(udev, UET_CNT_TRIMMED, 1);
-		nack_no_pdc(udev, h, saddr, UET_PDS_NACK_TRIMMED);
+		nack_no_pdc(udev, skb, h, saddr, UET_PDS_NACK_TRIMMED);
 	} else if (hlen >= 0) {
 		/* (a malformed SES header was counted already) */
 		uet_count(udev, UET_CNT_DROP_UNKNOWN_PDC, 1);
-		nack_no_pdc(udev, h, saddr, UET_PDS_NACK_NO_PDC_AVAIL);
+		nack_no_pdc(udev, skb, h, saddr, UET_PDS_NACK_NO_PDC_AVAIL);
 	}
 }
 
@@ -304,9 +312,11 @@ static void syn_no_pdc(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
  * and comes again with the initiator's next retransmission.
  *
  * Return: the PDC, referenced; %NULL if none could be had; or
- * ERR_PTR(-EAGAIN) if the SYN was refused.
+ * ERR_PTR(-EAGAIN) if the SYN was refused, ERR_PTR(-EPERM) (counted) if
+ * it is not sealed as the PDC's packets are (pdc_admits()).
  */
 static struct uet_pds_pdc *syn_target(struct uet_dev *udev,
+				      const struct sk_buff *skb,
 				      const struct uet_pds_hdr_info *h,
 				      const struct in6_addr *saddr, bool create)
 {
@@ -314,7 +324,12 @@ static struct uet_pds_pdc *syn_target(struct uet_dev *udev,
 	struct uet_pds_pdc *pdc;
 	bool stale;
 
-	pdc = pdc_get_syn_target(udev, h, saddr, create);
+	pdc = pdc_get_syn_target(udev, skb, h, saddr, create);
+	if (pdc && !pdc_admits(pdc, skb)) {
+		uet_count(udev, UET_CNT_DROP_TSS_CLEAR, 1);
+		pdc_put(pdc);
+		return ERR_PTR(-EPERM);
+	}
 	/* a PDC's start PSN is set before it is hashed and never changes */
 	if (!pdc || pdc->start_psn == start)
 		return pdc;
@@ -332,7 +347,7 @@ static struct uet_pds_pdc *syn_target(struct uet_dev *udev,
 	pdc_put(pdc);
 	if (!stale)
 		return ERR_PTR(-EAGAIN);
-	return pdc_get_syn_target(udev, h, saddr, create);
+	return pdc_get_syn_target(udev, skb, h, saddr, create);
 }
 
 /*
@@ -362,10 +377,11 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	u8 rc = UET_SES_RC_OK;
 
 	if (!syn) {
-		pdc = pdc_get_by_id(udev, h->req.dst.dpdcid, false,
+		pdc = pdc_get_by_id(udev, skb, h->req.dst.dpdcid, false,
 				    h->req.spdcid, saddr);
 		if (!pdc) {
-			nack_no_pdc(udev, h, saddr, UET_PDS_NACK_INV_DPDCID);
+			nack_no_pdc(udev, skb, h, saddr,
+				    UET_PDS_NACK_INV_DPDCID);
 			return;
 		}
 	}
@@ -373,10 +389,11 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	rx.hlen = uet_ses_parse_skb(udev, skb, h->next_hdr, &ses);
 	trimmed = uet_ses_trimmed(skb, rx.hlen, &ses);
 	if (syn) {
-		pdc = syn_target(udev, h, saddr, !trimmed);
+		pdc = syn_target(udev, skb, h, saddr, !trimmed);
 		if (IS_ERR_OR_NULL(pdc)) {
 			if (!pdc)
-				syn_no_pdc(udev, h, saddr, trimmed, rx.hlen);
+				syn_no_pdc(udev, skb, h, saddr, trimmed,
+					   rx.hlen);
 			return;
 		}
 	}
@@ -487,7 +504,8 @@ static void rcv_uud(struct uet_dev *udev, struct sk_buff *skb,
  * Target: a CLOSE for a PDC we no longer have (ours closed, and the ACK of
  * the CLOSE was lost): acknowledge it anyway, so the initiator can finish.
  */
-static void ack_unknown_close(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
+static void ack_unknown_close(struct uet_dev *udev, const struct sk_buff *skb,
+			      const struct uet_pds_hdr_info *h,
 			      const struct in6_addr *saddr)
 {
 	struct uet_pds_hdr_info a = {
@@ -500,7 +518,7 @@ static void ack_unknown_close(struct uet_dev *udev, const struct uet_pds_hdr_inf
 		},
 	};
 
-	pds_answer(udev, &a, sizeof(struct uet_pds_ack), saddr);
+	pds_answer(udev, skb, &a, sizeof(struct uet_pds_ack), saddr);
 }
 
 /*
@@ -535,7 +553,8 @@ void pdc_send_ctl(struct uet_pds_pdc *pdc, u8 type, u32 payload)
  * (target: the initiator wants credit) and CREDIT (initiator: the target
  * granted it).
  */
-static void rcv_ctl(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
+static void rcv_ctl(struct uet_dev *udev, const struct sk_buff *skb,
+		    const struct uet_pds_hdr_info *h,
 		    const struct in6_addr *saddr)
 {
 	const struct uet_pds_ctl_info *ctl = &h->ctl;
@@ -552,14 +571,14 @@ static void rcv_ctl(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
 		return;
 	}
 	if (ctl->type == UET_PDS_CTL_CREDIT) {
-		pds_rcv_credit(udev, ctl, saddr);
+		pds_rcv_credit(udev, skb, ctl, saddr);
 		return;
 	}
-	pdc = pdc_get_by_id(udev, ctl->dst.dpdcid,
+	pdc = pdc_get_by_id(udev, skb, ctl->dst.dpdcid,
 			    ctl->type == UET_PDS_CTL_REQ_CLOSE, ctl->spdcid, saddr);
 	if (!pdc) {
 		if (ctl->type == UET_PDS_CTL_CLOSE)
-			ack_unknown_close(udev, h, saddr);
+			ack_unknown_close(udev, skb, h, saddr);
 		return;
 	}
 	if (ctl->type == UET_PDS_CTL_REQ_CREDIT) {
@@ -638,10 +657,10 @@ void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
 		pds_rcv_ack(udev, skb, &h, hlen, saddr, ce);
 		break;
 	case UET_PDS_TYPE_NACK:
-		pds_rcv_nack(udev, &h, saddr);
+		pds_rcv_nack(udev, skb, &h, saddr);
 		break;
 	case UET_PDS_TYPE_CTRL:
-		rcv_ctl(udev, &h, saddr);
+		rcv_ctl(udev, skb, &h, saddr);
 		break;
 	case UET_PDS_TYPE_UUD_REQ:
 		skb_pull(skb, hlen);

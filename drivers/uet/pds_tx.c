@@ -669,7 +669,7 @@ static struct uet_pds_pdc *pdc_get_initiator(struct uet_dev *udev,
 	spin_lock_bh(&pds->lock);
 	/* another sender may have made it meanwhile */
 	pdc = pdc_find_initiator(pds, key) ?:
-	      pdc_alloc(udev, key, true, get_random_u32(), 0);
+	      pdc_alloc(udev, key, true, get_random_u32(), 0, false);
 	spin_unlock_bh(&pds->lock);
 	return pdc;
 }
@@ -692,6 +692,7 @@ static void pds_send_uud(struct uet_dev *udev, const struct uet_pds_key *key,
 		return;
 	}
 	uet_skb_set_data(skb, key->tc);
+	uet_skb_set_job(skb, key->job);
 	uet_xmit(udev, skb, &key->raddr, get_random_u16(), NULL);
 }
 
@@ -933,7 +934,7 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 	unsigned int slen = 0;
 	const u8 *p;
 
-	pdc = pdc_get_by_id(udev, ai->dpdcid, true, ai->spdcid, saddr);
+	pdc = pdc_get_by_id(udev, skb, ai->dpdcid, true, ai->spdcid, saddr);
 	if (!pdc)
 		return;
 
@@ -1048,14 +1049,15 @@ static bool pdc_lost(struct uet_pds_pdc *pdc, u32 psn)
  * (ROD_OOO, TRIMMED), or later (NO_PKT_BUFFER: no receive buffer for it
  * yet), or has no PDC of ours (INV_DPDCID).
  */
-void pds_rcv_nack(struct uet_dev *udev, const struct uet_pds_hdr_info *h,
+void pds_rcv_nack(struct uet_dev *udev, const struct sk_buff *skb,
+		  const struct uet_pds_hdr_info *h,
 		  const struct in6_addr *saddr)
 {
 	const struct uet_pds_nack_info *n = &h->nack;
 	struct uet_pds_pdc *pdc;
 	bool lost = false, again;
 
-	pdc = pdc_get_by_id(udev, n->dpdcid, true, n->spdcid, saddr);
+	pdc = pdc_get_by_id(udev, skb, n->dpdcid, true, n->spdcid, saddr);
 	if (!pdc)
 		return;
 	spin_lock(&pdc->lock);
@@ -1094,6 +1096,7 @@ unlock:
 /**
  * pds_rcv_credit() - initiator: a CREDIT from @saddr
  * @udev: the device it arrived on
+ * @skb: the packet
  * @ctl: the control packet: its payload, the target's count of credit
  *	granted (rccc.h)
  * @saddr: its source address
@@ -1102,13 +1105,15 @@ unlock:
  * quiet PDC keeps the count for when it next sends: it has nothing to
  * send on it now.
  */
-void pds_rcv_credit(struct uet_dev *udev, const struct uet_pds_ctl_info *ctl,
+void pds_rcv_credit(struct uet_dev *udev, const struct sk_buff *skb,
+		    const struct uet_pds_ctl_info *ctl,
 		    const struct in6_addr *saddr)
 {
 	struct uet_pds_live *live;
 	struct uet_pds_pdc *pdc;
 
-	pdc = pdc_get_by_id(udev, ctl->dst.dpdcid, true, ctl->spdcid, saddr);
+	pdc = pdc_get_by_id(udev, skb, ctl->dst.dpdcid, true, ctl->spdcid,
+			    saddr);
 	if (!pdc)
 		return;
 	spin_lock(&pdc->lock);

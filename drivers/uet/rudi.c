@@ -56,6 +56,7 @@
 #include "pds_priv.h"
 #include "ses.h"
 #include "socket.h"
+#include "tss_pkt.h"
 #include "uet.h"
 #include "wire.h"
 
@@ -200,6 +201,7 @@ static void rudi_xmit(struct uet_rudi_req *r)
 		return;
 	}
 	uet_skb_set_data(skb, r->msg->tc);
+	uet_skb_set_job(skb, r->path->key.job);
 	uet_xmit(r->udev, skb, &r->msg->dst, r->entropy, NULL);
 }
 
@@ -599,12 +601,15 @@ void uet_rudi_send_msg(struct uet_dev *udev, const struct uet_pds_key *key,
 }
 
 /*
- * Target: answer request @pkt_id with @skb, an SES response, which says
- * whether the request arrived ECN-marked (@ce, the M flag).
+ * Target: answer request @req (@pkt_id) with @skb, an SES response,
+ * which says whether the request arrived ECN-marked (@ce, the M flag),
+ * and goes sealed as the request came.
  */
-static void rudi_respond(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
-			 u32 pkt_id, const struct in6_addr *peer, bool ce)
+static void rudi_respond(struct uet_dev *udev, const struct sk_buff *req,
+			 struct sk_buff *skb, u8 next_hdr, u32 pkt_id,
+			 const struct in6_addr *peer, bool ce)
 {
+	const struct uet_rx_cb *rx = (const void *)req->cb;
 	struct uet_pds_hdr_info h = {
 		.type = UET_PDS_TYPE_RUDI_RESP,
 		.next_hdr = next_hdr,
@@ -617,6 +622,8 @@ static void rudi_respond(struct uet_dev *udev, struct sk_buff *skb, u8 next_hdr,
 		kfree_skb(skb);
 		return;
 	}
+	if (rx->sealed)
+		uet_skb_set_job(skb, rx->sdi);
 	uet_xmit(udev, skb, peer, get_random_u16(), NULL);
 }
 
@@ -633,14 +640,14 @@ static void rcv_rudi_req(struct uet_dev *udev, struct sk_buff *skb,
 	if (ce)
 		uet_count(udev, UET_CNT_ECN_MARKED, 1);
 	if (ans.data) {
-		rudi_respond(udev, ans.data, UET_SES_NH_RSP_DATA, h->rudi_pkt_id,
-			     saddr, ce);
+		rudi_respond(udev, skb, ans.data, UET_SES_NH_RSP_DATA,
+			     h->rudi_pkt_id, saddr, ce);
 		return;
 	}
 	rsp = uet_ses_response(udev, rc, ans.msg_id, ans.job);
 	if (rsp)
-		rudi_respond(udev, rsp, UET_SES_NH_RSP, h->rudi_pkt_id, saddr,
-			     ce);
+		rudi_respond(udev, skb, rsp, UET_SES_NH_RSP, h->rudi_pkt_id,
+			     saddr, ce);
 }
 
 /*
@@ -691,6 +698,11 @@ static void rcv_rudi_resp(struct uet_dev *udev, struct sk_buff *skb,
 	}
 	spin_lock(&t->lock);
 	r = rudi_find(t, h->rudi_pkt_id, saddr);
+	if (r && !uet_tss_admits(udev, skb, r->path->key.job)) {
+		spin_unlock(&t->lock);
+		uet_count(udev, UET_CNT_DROP_TSS_CLEAR, 1);
+		return;
+	}
 	if (r) {
 		rudi_answered(t, r, h->flags & UET_PDS_F_M);
 		rudi_unlink(t, r);

@@ -9,8 +9,10 @@
  * AN (everyone opens both), use it (everyone seals with it), delete the
  * old one.  No step makes a packet in flight unreadable.
  */
+#include <linux/hash.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/wait_bit.h>
 
 #include "job.h"
 #include "secdom.h"
@@ -25,10 +27,34 @@
  */
 #define UET_KEYS_MAX	4096
 
+/**
+ * struct uet_tss_src - the replay window of one source under one key
+ * @node: in its key's @srcs.
+ * @addr: the source's address, IPv4 as IPv4-mapped IPv6.
+ * @win: the TSC values taken from it.
+ */
+struct uet_tss_src {
+	struct hlist_node node;
+	struct in6_addr addr;
+	struct uet_tss_replay win;
+};
+
+/*
+ * Free a key no reader can reach any more: after the requests still
+ * under way with it (whose completions drop @async) are over.
+ */
 static void sa_free(struct uet_tss_sa *sa)
 {
+	struct uet_tss_src *src;
+	struct hlist_node *tmp;
+	int i;
+
 	if (!sa)
 		return;
+	wait_var_event(&sa->async, !atomic_read(&sa->async));
+	for (i = 0; i < ARRAY_SIZE(sa->srcs); i++)
+		hlist_for_each_entry_safe(src, tmp, &sa->srcs[i], node)
+			kfree(src);
 	/* the crypto API clears a transform's memory, its key with it */
 	if (sa->aead)
 		crypto_free_aead(sa->aead);
@@ -48,6 +74,7 @@ static struct uet_tss_sa *sa_alloc(const struct uet_tss_key_cfg *cfg,
 		return ERR_PTR(-ENOMEM);
 	sa->epoch = cfg->epoch;
 	sa->mode = cfg->mode;
+	spin_lock_init(&sa->lock);
 	if (cfg->mode == UET_KEY_MODE_DIRECT) {
 		tfm = uet_tss_aead_alloc(cfg->key);
 		if (!IS_ERR(tfm))
@@ -68,6 +95,56 @@ static struct uet_tss_sa *sa_alloc(const struct uet_tss_key_cfg *cfg,
 	if (PTR_ERR(tfm) != -ENOMEM)
 		NL_SET_ERR_MSG(extack, "The kernel's crypto API refused the key");
 	return tfm;
+}
+
+/**
+ * uet_tss_sa_replay() - check, and take, a packet's TSC in its source's
+ *	window under a key
+ * @sa: the key, reached under RCU.
+ * @src: the packet's source address.
+ * @tsc: its TSC.
+ * @take: the packet opened: take the TSC (a source's first such packet
+ *	gives it a window).  Else only check, before the packet is opened,
+ *	so that a replay costs no decryption and a forgery moves nothing.
+ *
+ * Context: any; takes @sa's lock with bottom halves off.
+ * Return: enum uet_tss_sa_replay.
+ */
+enum uet_tss_sa_replay
+uet_tss_sa_replay(struct uet_tss_sa *sa, const struct in6_addr *src,
+		  u64 tsc, bool take)
+{
+	struct hlist_head *head;
+	struct uet_tss_src *s;
+	enum uet_tss_sa_replay v = UET_TSS_SA_NEW;
+
+	head = &sa->srcs[hash_32(ipv6_addr_hash(src), UET_TSS_SOURCE_BITS)];
+	spin_lock_bh(&sa->lock);
+	hlist_for_each_entry(s, head, node)
+		if (ipv6_addr_equal(&s->addr, src))
+			break;
+	if (s) {
+		if (uet_tss_replay_check(&s->win, tsc) != UET_TSS_REPLAY_NEW)
+			v = UET_TSS_SA_REPLAY;
+		else if (take)
+			uet_tss_replay_take(&s->win, tsc);
+	} else if (!tsc) {
+		v = UET_TSS_SA_REPLAY;	/* never sent (tss.h) */
+	} else if (take) {
+		s = sa->nsrcs < UET_TSS_SOURCES_MAX ?
+		    kmalloc(sizeof(*s), GFP_ATOMIC) : NULL;
+		if (s) {
+			s->addr = *src;
+			uet_tss_replay_init(&s->win);
+			uet_tss_replay_take(&s->win, tsc);
+			hlist_add_head(&s->node, head);
+			sa->nsrcs++;
+		} else {
+			v = UET_TSS_SA_FULL;
+		}
+	}
+	spin_unlock_bh(&sa->lock);
+	return v;
 }
 
 /* @id's job on @udev; the table's lock held. */

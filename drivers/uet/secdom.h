@@ -9,8 +9,11 @@
 #ifndef _UET_SECDOM_H
 #define _UET_SECDOM_H
 
+#include <linux/atomic.h>
+#include <linux/in6.h>
 #include <linux/netlink.h>
 #include <linux/rcupdate.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <uapi/linux/uet_netlink.h>
 
@@ -22,21 +25,50 @@ struct uet_job;
 /* Keys per domain: the TSS header's AN is one bit. */
 #define UET_TSS_AN_COUNT	(UET_KEY_AN_MAX + 1)
 
+/*
+ * The sources whose replay windows a key keeps (struct uet_tss_src), at
+ * most: a window is 264 bytes, and only a packet that opened under the
+ * key makes one, so only the domain's members can add them.  A source
+ * beyond the bound is refused (counted), never given a window another
+ * source had: a window forgotten would take its replays again.
+ */
+#define UET_TSS_SOURCES_MAX	1024
+#define UET_TSS_SOURCE_BITS	6	/* buckets of a key's sources: 64 */
+
 /**
  * struct uet_tss_sa - one key of a secure domain, ready for use
  * @aead: %UET_KEY_MODE_DIRECT: seals and opens the domain's packets.
  * @prf: %UET_KEY_MODE_CLUSTER: derives each source's key.
  * @epoch: the key's epoch.
  * @mode: enum uet_key_mode.
+ * @tx_count: the count of the last TSC sealed under the key (the first
+ *	is 1), %UET_TSS_TSC_COUNT at most.
+ * @async: requests under way asynchronously with @aead: the key is freed
+ *	once none is left (uet_secdom_key_del()).
+ * @lock: guards @srcs and @nsrcs.
+ * @srcs: struct uet_tss_src, by source.
+ * @nsrcs: how many, %UET_TSS_SOURCES_MAX at most.
  *
- * Constant once published; the transforms hold the only copies of the
- * key, and free them cleared.
+ * But for the counts and the windows, constant once published; the
+ * transforms hold the only copies of the key, and free them cleared.
  */
 struct uet_tss_sa {
 	struct crypto_aead *aead;
 	struct crypto_shash *prf;
 	u16 epoch;
 	u8 mode;
+	atomic64_t tx_count;
+	atomic_t async;
+	spinlock_t lock;	/* see above */
+	struct hlist_head srcs[1 << UET_TSS_SOURCE_BITS];
+	u32 nsrcs;
+};
+
+/* What uet_tss_sa_replay() says of a packet's TSC. */
+enum uet_tss_sa_replay {
+	UET_TSS_SA_NEW,		/* never taken: taken now */
+	UET_TSS_SA_REPLAY,	/* taken before, or too old to tell */
+	UET_TSS_SA_FULL,	/* a new source, and no room for its window */
 };
 
 /**
@@ -89,6 +121,9 @@ int uet_secdom_key_use(struct uet_dev *udev, u32 job, u8 an,
 		       struct netlink_ext_ack *extack);
 bool uet_secdom_key_info(struct uet_job *job, u8 an,
 			 struct uet_tss_key_info *info);
+enum uet_tss_sa_replay
+uet_tss_sa_replay(struct uet_tss_sa *sa, const struct in6_addr *src,
+		  u64 tsc, bool take);
 unsigned int uet_secdom_take(struct uet_dev *udev, struct uet_secdom *sd,
 			     struct uet_tss_sa **sa);
 void uet_secdom_free(struct uet_tss_sa **sa, bool readers);

@@ -291,7 +291,7 @@ bool ses_uud_deliver(struct uet_ep *ep, const struct uet_ses_req_info *req,
 void ses_uud_drop(struct uet_ep *ep, u32 len);
 
 /* ses_tx.c */
-u32 ses_max_payload(struct uet_dev *udev, const struct in6_addr *peer);
+u32 ses_max_payload(struct uet_ep *ep, const struct in6_addr *peer);
 
 /* The traffic class of @ep's data: its job's, or 0 in a job unknown. */
 static inline u8 ses_ep_tc(const struct uet_ep *ep)

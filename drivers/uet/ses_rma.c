@@ -66,8 +66,8 @@ static struct sk_buff *rsp_skb(const struct uet_ses_hdr_info *rsp,
 {
 	struct sk_buff *skb;
 
-	skb = alloc_skb(UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN + hlen + data,
-			GFP_ATOMIC);
+	skb = alloc_skb(UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN + hlen + data +
+			UET_PDS_TAILROOM, GFP_ATOMIC);
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, UET_PDS_HEADROOM + UET_PDS_MAX_HDR_LEN);
@@ -114,7 +114,7 @@ u8 ses_rx_read(struct uet_ep *ep, const struct in6_addr *peer,
 	struct sk_buff *skb;
 	u8 rc;
 
-	if (len > ses_max_payload(ep->udev, peer))
+	if (len > ses_max_payload(ep, peer))
 		return UET_SES_RC_UNSUPPORTED_SIZE;
 	rc = ep_allows(ep, UET_ACCESS_REMOTE_READ);
 	if (rc == UET_SES_RC_OK)

@@ -18,6 +18,7 @@
 #include <linux/wait_bit.h>
 
 #include "ses_priv.h"
+#include "tss_pkt.h"
 
 /* The entry of @f's ring for message @id. */
 static struct uet_rx_msg **rx_slot(struct uet_rx_flow *f, u16 id)
@@ -457,6 +458,11 @@ u8 uet_ses_deliver(const struct uet_ses_rx *rx, struct uet_ses_answer *ans)
 		return UET_SES_RC_UNSUPPORTED_OP;
 	ans->msg_id = req->message_id;
 	ans->job = req->job_id;
+	/* a secure job takes only what opened under its own domain */
+	if (!uet_tss_admits(rx->udev, rx->skb, req->job_id)) {
+		uet_count(rx->udev, UET_CNT_DROP_TSS_CLEAR, 1);
+		return UET_SES_RC_BAD_JOB_ID;
+	}
 	if (rx->dup && req->opcode != UET_SES_READ &&
 	    req->opcode != UET_SES_FETCHING_ATOMIC)
 		return UET_SES_RC_OK;

@@ -259,19 +259,26 @@ static_assert(sizeof(struct uet_pds_ack_cc) + sizeof(struct uet_ses_rsp_data) <=
 	      UET_REQ_HDRS_LEN);
 
 /*
- * Payload bytes of one packet between the endpoint's netdev and @peer:
- * what the MTU leaves after the headers the packet really has (IPv4 or
- * IPv6, UDP, PDS, SES), at most the device's setting and what a 14-bit
- * length field holds; 0: none fit.
+ * Payload bytes of one packet of @ep's between its netdev and @peer: what
+ * the MTU leaves after the headers the packet really has (IPv4 or IPv6,
+ * UDP, PDS, SES, and the TSS header and ICV when @ep's job is secure), at
+ * most the device's setting and what a 14-bit length field holds; 0:
+ * none fit.  A job made secure afterwards, while its packets are in
+ * flight, has them dropped at the IP layer, too long to seal
+ * (Documentation/security.rst): keys go in before the traffic.
  */
-u32 ses_max_payload(struct uet_dev *udev, const struct in6_addr *peer)
+u32 ses_max_payload(struct uet_ep *ep, const struct in6_addr *peer)
 {
-	unsigned int mtu = READ_ONCE(udev->ndev->mtu);
-	u32 max = READ_ONCE(udev->cfg.max_payload);
+	unsigned int mtu = READ_ONCE(ep->udev->ndev->mtu);
+	u32 max = READ_ONCE(ep->udev->cfg.max_payload);
 	u32 hdrs = (ipv6_addr_v4mapped(peer) ? sizeof(struct iphdr) :
 					       sizeof(struct ipv6hdr)) +
 		   sizeof(struct udphdr) + UET_REQ_HDRS_LEN;
-	u32 fit = mtu > hdrs ? mtu - hdrs : 0;
+	u32 fit;
+
+	if (ep->jobp && READ_ONCE(ep->jobp->secdom.secure))
+		hdrs += sizeof(struct uet_tss_hdr) + UET_TSS_ICV_LEN;
+	fit = mtu > hdrs ? mtu - hdrs : 0;
 
 	fit = min_t(u32, fit, FIELD_MAX(UET_SES_LEN));
 	return max ? min(max, fit) : fit;
@@ -346,7 +353,8 @@ static struct sk_buff *req_skb(const struct uet_tx_msg *m, u32 off, u32 len,
 	req->request_length = m->pm.read ? len : m->pm.seg.len;
 
 	skb = alloc_skb(UET_PDS_HEADROOM + sizeof(struct uet_ses_std) +
-			(amo ? sizeof(struct uet_ses_amo_cas) : plen), gfp);
+			(amo ? sizeof(struct uet_ses_amo_cas) : plen) +
+			UET_PDS_TAILROOM, gfp);
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, UET_PDS_HEADROOM);
@@ -515,7 +523,7 @@ int uet_ep_post(struct uet_ep *ep, const struct uet_wr *wr)
 	struct uet_pds_key key = { .raddr = wr->dst, .job = ep->job,
 				   .tc = ses_ep_tc(ep), .mode = wr->mode,
 				   .cc = ses_ep_cc(ep), .lb = ses_ep_lb(ep) };
-	u32 max = ses_max_payload(ep->udev, &wr->dst);
+	u32 max = ses_max_payload(ep, &wr->dst);
 	struct uet_ses_req_info req;
 	struct uet_tx_flow *flow;
 	struct uet_tx_msg *m;

@@ -27,6 +27,7 @@
  * it has drained to half of it, the device resumes them
  * (uet_pds_tx_resume()).
  */
+#include <linux/bitfield.h>
 #include <linux/inetdevice.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -49,7 +50,9 @@
 #include "counters.h"
 #include "pds.h"
 #include "socket.h"
+#include "tss_pkt.h"
 #include "uet.h"
+#include "wire.h"
 
 /*
  * What a device's packets in qdiscs and drivers may take at once, in
@@ -152,11 +155,24 @@ static bool uet_unicast(const struct sk_buff *skb)
 	       !ipv6_addr_v4mapped(s6);
 }
 
-/* One UET packet, its UDP header already checked by the UDP layer. */
+/* uet_tss_rcvd_t: a packet, clear or opened, for the PDS; consumed. */
+static void uet_rcvd(struct uet_dev *udev, struct sk_buff *skb,
+		     const struct in6_addr *saddr, u16 entropy, bool ce)
+{
+	uet_pds_rcv(udev, skb, saddr, entropy, ce);
+	consume_skb(skb);
+}
+
+/*
+ * One UET packet, its UDP header already checked by the UDP layer;
+ * consumed.  A packet with a TSS header is opened first (uet_tss_open()),
+ * perhaps later; a clear one goes on to the PDS as it is.
+ */
 static void uet_rcv(struct uet_dev *udev, struct sk_buff *skb)
 {
 	u16 entropy = ntohs(udp_hdr(skb)->source);
 	struct in6_addr saddr;
+	__be32 word;
 	bool ce;
 
 	__skb_pull(skb, sizeof(struct udphdr));
@@ -164,6 +180,7 @@ static void uet_rcv(struct uet_dev *udev, struct sk_buff *skb)
 	uet_count(udev, UET_CNT_RX_BYTES, skb->len);
 	if (!uet_unicast(skb)) {
 		uet_count(udev, UET_CNT_DROP_NOT_UNICAST, 1);
+		kfree_skb(skb);
 		return;
 	}
 	if (ip_hdr(skb)->version == 4) {
@@ -173,7 +190,14 @@ static void uet_rcv(struct uet_dev *udev, struct sk_buff *skb)
 		saddr = ipv6_hdr(skb)->saddr;
 		ce = INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
 	}
-	uet_pds_rcv(udev, skb, &saddr, entropy, ce);
+	/* the PDS type's five bits, which a TSS header shares (wire.h) */
+	if (!skb_copy_bits(skb, 0, &word, sizeof(word)) &&
+	    FIELD_GET(UET_TSS_TYPE, be32_to_cpu(word)) == UET_PDS_TYPE_TSS) {
+		uet_tss_open(udev, skb, &saddr, entropy, ce, uet_rcvd);
+		return;
+	}
+	uet_rx_cb(skb)->sealed = false;
+	uet_rcvd(udev, skb, &saddr, entropy, ce);
 }
 
 /*
@@ -200,7 +224,6 @@ static int uet_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 	udev = un ? uet_dev_rcv(un, skb) : NULL;
 	if (udev) {
 		uet_rcv(udev, skb);
-		consume_skb(skb);
 	} else {
 		uet_rcv_unowned(skb);
 		kfree_skb_reason(skb, SKB_DROP_REASON_NO_SOCKET);
@@ -216,9 +239,22 @@ static int uet_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 #define UET_SPORT_BASE		0xc000
 #define UET_SPORT_MASK		0x3fff
 
-static void uet_xmit4(struct uet_dev *udev, struct sock *sk,
-		      struct sk_buff *skb, __be32 daddr, __be16 sport,
-		      u8 tos, struct dst_cache *cache)
+/**
+ * struct uet_route - where a device's packets to one destination go
+ * @sk: the namespace's socket of the destination's family.
+ * @dst: the route, referenced.
+ * @saddr: the source address, IPv4 as IPv4-mapped IPv6.
+ * @v4: an IPv4 route.
+ */
+struct uet_route {
+	struct sock *sk;
+	struct dst_entry *dst;
+	struct in6_addr saddr;
+	bool v4;
+};
+
+static int uet_route4(struct uet_dev *udev, struct uet_route *r,
+		      __be32 daddr, __be16 sport, struct dst_cache *cache)
 {
 	struct flowi4 fl4 = {
 		.flowi4_oif = udev->ndev->ifindex,
@@ -232,17 +268,15 @@ static void uet_xmit4(struct uet_dev *udev, struct sock *sk,
 	if (cache)
 		rt = dst_cache_get_ip4(cache, &fl4.saddr);
 	if (!rt) {
-		rt = ip_route_output_key(sock_net(sk), &fl4);
-		if (IS_ERR(rt)) {
-			kfree_skb(skb);
-			return;
-		}
+		rt = ip_route_output_key(sock_net(r->sk), &fl4);
+		if (IS_ERR(rt))
+			return PTR_ERR(rt);
 		if (cache)
 			dst_cache_set_ip4(cache, &rt->dst, fl4.saddr);
 	}
-	udp_tunnel_xmit_skb(rt, sk, skb, fl4.saddr, daddr, tos,
-			    ip4_dst_hoplimit(&rt->dst), htons(IP_DF), sport,
-			    htons(UET_UDP_PORT), false, false);
+	r->dst = &rt->dst;
+	ipv6_addr_set_v4mapped(fl4.saddr, &r->saddr);
+	return 0;
 }
 
 /*
@@ -277,9 +311,9 @@ static void uet_saddr6(struct uet_dev *udev, struct net *net,
 	in6_dev_put(idev);
 }
 
-static void uet_xmit6(struct uet_dev *udev, struct sock *sk,
-		      struct sk_buff *skb, const struct in6_addr *daddr,
-		      __be16 sport, u8 tclass, struct dst_cache *cache)
+static int uet_route6(struct uet_dev *udev, struct uet_route *r,
+		      const struct in6_addr *daddr, __be16 sport,
+		      struct dst_cache *cache)
 {
 	struct flowi6 fl6 = {
 		.flowi6_oif = udev->ndev->ifindex,
@@ -293,25 +327,50 @@ static void uet_xmit6(struct uet_dev *udev, struct sock *sk,
 	if (cache)
 		dst = dst_cache_get_ip6(cache, &fl6.saddr);
 	if (!dst) {
-		dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl6,
-						      NULL);
-		if (IS_ERR(dst)) {
-			kfree_skb(skb);
-			return;
-		}
-		uet_saddr6(udev, sock_net(sk), &fl6.saddr, daddr);
+		dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(r->sk), r->sk,
+						      &fl6, NULL);
+		if (IS_ERR(dst))
+			return PTR_ERR(dst);
+		uet_saddr6(udev, sock_net(r->sk), &fl6.saddr, daddr);
 		if (cache)
 			dst_cache_set_ip6(cache, dst, &fl6.saddr);
 	}
-	/*
-	 * No netdev for the tunnel statistics: they exist only on devices
-	 * with per-CPU tunnel stats (veth has them, virtio_net and most NICs
-	 * do not, and iptunnel_xmit_stats() warns on those).  The packet is
-	 * counted in the device's own counters and by the netdev it leaves.
-	 */
-	udp_tunnel6_xmit_skb(dst, sk, skb, NULL, &fl6.saddr, &fl6.daddr,
-			     tclass, ip6_dst_hoplimit(dst), 0, sport,
-			     htons(UET_UDP_PORT), false);
+	r->dst = dst;
+	r->saddr = fl6.saddr;
+	return 0;
+}
+
+/*
+ * The route of @udev's packets to @daddr, whose first one leaves with
+ * @sport; looked up in @cache first, kept there when missing.  Under
+ * rcu_read_lock_bh().
+ */
+static int uet_route(struct uet_dev *udev, struct uet_route *r,
+		     const struct in6_addr *daddr, __be16 sport,
+		     struct dst_cache *cache)
+{
+	struct socket *sock = NULL;
+	struct uet_net *un;
+	struct net *net;
+
+	r->v4 = ipv6_addr_v4mapped(daddr);
+	net = rcu_dereference_bh(udev->net);
+	if (net) {
+		un = uet_net(net);
+		sock = r->v4 ? rcu_dereference_bh(un->sock4) :
+			       rcu_dereference_bh(un->sock6);
+	}
+	/* a device without its namespace sends nothing */
+	if (!sock)
+		return -ENETDOWN;
+	r->sk = sock->sk;
+	return r->v4 ? uet_route4(udev, r, daddr->s6_addr32[3], sport, cache) :
+		       uet_route6(udev, r, daddr, sport, cache);
+}
+
+static __be16 uet_sport(u16 entropy)
+{
+	return htons(UET_SPORT_BASE | (entropy & UET_SPORT_MASK));
 }
 
 /*
@@ -330,43 +389,92 @@ static u8 uet_tos(struct uet_dev *udev, struct sk_buff *skb)
 }
 
 /*
- * Send @skb, one packet or a GSO batch of them, to @daddr: routed in the
- * device's namespace and out of its netdev.  A packet that cannot be
- * routed, or whose device has lost its namespace, is dropped like one
+ * Send @skb, one packet or a GSO batch of them, ready (sealed or clear),
+ * to @daddr along @r, whose route reference it takes: charged to the
+ * device's accounting socket, with the DS field of its class.  Under
+ * rcu_read_lock_bh().
+ */
+static void uet_route_xmit(struct uet_dev *udev, const struct uet_route *r,
+			   struct sk_buff *skb, const struct in6_addr *daddr,
+			   u16 entropy)
+{
+	struct socket *txsk = rcu_dereference_bh(udev->txsk);
+	/* copies: 6.1's udp_tunnel6_xmit_skb() takes them writable */
+	struct in6_addr saddr6 = r->saddr, daddr6 = *daddr;
+	__be16 sport = uet_sport(entropy);
+	u8 tos = uet_tos(udev, skb);
+
+	if (txsk) {
+		skb_set_owner_w(skb, txsk->sk);
+		/* the flow hash is the PDC's (its entropy), not the socket's */
+		skb_clear_hash(skb);
+	}
+	if (r->v4) {
+		udp_tunnel_xmit_skb((struct rtable *)r->dst, r->sk, skb,
+				    r->saddr.s6_addr32[3], daddr->s6_addr32[3],
+				    tos, ip4_dst_hoplimit(r->dst), htons(IP_DF),
+				    sport, htons(UET_UDP_PORT), false, false);
+		return;
+	}
+	/*
+	 * No netdev for the tunnel statistics: they exist only on devices
+	 * with per-CPU tunnel stats (veth has them, virtio_net and most NICs
+	 * do not, and iptunnel_xmit_stats() warns on those).  The packet is
+	 * counted in the device's own counters and by the netdev it leaves.
+	 */
+	udp_tunnel6_xmit_skb(r->dst, r->sk, skb, NULL, &saddr6, &daddr6, tos,
+			     ip6_dst_hoplimit(r->dst), 0, sport,
+			     htons(UET_UDP_PORT), false);
+}
+
+/*
+ * Seal @skb if its job is secure (uet_tss_seal()); under rcu_read_lock_bh().
+ * Return: whether it is ready to send now; if not, it is dropped, or the
+ * crypto API sends it later (uet_sent()).
+ */
+static bool uet_ready(struct uet_dev *udev, struct sk_buff *skb,
+		      const struct uet_route *r, const struct in6_addr *daddr,
+		      u16 entropy);
+
+/*
+ * Send @skb, one packet, to @daddr: routed in the device's namespace and
+ * out of its netdev, sealed if its job is secure.  A packet that cannot
+ * be routed, or whose device has lost its namespace, is dropped like one
  * lost on the way.
  */
 static void uet_send(struct uet_dev *udev, struct sk_buff *skb,
 		     const struct in6_addr *daddr, u16 entropy,
 		     struct dst_cache *cache)
 {
-	__be16 sport = htons(UET_SPORT_BASE | (entropy & UET_SPORT_MASK));
-	bool v4 = ipv6_addr_v4mapped(daddr);
-	u8 tos = uet_tos(udev, skb);
-	struct socket *sock = NULL, *txsk;
-	struct uet_net *un;
-	struct net *net;
+	struct uet_route r;
 
 	rcu_read_lock_bh();
-	net = rcu_dereference_bh(udev->net);
-	if (net) {
-		un = uet_net(net);
-		sock = v4 ? rcu_dereference_bh(un->sock4) :
-			    rcu_dereference_bh(un->sock6);
-	}
-	txsk = rcu_dereference_bh(udev->txsk);
-	if (sock && txsk) {
-		skb_set_owner_w(skb, txsk->sk);
-		/* the flow hash is the PDC's (its entropy), not the socket's */
-		skb_clear_hash(skb);
-	}
-	if (!sock)
+	if (uet_route(udev, &r, daddr, uet_sport(entropy), cache))
 		kfree_skb(skb);
-	else if (v4)
-		uet_xmit4(udev, sock->sk, skb, daddr->s6_addr32[3], sport,
-			  tos, cache);
+	else if (!uet_ready(udev, skb, &r, daddr, entropy))
+		dst_release(r.dst);
 	else
-		uet_xmit6(udev, sock->sk, skb, daddr, sport, tos, cache);
+		uet_route_xmit(udev, &r, skb, daddr, entropy);
 	rcu_read_unlock_bh();
+}
+
+/* uet_tss_sent_t: a packet the crypto API sealed late. */
+static void uet_sent(struct uet_dev *udev, struct sk_buff *skb,
+		     const struct in6_addr *daddr, u16 entropy)
+{
+	uet_send(udev, skb, daddr, entropy, NULL);
+}
+
+static bool uet_ready(struct uet_dev *udev, struct sk_buff *skb,
+		      const struct uet_route *r, const struct in6_addr *daddr,
+		      u16 entropy)
+{
+	bool ready;
+
+	rcu_read_lock();
+	ready = !uet_tss_seal(udev, skb, &r->saddr, daddr, entropy, uet_sent);
+	rcu_read_unlock();
+	return ready;
 }
 
 /**
@@ -472,11 +580,13 @@ out:
  *	(struct uet_skb_cb)
  * @cache: their route and source address, as for uet_xmit()
  *
- * Consecutive packets of one size and entropy leave as one GSO skb
- * (uet_gso_batch()): one route lookup, one pass through IP and the qdisc
- * for the batch.  The route of a sprayed PDC comes from its cache too:
- * the switches of the fabric hash each packet's source port, the host's
- * own multipath routes, if any, only the first one's.
+ * One route lookup for the queue; each packet is sealed on its own if
+ * its job is secure (uet_tss_seal(): the route gives the source address
+ * it authenticates), then consecutive packets of one size and entropy
+ * leave as one GSO skb (uet_gso_batch()): one pass through IP and the
+ * qdisc for the batch.  Every packet takes the route of the first: the
+ * switches of the fabric hash each packet's source port, the host's own
+ * multipath routes, if any, only the first one's.
  *
  * Context: bottom halves disabled.
  */
@@ -485,19 +595,41 @@ void uet_xmit_queue(struct uet_dev *udev, struct sk_buff_head *q,
 		    struct dst_cache *cache)
 {
 	const struct uet_skb_cb *cb;
+	unsigned int segs, n = 0;
+	struct sk_buff_head ready;
 	struct sk_buff *skb;
-	unsigned int segs;
+	struct uet_route r;
+	u64 bytes = 0;
 
-	while (!skb_queue_empty(q)) {
-		skb = uet_gso_batch(udev->ndev, q, &segs);
-		uet_count(udev, UET_CNT_TX_PACKETS, segs);
-		uet_count(udev, UET_CNT_TX_BYTES, skb->len);
+	__skb_queue_head_init(&ready);
+	rcu_read_lock_bh();
+	if (uet_route(udev, &r, daddr, uet_sport(entropy), cache)) {
+		__skb_queue_purge(q);
+		goto out;
+	}
+	/* each packet sealed on its own, if its job is secure, then batched */
+	while ((skb = __skb_dequeue(q))) {
+		cb = uet_skb_cb(skb);
+		n++;
+		bytes += skb->len;
+		if (uet_ready(udev, skb, &r, daddr,
+			      cb->sprayed ? cb->entropy : entropy))
+			__skb_queue_tail(&ready, skb);
+	}
+	uet_count(udev, UET_CNT_TX_PACKETS, n);
+	uet_count(udev, UET_CNT_TX_BYTES, bytes);
+	while (!skb_queue_empty(&ready)) {
+		skb = uet_gso_batch(udev->ndev, &ready, &segs);
 		if (segs > 1)
 			uet_count(udev, UET_CNT_TX_BATCHES, 1);
 		cb = uet_skb_cb(skb);
-		uet_send(udev, skb, daddr, cb->sprayed ? cb->entropy : entropy,
-			 cache);
+		dst_hold(r.dst);
+		uet_route_xmit(udev, &r, skb, daddr,
+			       cb->sprayed ? cb->entropy : entropy);
 	}
+	dst_release(r.dst);
+out:
+	rcu_read_unlock_bh();
 }
 
 /**

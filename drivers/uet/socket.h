@@ -28,6 +28,10 @@ struct uet_dev;
  *	its PDC's (false, as an skb is allocated): a sprayed request, or a
  *	target's answer on the path of the request it answers.
  * @entropy: that entropy.
+ * @tss: the packet leaves sealed if @job's secure domain has keys, else
+ *	clear; without @tss (as an skb is allocated), clear: an answer to
+ *	a clear packet, or one no job's (uet_skb_set_job()).
+ * @job: see @tss.
  */
 struct uet_skb_cb {
 	u8 ecn;
@@ -35,6 +39,8 @@ struct uet_skb_cb {
 	u8 tc;
 	bool sprayed;
 	u16 entropy;
+	bool tss;
+	u32 job;
 };
 
 static inline struct uet_skb_cb *uet_skb_cb(struct sk_buff *skb)
@@ -60,6 +66,35 @@ static inline void uet_skb_set_entropy(struct sk_buff *skb, u16 entropy)
 
 	cb->sprayed = true;
 	cb->entropy = entropy;
+}
+
+/*
+ * @skb is sealed under @job's secure domain when it has one (a job's own
+ * packet, or an answer to a packet opened under its domain).
+ */
+static inline void uet_skb_set_job(struct sk_buff *skb, u32 job)
+{
+	struct uet_skb_cb *cb = uet_skb_cb(skb);
+
+	cb->tss = true;
+	cb->job = job;
+}
+
+/**
+ * struct uet_rx_cb - what the socket layer says of a received packet, in
+ *	its control block, from uet_rcv() to the PDS and SES layers
+ * @sealed: it arrived sealed, and opened under the secure domain of ...
+ * @sdi: ... job @sdi; else it arrived clear.
+ */
+struct uet_rx_cb {
+	bool sealed;
+	u32 sdi;
+};
+
+static inline struct uet_rx_cb *uet_rx_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct uet_rx_cb) > sizeof(skb->cb));
+	return (struct uet_rx_cb *)skb->cb;
 }
 
 int uet_socket_init(void);

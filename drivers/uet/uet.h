@@ -105,6 +105,8 @@ struct uet_dev_cfg {
  *	them: a sender (a PDC, a RUDI path) whose context is of an older
  *	one takes them anew when it next has nothing in flight.
  * @jobs: the jobs (job.c); its own lock.
+ * @tss_async: its packets being sealed or opened asynchronously
+ *	(tss_pkt.c); the device waits for them as it goes.
  * @vdev: the verbs objects (verbs.c).
  *
  * @list and @registered are protected by uet_devs_lock (main.c).
@@ -127,6 +129,7 @@ struct uet_dev {
 	struct uet_dev_cfg cfg;
 	atomic_t cc_gen;
 	struct uet_jobs jobs;
+	atomic_t tss_async;
 	struct uet_vdev vdev;
 };
 
