@@ -42,7 +42,8 @@ progs+=(${UET_VM_EXTRA_PROGS:-})
 
 # Kernel modules the tests load; dependencies are added automatically.
 mods=(virtio_net veth sch_netem sch_tbf sch_red sch_ingress cls_bpf cls_u32 act_gact ib_core ib_uverbs rdma_ucm
-      rdma_rxe crc32_generic udp_tunnel ip6_udp_tunnel gcm cmac aesni_intel ghash_clmulni_intel)
+      rdma_rxe crc32_generic udp_tunnel ip6_udp_tunnel gcm cmac aesni_intel ghash_clmulni_intel
+      esp4 xfrm_user seqiv)
 
 # A merged-/usr layout, as on the host, so every library path resolves.
 mkdir -p "$root"/{dev,etc/libibverbs.d,proc,run,sys,tmp,root,opt} \
