@@ -599,10 +599,11 @@ fuzz_restore() {
 # NLFUZZ_SECS, then as nobody, whose requests must all be refused or only
 # read; the fuzzer checks every reply.  Then nothing the nobody run sent
 # has changed anything, memory is back where it was once the root run's
-# jobs are gone, and uet0 still carries traffic.  Unreclaimable slab may
-# grow by 1 MiB (4 MiB on the debug kernel, where KASAN's quarantine
-# keeps freed objects: runs end some 1.2 MiB up there, within 0.1 MiB on
-# the stock kernel), available memory shrink by 32 MiB (see inject.sh).
+# jobs are gone, and uet0, made anew, still carries traffic.
+# Unreclaimable slab may grow by 1 MiB (4 MiB on the debug kernel, where
+# KASAN's quarantine keeps freed objects: runs end some 1.2 MiB up there,
+# within 0.1 MiB on the stock kernel), available memory shrink by 32 MiB
+# (see inject.sh).
 netlink_fuzz() {
 	local dir before after
 	dir=$(dirname "$0")
@@ -622,6 +623,10 @@ netlink_fuzz() {
 	fuzz_restore && mem_snapshot /tmp/nlfuzz-meminfo.txt &&
 	mem_flat /tmp/nlfuzz-meminfo0.txt /tmp/nlfuzz-meminfo.txt \
 		"$(scaled 1024 4096)" 32768 || return 1
+	# a key the fuzzer gave the default job made it secure for good: its
+	# packets would leave sealed, and uet1's default job has no key
+	A uetctl job show dev uet0 | sed 's/^/# /'
+	A rdma link del uet0 && A rdma link add uet0 type uet netdev veth0 &&
 	A uetctl dev show uet0 | sed 's/^/# /' &&
 	modprobe uet_test_engine src=uet0 dst=uet1 addr="$UET_NET4.2" count=4 size=4096 &&
 	rmmod uet_test_engine
