@@ -178,6 +178,7 @@ no_plaintext() {
 	"$dir/uet_pcap" -x "$PCAP" >"$HEX" || return 1
 	grep -q "$PLAIN" "$HEX" ||
 		{ echo "# the clear job's payload is not in its capture"; return 1; }
+	cp "$HEX" /tmp/tss-clear.hex	# for clear_syn_beside
 	captured $SJOB || return 1
 	"$dir/uet_pcap" "$PCAP" >/tmp/tss.dec && "$dir/uet_pcap" -x "$PCAP" >"$HEX" ||
 		return 1
@@ -234,6 +235,29 @@ tampering() {
 	return $rc
 }
 
+# a clear SYN (the clear job's first request, captured) naming the
+# {address, PDCID} of uet0's sealed initiator PDC: uet1 makes a clear PDC
+# of its own for it and refuses nothing, the sealed PDC carries on, and
+# the clear ACK uet1 sends back to that PDC is the one refusal, uet0's.
+# (A request's SPDCID is its bytes 8-9, wire.h.)
+clear_syn_beside() {
+	local ini syn
+	xfer job=$SJOB count=1 size=4096 || return 1
+	ini=$(A uetctl -j pdc show dev uet0 |
+	      jq "[.[] | select(.role == \"initiator\" and .job == $SJOB)][0].lpdcid")
+	syn=$(head -n 1 /tmp/tss-clear.hex)
+	echo "# uet0's sealed PDC $ini; a clear SYN from its address and PDCID"
+	[ "$ini" -gt 0 ] || return 1
+	printf '%s\n' "${syn:0:16}$(printf '%04x' "$ini")${syn:20}" >/tmp/tss.syn
+	snap sb
+	inject /tmp/tss.syn
+	xfer job=$SJOB count=2 size=4096 || return 1
+	snap sb2
+	echo "# uet1 pdcs_created +$(between sb sb2 uet1 pdcs_created)"
+	[ "$(between sb sb2 uet1 pdcs_created)" -eq 1 ] &&
+	only sb uet0 drop_tss_clear 1
+}
+
 # refused JOB COUNTER [UNMOVED]: a transfer in JOB delivers nothing (the
 # test module's receive stays outstanding), and uet1 refused its packets
 # on COUNTER (and none on UNMOVED).  A job whose sides hold different keys
@@ -278,7 +302,7 @@ rekey() {
 
 trap 'netem_off; fabric_down; rm -rf "$KEYS"' EXIT
 ktap_print_header
-ktap_set_plan $((${#CASES[@]} + 12))
+ktap_set_plan $((${#CASES[@]} + 13))
 ktap_test_result "the CPU's crypto drivers load" cpu_drivers
 ktap_test_result "known answers: the module loads" kat
 for c in "${CASES[@]}"; do
@@ -291,6 +315,7 @@ ktap_test_result "a secure job's packets all sealed and opened" sealed_transfer
 ktap_test_result "a capture shows no plaintext" no_plaintext
 ktap_test_result "replayed packets refused, counted" replays
 ktap_test_result "tampered, stale or unknown packets refused, counted" tampering
+ktap_test_result "a clear SYN beside a sealed PDC takes nothing from it" clear_syn_beside
 ktap_test_result "a rekey under traffic loses nothing" rekey
 ktap_test_result "a wrong key delivers nothing" \
 	refused $WJOB drop_tss_bad_icv drop_tss_clear

@@ -257,41 +257,53 @@ static const struct rhashtable_params ini_params = {
 	.automatic_shrinking = true,
 };
 
-/* What finds a target's PDC: its peer. */
+/*
+ * What finds a target's PDC: its peer, and the secure domain its SYN
+ * opened in (pdc_tgt_domain()), so that a clear SYN naming a sealed
+ * PDC's peer makes a PDC of its own rather than take that one's place.
+ */
 struct tgt_key {
 	const struct in6_addr *raddr;
 	u16 rpdcid;
+	u32 domain;
 };
 
-static u32 tgt_hash(const struct in6_addr *raddr, u16 rpdcid, u32 seed)
+static u32 tgt_hash(const struct in6_addr *raddr, u16 rpdcid, u32 domain,
+		    u32 seed)
 {
 	u32 h = jhash2((const u32 *)raddr->s6_addr32,
 		       ARRAY_SIZE(raddr->s6_addr32), seed);
 
-	return jhash_1word(rpdcid, h);
+	return jhash_2words(rpdcid, domain, h);
+}
+
+/* A target's domain in its table: 0 clear, else its job plus one. */
+static u32 pdc_domain(const struct uet_pds_pdc *pdc)
+{
+	return pdc_tgt_domain(pdc->sealed, pdc->key.job);
 }
 
 static u32 tgt_hashfn(const void *data, u32 len, u32 seed)
 {
 	const struct tgt_key *k = data;
 
-	return tgt_hash(k->raddr, k->rpdcid, seed);
+	return tgt_hash(k->raddr, k->rpdcid, k->domain, seed);
 }
 
 static u32 tgt_obj_hashfn(const void *data, u32 len, u32 seed)
 {
 	const struct uet_pds_pdc *pdc = data;
 
-	return tgt_hash(&pdc->key.raddr, pdc->rpdcid, seed);
+	return tgt_hash(&pdc->key.raddr, pdc->rpdcid, pdc_domain(pdc), seed);
 }
 
-/* A target's rpdcid is set before it is hashed, and never changes. */
+/* A target's rpdcid and domain are set before it is hashed, and stay. */
 static int tgt_obj_cmpfn(struct rhashtable_compare_arg *arg, const void *obj)
 {
 	const struct tgt_key *k = arg->key;
 	const struct uet_pds_pdc *pdc = obj;
 
-	return pdc->rpdcid != k->rpdcid ||
+	return pdc->rpdcid != k->rpdcid || pdc_domain(pdc) != k->domain ||
 	       !ipv6_addr_equal(&pdc->key.raddr, k->raddr);
 }
 
@@ -354,14 +366,17 @@ struct uet_pds_pdc *pdc_find_initiator(struct uet_pds *pds,
  * @pds: the device's PDS
  * @raddr: the peer's address
  * @rpdcid: the peer's PDCID
+ * @domain: the secure domain the SYN opened in, pdc_tgt_domain()
  *
  * Context: any but hard interrupt; takes no lock but the table's own.
  * Return: the PDC, referenced, or %NULL.
  */
 struct uet_pds_pdc *pdc_find_target(struct uet_pds *pds,
-				    const struct in6_addr *raddr, u16 rpdcid)
+				    const struct in6_addr *raddr, u16 rpdcid,
+				    u32 domain)
 {
-	struct tgt_key k = { .raddr = raddr, .rpdcid = rpdcid };
+	struct tgt_key k = { .raddr = raddr, .rpdcid = rpdcid,
+			     .domain = domain };
 	struct uet_pds_pdc *pdc;
 
 	rcu_read_lock();

@@ -107,7 +107,17 @@ bool pds_answer(struct uet_dev *udev, const struct sk_buff *rx,
 struct uet_pds_pdc *pdc_find_initiator(struct uet_pds *pds,
 				       const struct uet_pds_key *key);
 struct uet_pds_pdc *pdc_find_target(struct uet_pds *pds,
-				    const struct in6_addr *raddr, u16 rpdcid);
+				    const struct in6_addr *raddr, u16 rpdcid,
+				    u32 domain);
+
+/*
+ * A target PDC's secure domain, as its table keys it: 0 for one a clear
+ * SYN made, else the job whose domain its SYN opened in, plus one.
+ */
+static inline u32 pdc_tgt_domain(bool sealed, u32 job)
+{
+	return sealed ? job + 1 : 0;
+}
 void pdc_unhash(struct uet_pds_pdc *pdc);
 u64 pds_tick_of(unsigned long at);
 void pdc_wheel_add(struct uet_pds_pdc *pdc, unsigned long at);

@@ -150,9 +150,9 @@ static struct uet_pds_live *tgt_wake(struct uet_pds_pdc *pdc)
 }
 
 /*
- * Target side: the PDC of SYN request @skb, by its peer {@saddr, SPDCID},
- * created if there is none and @create, sealed as @skb is; referenced,
- * or %NULL.
+ * Target side: the PDC of SYN request @skb, by its peer {@saddr, SPDCID}
+ * and the domain it opened in, created if there is none and @create,
+ * sealed as @skb is; referenced, or %NULL.
  */
 static struct uet_pds_pdc *pdc_get_syn_target(struct uet_dev *udev,
 					      const struct sk_buff *skb,
@@ -162,17 +162,18 @@ static struct uet_pds_pdc *pdc_get_syn_target(struct uet_dev *udev,
 {
 	const struct uet_rx_cb *rx = (const void *)skb->cb;
 	const struct uet_pds_req_info *req = &h->req;
+	u32 domain = pdc_tgt_domain(rx->sealed, rx->sdi);
 	struct uet_pds *pds = &udev->pds;
 	struct uet_pds_key key = { .raddr = *saddr };
 	struct uet_pds_src *src;
 	struct uet_pds_pdc *pdc;
 
-	pdc = pdc_find_target(pds, saddr, req->spdcid);
+	pdc = pdc_find_target(pds, saddr, req->spdcid, domain);
 	if (pdc || !create)
 		return pdc;
 	spin_lock(&pds->lock);
 	/* another CPU may have made it meanwhile */
-	pdc = pdc_find_target(pds, saddr, req->spdcid);
+	pdc = pdc_find_target(pds, saddr, req->spdcid, domain);
 	if (pdc)
 		goto unlock;
 	src = src_get(udev, saddr);
@@ -312,8 +313,7 @@ static void syn_no_pdc(struct uet_dev *udev, const struct sk_buff *skb,
  * and comes again with the initiator's next retransmission.
  *
  * Return: the PDC, referenced; %NULL if none could be had; or
- * ERR_PTR(-EAGAIN) if the SYN was refused, ERR_PTR(-EPERM) (counted) if
- * it is not sealed as the PDC's packets are (pdc_admits()).
+ * ERR_PTR(-EAGAIN) if the SYN was refused.
  */
 static struct uet_pds_pdc *syn_target(struct uet_dev *udev,
 				      const struct sk_buff *skb,
@@ -325,11 +325,6 @@ static struct uet_pds_pdc *syn_target(struct uet_dev *udev,
 	bool stale;
 
 	pdc = pdc_get_syn_target(udev, skb, h, saddr, create);
-	if (pdc && !pdc_admits(pdc, skb)) {
-		uet_count(udev, UET_CNT_DROP_TSS_CLEAR, 1);
-		pdc_put(pdc);
-		return ERR_PTR(-EPERM);
-	}
 	/* a PDC's start PSN is set before it is hashed and never changes */
 	if (!pdc || pdc->start_psn == start)
 		return pdc;
