@@ -118,6 +118,7 @@ static inline u32 pdc_tgt_domain(bool sealed, u32 job)
 {
 	return sealed ? job + 1 : 0;
 }
+
 void pdc_unhash(struct uet_pds_pdc *pdc);
 u64 pds_tick_of(unsigned long at);
 void pdc_wheel_add(struct uet_pds_pdc *pdc, unsigned long at);
