@@ -258,6 +258,45 @@ clear_syn_beside() {
 	only sb uet0 drop_tss_clear 1
 }
 
+# reasm NS: the IPv4 datagrams namespace NS reassembled (ReasmOKs)
+reasm() {
+	ip netns exec "$1" awk '/^Ip:/ { if (n++) print $(f); else
+		for (i = 1; i <= NF; i++) if ($i == "ReasmOKs") f = i }' \
+		/proc/net/snmp
+}
+
+# a sealed request that uet1 never took, sent again in IP fragments of
+# 48 bytes (uet-a's MTU at its IPv4 least): uet1 reassembles it into a
+# packet of many buffers and opens it over all of them: nothing refused,
+# nothing malformed.  The request is captured while uet-b's ingress drops
+# everything (its sender's retransmissions, later, are opened too).
+fragmented() {
+	local rc=0 pid r0 m0
+	B tc qdisc add dev veth0 ingress &&
+	B tc filter add dev veth0 parent ffff: protocol ip u32 match u32 0 0 \
+		action drop || return 1
+	ip netns exec "$NS_A" tcpdump -Z root -i veth0 -U -w "$PCAP" \
+		udp and src host "$UET_NET4.1" 2>/tmp/tcpdump.err &
+	pid=$!
+	sleep 2
+	xfer job=$SJOB count=1 size=1000 timeout_s=1 >/dev/null
+	kill -TERM "$pid"
+	wait "$pid"
+	B tc qdisc del dev veth0 ingress || rc=1
+	"$dir/uet_pcap" -x "$PCAP" | head -n 1 >/tmp/tss.frag || rc=1
+	[ -s /tmp/tss.frag ] || return 1
+	snap fr
+	r0=$(reasm "$NS_B") m0=$(counter uet1 drop_malformed)
+	A ip link set dev veth0 mtu 68 || return 1
+	inject /tmp/tss.frag
+	A ip link set dev veth0 mtu 1500 || rc=1
+	sleep 0.5
+	echo "# uet-b reassembled $(($(reasm "$NS_B") - r0)) datagrams"
+	[ "$(($(reasm "$NS_B") - r0))" -eq 1 ] &&
+	[ "$(counter uet1 drop_malformed)" -eq "$m0" ] &&
+	only fr - - 0 && [ $rc -eq 0 ]
+}
+
 # refused JOB COUNTER [UNMOVED]: a transfer in JOB delivers nothing (the
 # test module's receive stays outstanding), and uet1 refused its packets
 # on COUNTER (and none on UNMOVED).  A job whose sides hold different keys
@@ -302,7 +341,7 @@ rekey() {
 
 trap 'netem_off; fabric_down; rm -rf "$KEYS"' EXIT
 ktap_print_header
-ktap_set_plan $((${#CASES[@]} + 13))
+ktap_set_plan $((${#CASES[@]} + 14))
 ktap_test_result "the CPU's crypto drivers load" cpu_drivers
 ktap_test_result "known answers: the module loads" kat
 for c in "${CASES[@]}"; do
@@ -316,6 +355,7 @@ ktap_test_result "a capture shows no plaintext" no_plaintext
 ktap_test_result "replayed packets refused, counted" replays
 ktap_test_result "tampered, stale or unknown packets refused, counted" tampering
 ktap_test_result "a clear SYN beside a sealed PDC takes nothing from it" clear_syn_beside
+ktap_test_result "a sealed packet in IP fragments opens" fragmented
 ktap_test_result "a rekey under traffic loses nothing" rekey
 ktap_test_result "a wrong key delivers nothing" \
 	refused $WJOB drop_tss_bad_icv drop_tss_clear

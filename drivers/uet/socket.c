@@ -459,10 +459,28 @@ static void uet_send(struct uet_dev *udev, struct sk_buff *skb,
 }
 
 /* uet_tss_sent_t: a packet the crypto API sealed late. */
+/*
+ * uet_tss_sent_t: a packet the crypto API sealed late, routed again; it
+ * leaves only with the source address it was sealed with (the receiver
+ * authenticates it).
+ */
 static void uet_sent(struct uet_dev *udev, struct sk_buff *skb,
+		     const struct in6_addr *saddr,
 		     const struct in6_addr *daddr, u16 entropy)
 {
-	uet_send(udev, skb, daddr, entropy, NULL);
+	struct uet_route r;
+
+	rcu_read_lock_bh();
+	if (uet_route(udev, &r, daddr, uet_sport(entropy), NULL)) {
+		kfree_skb(skb);
+	} else if (!ipv6_addr_equal(&r.saddr, saddr)) {
+		uet_count(udev, UET_CNT_TSS_TX_ERRORS, 1);
+		dst_release(r.dst);
+		kfree_skb(skb);
+	} else {
+		uet_route_xmit(udev, &r, skb, daddr, entropy);
+	}
+	rcu_read_unlock_bh();
 }
 
 static bool uet_ready(struct uet_dev *udev, struct sk_buff *skb,
@@ -602,6 +620,12 @@ void uet_xmit_queue(struct uet_dev *udev, struct sk_buff_head *q,
 	u64 bytes = 0;
 
 	__skb_queue_head_init(&ready);
+	skb_queue_walk(q, skb) {
+		n++;
+		bytes += skb->len;
+	}
+	uet_count(udev, UET_CNT_TX_PACKETS, n);
+	uet_count(udev, UET_CNT_TX_BYTES, bytes);
 	rcu_read_lock_bh();
 	if (uet_route(udev, &r, daddr, uet_sport(entropy), cache)) {
 		__skb_queue_purge(q);
@@ -610,14 +634,10 @@ void uet_xmit_queue(struct uet_dev *udev, struct sk_buff_head *q,
 	/* each packet sealed on its own, if its job is secure, then batched */
 	while ((skb = __skb_dequeue(q))) {
 		cb = uet_skb_cb(skb);
-		n++;
-		bytes += skb->len;
 		if (uet_ready(udev, skb, &r, daddr,
 			      cb->sprayed ? cb->entropy : entropy))
 			__skb_queue_tail(&ready, skb);
 	}
-	uet_count(udev, UET_CNT_TX_PACKETS, n);
-	uet_count(udev, UET_CNT_TX_BYTES, bytes);
 	while (!skb_queue_empty(&ready)) {
 		skb = uet_gso_batch(udev->ndev, &ready, &segs);
 		if (segs > 1)

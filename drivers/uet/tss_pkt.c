@@ -27,6 +27,7 @@
  */
 #include <crypto/aead.h>
 #include <linux/bitfield.h>
+#include <linux/inetdevice.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/slab.h>
@@ -52,7 +53,8 @@
  * @sa: the key.
  * @skb: the packet.
  * @h: its TSS header.
- * @addr: its destination (sealing) or source (opening).
+ * @saddr: its source address ...
+ * @daddr: ... and its destination (sealing only).
  * @entropy: its entropy.
  * @ce: opening: it arrived ECN-marked.
  * @sent: sealing: where it goes once sealed late.
@@ -65,7 +67,8 @@ struct uet_tss_pkt {
 	struct uet_tss_sa *sa;
 	struct sk_buff *skb;
 	struct uet_tss_hdr_info h;
-	struct in6_addr addr;
+	struct in6_addr saddr;
+	struct in6_addr daddr;
 	u16 entropy;
 	bool ce;
 	union {
@@ -125,11 +128,15 @@ static unsigned int pkt_aad(struct uet_tss_pkt *p, const struct in6_addr *s,
 	return 2 * sizeof(*s);
 }
 
-/* A request went asynchronous: its key and device wait for it. */
-static void pkt_async_begin(struct uet_tss_pkt *p)
+/*
+ * A request may go asynchronous: its key and device wait for it.  Counted
+ * before it is made, as its completion may run, and free it, before the
+ * crypto API returns; uncounted again when it finished at once.
+ */
+static void pkt_async_begin(struct uet_tss_sa *sa, struct uet_dev *udev)
 {
-	atomic_inc(&p->sa->async);
-	atomic_inc(&p->udev->tss_async);
+	atomic_inc(&sa->async);
+	atomic_inc(&udev->tss_async);
 }
 
 static void pkt_async_end(struct uet_tss_sa *sa, struct uet_dev *udev)
@@ -170,7 +177,7 @@ UET_CRYPTO_DONE(seal_done)
 		kfree_skb(p->skb);
 	} else {
 		uet_count(udev, UET_CNT_TSS_SEALED, 1);
-		p->sent(udev, p->skb, &p->addr, p->entropy);
+		p->sent(udev, p->skb, &p->saddr, &p->daddr, p->entropy);
 	}
 	rcu_read_unlock();
 	local_bh_enable();
@@ -191,8 +198,11 @@ UET_CRYPTO_DONE(seal_done)
  * A packet whose job is not secure (or that is no job's) stays clear;
  * either way, its @tss (struct uet_skb_cb) is cleared, decided.  A
  * secure job's packet that cannot be sealed (no key it may send with, an
- * IPv6 path, the key's counts spent, no memory) is dropped, counted in
- * tss_tx_errors: it never leaves clear.
+ * IPv6 path, a source address not of the device's netdev, the key's
+ * counts spent, no memory) is dropped, counted in tss_tx_errors: it
+ * never leaves clear.  The source must be the netdev's own: another
+ * device holding the same key counts TSCs of its own, and only distinct
+ * addresses keep the nonces apart.
  *
  * Context: bottom halves off, under rcu_read_lock().
  * Return: 0 when @skb is ready to send, sealed or clear; -EINPROGRESS
@@ -223,6 +233,10 @@ int uet_tss_seal(struct uet_dev *udev, struct sk_buff *skb,
 	/* over IPv6 the nonce would need an SSI of the sender's own */
 	if (IS_ERR(sa) || !ipv6_addr_v4mapped(saddr))
 		goto drop;
+	err = -EADDRNOTAVAIL;
+	if (__ip_dev_find(dev_net(udev->ndev), saddr->s6_addr32[3], false) !=
+	    udev->ndev)
+		goto drop;
 	err = -ERANGE;
 	count = atomic64_inc_return(&sa->tx_count);
 	if (count > FIELD_MAX(UET_TSS_TSC_COUNT))
@@ -237,7 +251,8 @@ int uet_tss_seal(struct uet_dev *udev, struct sk_buff *skb,
 		goto drop;
 	p->udev = udev;
 	p->skb = skb;
-	p->addr = *daddr;
+	p->saddr = *saddr;
+	p->daddr = *daddr;
 	p->entropy = entropy;
 	p->sent = sent;
 	p->h = (struct uet_tss_hdr_info) {
@@ -255,11 +270,11 @@ int uet_tss_seal(struct uet_dev *udev, struct sk_buff *skb,
 	aead_request_set_callback(req, 0, seal_done, p);
 	uet_tss_req_set(req, &p->h, (u8 *)&saddr->s6_addr32[3], NULL, p->sg,
 			alen + TSS_HLEN, textlen);
+	pkt_async_begin(sa, udev);
 	err = crypto_aead_encrypt(req);
-	if (err == -EINPROGRESS) {
-		pkt_async_begin(p);
+	if (err == -EINPROGRESS)
 		return err;
-	}
+	pkt_async_end(sa, udev);
 	kfree_sensitive(p);
 	if (err)
 		goto drop;
@@ -289,7 +304,7 @@ static void open_end(struct uet_tss_pkt *p, int err)
 		uet_count(udev, UET_CNT_DROP_NO_MEMORY, 1);
 		goto drop;
 	}
-	switch (uet_tss_sa_replay(p->sa, &p->addr, p->h.tsc, true)) {
+	switch (uet_tss_sa_replay(p->sa, &p->saddr, p->h.tsc, true)) {
 	case UET_TSS_SA_NEW:
 		break;
 	case UET_TSS_SA_REPLAY:
@@ -304,12 +319,15 @@ static void open_end(struct uet_tss_pkt *p, int err)
 		uet_count(udev, UET_CNT_DROP_NO_MEMORY, 1);
 		goto drop;
 	}
+	/* the header is in the linear part (uet_tss_open()) */
 	__skb_pull(skb, TSS_HLEN);
+	/* a checksum the device gave is of the ciphertext */
+	skb->ip_summed = CHECKSUM_NONE;
 	uet_count(udev, UET_CNT_TSS_OPENED, 1);
 	rx = uet_rx_cb(skb);
 	rx->sealed = true;
 	rx->sdi = p->h.sdi;
-	p->rcvd(udev, skb, &p->addr, p->entropy, p->ce);
+	p->rcvd(udev, skb, &p->saddr, p->entropy, p->ce);
 	return;
 drop:
 	kfree_skb(skb);
@@ -383,16 +401,16 @@ void uet_tss_open(struct uet_dev *udev, struct sk_buff *skb,
 	struct aead_request *req;
 	struct uet_tss_sa *sa;
 	struct uet_tss_pkt *p;
-	u8 buf[sizeof(struct uet_tss_hdr_ssi)];
 	unsigned int alen;
-	const u8 *hp;
 	int nfrags, err;
 
-	hp = skb_header_pointer(skb, 0, min_t(unsigned int, skb->len,
-					      sizeof(buf)), buf);
-	err = hp ? uet_tss_parse(hp, min_t(unsigned int, skb->len,
-					   sizeof(buf)), &h) : -EMSGSIZE;
-	if (err < 0 || skb->len < TSS_HLEN + UET_TSS_ICV_LEN) {
+	/*
+	 * The longest header into the linear part, where open_end() takes
+	 * it off: a sealed packet is longer than it, with its ICV
+	 */
+	if (skb->len < TSS_HLEN + UET_TSS_ICV_LEN ||
+	    !pskb_may_pull(skb, sizeof(struct uet_tss_hdr_ssi)) ||
+	    uet_tss_parse(skb->data, sizeof(struct uet_tss_hdr_ssi), &h) < 0) {
 		uet_count(udev, UET_CNT_DROP_MALFORMED, 1);
 		goto drop;
 	}
@@ -403,20 +421,22 @@ void uet_tss_open(struct uet_dev *udev, struct sk_buff *skb,
 		uet_count(udev, UET_CNT_DROP_TSS_REPLAY, 1);
 		goto drop;
 	}
+	if (ip_hdr(skb)->version == 4)
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr, &daddr);
+	else
+		daddr = ipv6_hdr(skb)->daddr;
+	/* its route, unreferenced, is not to outlive the softirq */
+	skb_dst_drop(skb);
 	nfrags = skb_cow_data(skb, 0, &trailer);
 	p = nfrags > 0 ? pkt_alloc(sa, nfrags + 1) : NULL;
 	if (!p) {
 		uet_count(udev, UET_CNT_DROP_NO_MEMORY, 1);
 		goto drop;
 	}
-	if (ip_hdr(skb)->version == 4)
-		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr, &daddr);
-	else
-		daddr = ipv6_hdr(skb)->daddr;
 	p->udev = udev;
 	p->skb = skb;
 	p->h = h;
-	p->addr = *saddr;
+	p->saddr = *saddr;
 	p->entropy = entropy;
 	p->ce = ce;
 	p->rcvd = rcvd;
@@ -430,13 +450,14 @@ void uet_tss_open(struct uet_dev *udev, struct sk_buff *skb,
 	}
 	req = pkt_req(p, nfrags + 1);
 	aead_request_set_callback(req, 0, open_done, p);
-	uet_tss_req_set(req, &h, (u8 *)&saddr->s6_addr32[3], NULL, p->sg,
+	uet_tss_req_set(req, &h, ipv6_addr_v4mapped(saddr) ?
+			(u8 *)&saddr->s6_addr32[3] : NULL, NULL, p->sg,
 			alen + TSS_HLEN, skb->len - TSS_HLEN);
+	pkt_async_begin(sa, udev);
 	err = crypto_aead_decrypt(req);
-	if (err == -EINPROGRESS) {
-		pkt_async_begin(p);
+	if (err == -EINPROGRESS)
 		return;
-	}
+	pkt_async_end(sa, udev);
 	open_end(p, err);
 	kfree_sensitive(p);
 	return;

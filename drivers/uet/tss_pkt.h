@@ -17,12 +17,14 @@ struct uet_dev;
  * typedef uet_tss_sent_t - send a packet whose sealing completed late
  * @udev: the sending device.
  * @skb: the packet, sealed, from its TSS header on.
+ * @saddr: the source address it was sealed with: it must leave with it.
  * @daddr: its destination.
  * @entropy: its entropy.
  *
  * Called with bottom halves off, under rcu_read_lock().
  */
 typedef void (*uet_tss_sent_t)(struct uet_dev *udev, struct sk_buff *skb,
+			       const struct in6_addr *saddr,
 			       const struct in6_addr *daddr, u16 entropy);
 
 /**
