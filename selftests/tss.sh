@@ -216,11 +216,14 @@ replays() {
 	[ "$n" -gt 0 ] && only rp uet1 drop_tss_replay "$n"
 }
 
-# tampered FIELD HEX...: each line, changed, sent once: the TSS header is
-# 24 hex digits: type and SDI (8), TSC (16: epoch 4, count 12)
+# tampered COUNTER HEX: the packet HEX sent once; uet1 refuses it on
+# COUNTER, and nothing else moves.  The TSS header is 24 hex digits: type
+# and SDI (8), TSC (16: epoch 4, count 12).
 tampered() {
-	printf '%s\n' "$@" >/tmp/tss.bad
+	snap tm
+	printf '%s\n' "$2" >/tmp/tss.bad
 	inject /tmp/tss.bad
+	only tm uet1 "$1" 1
 }
 
 # a captured request with a count never sent (the header changed), with
@@ -230,18 +233,12 @@ tampering() {
 	p=$(head -n 1 "$HEX")
 	hdr=${p:0:8} body=${p:24}
 	tsc=00007fffffff0000
-	snap tc
-	tampered "$hdr$tsc$body"
-	only tc uet1 drop_tss_bad_icv 1 || rc=1
-	snap tp
-	tampered "$hdr$tsc${body:0:40}$(printf '%02x' $((0x${body:40:2} ^ 1)))${body:42}"
-	only tp uet1 drop_tss_bad_icv 1 || rc=1
-	snap te
-	tampered "${hdr}0001${p:12}"
-	only te uet1 drop_tss_epoch 1 || rc=1
-	snap tn
-	tampered "${hdr:0:2}000063${p:8}"
-	only tn uet1 drop_tss_no_key 1 || rc=1
+	tampered drop_tss_bad_icv "$hdr$tsc$body" || rc=1
+	tampered drop_tss_bad_icv \
+		"$hdr$tsc${body:0:40}$(printf '%02x' $((0x${body:40:2} ^ 1)))${body:42}" ||
+		rc=1
+	tampered drop_tss_epoch "${hdr}0001${p:12}" || rc=1
+	tampered drop_tss_no_key "${hdr:0:2}000063${p:8}" || rc=1
 	return $rc
 }
 
