@@ -399,9 +399,8 @@ static void uet_route_xmit(struct uet_dev *udev, const struct uet_route *r,
 			   u16 entropy)
 {
 	struct socket *txsk = rcu_dereference_bh(udev->txsk);
-	/* copies: 6.1's udp_tunnel6_xmit_skb() takes them writable */
-	struct in6_addr saddr6 = r->saddr, daddr6 = *daddr;
 	__be16 sport = uet_sport(entropy);
+	struct in6_addr saddr6, daddr6;
 	u8 tos = uet_tos(udev, skb);
 
 	if (txsk) {
@@ -422,6 +421,9 @@ static void uet_route_xmit(struct uet_dev *udev, const struct uet_route *r,
 	 * do not, and iptunnel_xmit_stats() warns on those).  The packet is
 	 * counted in the device's own counters and by the netdev it leaves.
 	 */
+	/* copies: 6.1's udp_tunnel6_xmit_skb() takes them writable */
+	saddr6 = r->saddr;
+	daddr6 = *daddr;
 	udp_tunnel6_xmit_skb(r->dst, r->sk, skb, NULL, &saddr6, &daddr6, tos,
 			     ip6_dst_hoplimit(r->dst), 0, sport,
 			     htons(UET_UDP_PORT), false);
