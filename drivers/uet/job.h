@@ -90,12 +90,16 @@ struct uet_job {
  * @xa: the jobs by ID.
  * @count: how many jobs @xa holds.
  * @keys: how many transport security keys its jobs hold (secdom.c).
+ * @derived: how many keys its jobs' cluster keys derived for sources
+ *	hold, %UET_TSS_DERIVED_MAX at most (secdom.c); changed without
+ *	@lock.
  */
 struct uet_jobs {
 	struct mutex lock;	/* see above */
 	struct xarray xa;
 	u32 count;
 	u32 keys;
+	atomic_t derived;
 };
 
 int uet_jobs_init(struct uet_dev *udev);

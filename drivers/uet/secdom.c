@@ -27,17 +27,11 @@
  */
 #define UET_KEYS_MAX	4096
 
-/**
- * struct uet_tss_src - the replay window of one source under one key
- * @node: in its key's @srcs.
- * @addr: the source's address, IPv4 as IPv4-mapped IPv6.
- * @win: the TSC values taken from it.
+/*
+ * The rekey value of a cluster key's derivations: uet's domains rekey by
+ * installing keys, never by time (security.rst).
  */
-struct uet_tss_src {
-	struct hlist_node node;
-	struct in6_addr addr;
-	struct uet_tss_replay win;
-};
+#define SECDOM_REKEY	0
 
 /*
  * Free a key no reader can reach any more: after the requests still
@@ -54,7 +48,7 @@ static void sa_free(struct uet_tss_sa *sa)
 	wait_var_event(&sa->async, !atomic_read(&sa->async));
 	for (i = 0; i < ARRAY_SIZE(sa->srcs); i++)
 		hlist_for_each_entry_safe(src, tmp, &sa->srcs[i], node)
-			kfree(src);
+			uet_tss_src_free(sa, src);
 	/* the crypto API clears a transform's memory, its key with it */
 	if (sa->aead)
 		crypto_free_aead(sa->aead);
@@ -63,7 +57,8 @@ static void sa_free(struct uet_tss_sa *sa)
 	kfree(sa);
 }
 
-static struct uet_tss_sa *sa_alloc(const struct uet_tss_key_cfg *cfg,
+static struct uet_tss_sa *sa_alloc(struct uet_dev *udev,
+				   const struct uet_tss_key_cfg *cfg,
 				   struct netlink_ext_ack *extack)
 {
 	struct uet_tss_sa *sa;
@@ -74,6 +69,7 @@ static struct uet_tss_sa *sa_alloc(const struct uet_tss_key_cfg *cfg,
 		return ERR_PTR(-ENOMEM);
 	sa->epoch = cfg->epoch;
 	sa->mode = cfg->mode;
+	sa->derived = &udev->jobs.derived;
 	spin_lock_init(&sa->lock);
 	if (cfg->mode == UET_KEY_MODE_DIRECT) {
 		tfm = uet_tss_aead_alloc(cfg->key);
@@ -97,6 +93,150 @@ static struct uet_tss_sa *sa_alloc(const struct uet_tss_key_cfg *cfg,
 	return tfm;
 }
 
+static struct hlist_head *sa_head(struct uet_tss_sa *sa,
+				  const struct in6_addr *addr)
+{
+	return &sa->srcs[hash_32(ipv6_addr_hash(addr), UET_TSS_SOURCE_BITS)];
+}
+
+/* @addr's entry in @head of @sa, or %NULL; @sa's lock held. */
+static struct uet_tss_src *sa_find(struct uet_tss_sa *sa,
+				   struct hlist_head *head,
+				   const struct in6_addr *addr)
+{
+	struct uet_tss_src *s;
+
+	lockdep_assert_held(&sa->lock);
+	hlist_for_each_entry(s, head, node)
+		if (ipv6_addr_equal(&s->addr, addr))
+			return s;
+	return NULL;
+}
+
+/**
+ * uet_tss_sa_src() - a source's entry under a key
+ * @sa: the key, reached under RCU.
+ * @addr: the source's address, IPv4 as IPv4-mapped IPv6.
+ *
+ * An entry stays until its key is freed: the caller may use it as long
+ * as it may use @sa.
+ *
+ * Context: any; takes @sa's lock with bottom halves off.
+ * Return: the entry, or %NULL.
+ */
+struct uet_tss_src *uet_tss_sa_src(struct uet_tss_sa *sa,
+				   const struct in6_addr *addr)
+{
+	struct hlist_head *head = sa_head(sa, addr);
+	struct uet_tss_src *s;
+
+	spin_lock_bh(&sa->lock);
+	s = sa_find(sa, head, addr);
+	spin_unlock_bh(&sa->lock);
+	return s;
+}
+
+/**
+ * uet_tss_src_derive() - derive a source's key from a cluster key
+ * @sa: the cluster key, held (its @async counted, or its domain locked).
+ * @addr: the source's address, IPv4 as IPv4-mapped IPv6.
+ *
+ * The key and its nonce mask come from uet_tss_derive() with the label
+ * "U1" and the context of the key's epoch, %SECDOM_REKEY and the source's
+ * address (security.rst); the entry is not yet in @sa's sources
+ * (uet_tss_src_insert()).  May sleep.
+ *
+ * Return: the entry, or an ERR_PTR(): -ENOSPC when the device holds
+ * %UET_TSS_DERIVED_MAX derived keys, -ENOMEM, or the crypto API's error.
+ */
+struct uet_tss_src *uet_tss_src_derive(struct uet_tss_sa *sa,
+				       const struct in6_addr *addr)
+{
+	u8 ctx[UET_TSS_CONTEXT_MAX], out[UET_TSS_DERIVED_LEN];
+	struct uet_tss_src *src;
+	struct crypto_aead *aead;
+	size_t ctx_len;
+	int err;
+
+	if (atomic_inc_return(sa->derived) > UET_TSS_DERIVED_MAX) {
+		err = -ENOSPC;
+		goto err_count;
+	}
+	src = kzalloc(sizeof(*src), GFP_KERNEL);
+	if (!src) {
+		err = -ENOMEM;
+		goto err_count;
+	}
+	if (ipv6_addr_v4mapped(addr))
+		ctx_len = uet_tss_context(ctx, sa->epoch, SECDOM_REKEY,
+					  (const u8 *)&addr->s6_addr32[3],
+					  sizeof(addr->s6_addr32[3]));
+	else
+		ctx_len = uet_tss_context(ctx, sa->epoch, SECDOM_REKEY,
+					  addr->s6_addr, sizeof(*addr));
+	err = uet_tss_derive(sa->prf, UET_TSS_LABEL_CLUSTER, ctx, ctx_len,
+			     out, sizeof(out));
+	aead = err ? ERR_PTR(err) : uet_tss_aead_alloc(out);
+	memcpy(src->mask, out + UET_TSS_KEY_LEN, UET_TSS_IV_LEN);
+	memzero_explicit(out, sizeof(out));
+	if (IS_ERR(aead)) {
+		err = PTR_ERR(aead);
+		kfree_sensitive(src);
+		goto err_count;
+	}
+	src->aead = aead;
+	src->addr = *addr;
+	uet_tss_replay_init(&src->win);
+	return src;
+err_count:
+	atomic_dec(sa->derived);
+	return ERR_PTR(err);
+}
+
+/**
+ * uet_tss_src_insert() - make a derived source's entry one of its key's
+ * @sa: the key, held.
+ * @src: from uet_tss_src_derive() on @sa.
+ *
+ * Context: any; takes @sa's lock with bottom halves off.
+ * Return: 0; -EEXIST when the source has an entry, or -ENOSPC when @sa
+ * has %UET_TSS_SOURCES_MAX: @src is then the caller's still.
+ */
+int uet_tss_src_insert(struct uet_tss_sa *sa, struct uet_tss_src *src)
+{
+	struct hlist_head *head = sa_head(sa, &src->addr);
+	int err = 0;
+
+	spin_lock_bh(&sa->lock);
+	if (sa_find(sa, head, &src->addr)) {
+		err = -EEXIST;
+	} else if (sa->nsrcs >= UET_TSS_SOURCES_MAX) {
+		err = -ENOSPC;
+	} else {
+		hlist_add_head(&src->node, head);
+		sa->nsrcs++;
+	}
+	spin_unlock_bh(&sa->lock);
+	return err;
+}
+
+/**
+ * uet_tss_src_free() - free a source's entry
+ * @sa: its key.
+ * @src: the entry, in no key's sources, or in @sa's as it is freed.
+ *
+ * May sleep when the entry holds a derived key.
+ */
+void uet_tss_src_free(struct uet_tss_sa *sa, struct uet_tss_src *src)
+{
+	if (src->aead) {
+		/* the crypto API clears the transform's key */
+		crypto_free_aead(src->aead);
+		atomic_dec(sa->derived);
+	}
+	kfree_sensitive(src);
+}
+
 /**
  * uet_tss_sa_replay() - check, and take, a packet's TSC in its source's
  *	window under a key
@@ -114,15 +254,12 @@ enum uet_tss_sa_replay
 uet_tss_sa_replay(struct uet_tss_sa *sa, const struct in6_addr *src,
 		  u64 tsc, bool take)
 {
-	struct hlist_head *head;
+	struct hlist_head *head = sa_head(sa, src);
 	struct uet_tss_src *s;
 	enum uet_tss_sa_replay v = UET_TSS_SA_NEW;
 
-	head = &sa->srcs[hash_32(ipv6_addr_hash(src), UET_TSS_SOURCE_BITS)];
 	spin_lock_bh(&sa->lock);
-	hlist_for_each_entry(s, head, node)
-		if (ipv6_addr_equal(&s->addr, src))
-			break;
+	s = sa_find(sa, head, src);
 	if (s) {
 		if (uet_tss_replay_check(&s->win, tsc) != UET_TSS_REPLAY_NEW)
 			v = UET_TSS_SA_REPLAY;
@@ -135,6 +272,7 @@ uet_tss_sa_replay(struct uet_tss_sa *sa, const struct in6_addr *src,
 		    kmalloc(sizeof(*s), GFP_ATOMIC) : NULL;
 		if (s) {
 			s->addr = *src;
+			s->aead = NULL;
 			uet_tss_replay_init(&s->win);
 			uet_tss_replay_take(&s->win, tsc);
 			hlist_add_head(&s->node, head);
@@ -196,7 +334,7 @@ int uet_secdom_key_add(struct uet_dev *udev, u32 job,
 		NL_SET_ERR_MSG(extack, "An all-zero key is refused");
 		return -EINVAL;
 	}
-	sa = sa_alloc(cfg, extack);
+	sa = sa_alloc(udev, cfg, extack);
 	if (IS_ERR(sa))
 		return PTR_ERR(sa);
 	mutex_lock(&udev->jobs.lock);

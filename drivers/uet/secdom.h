@@ -17,6 +17,8 @@
 #include <linux/types.h>
 #include <uapi/linux/uet_netlink.h>
 
+#include "tss.h"
+
 struct crypto_aead;
 struct crypto_shash;
 struct uet_dev;
@@ -35,18 +37,49 @@ struct uet_job;
 #define UET_TSS_SOURCES_MAX	1024
 #define UET_TSS_SOURCE_BITS	6	/* buckets of a key's sources: 64 */
 
+/*
+ * The keys a device's cluster keys may have derived for sources, at most:
+ * each a GCM transform of a few KiB, which the crypto API allocates
+ * outside the caller's memory cgroup.  Beyond it, a new source's packets
+ * are refused as a source beyond the windows is (drop_tss_sources).
+ */
+#define UET_TSS_DERIVED_MAX	8192
+
+/**
+ * struct uet_tss_src - one source under one key
+ * @node: in its key's @srcs.
+ * @addr: the source's address, IPv4 as IPv4-mapped IPv6.
+ * @win: the TSC values taken from it.
+ * @aead: under a cluster key: the key derived for the source, which it
+ *	seals with; %NULL under a direct key.
+ * @mask: ... and the nonce mask derived with it.
+ *
+ * But for @win, constant once in its key's @srcs, where it stays until
+ * the key is freed.
+ */
+struct uet_tss_src {
+	struct hlist_node node;
+	struct in6_addr addr;
+	struct uet_tss_replay win;
+	struct crypto_aead *aead;
+	u8 mask[UET_TSS_IV_LEN];
+};
+
 /**
  * struct uet_tss_sa - one key of a secure domain, ready for use
  * @aead: %UET_KEY_MODE_DIRECT: seals and opens the domain's packets.
  * @prf: %UET_KEY_MODE_CLUSTER: derives each source's key.
  * @epoch: the key's epoch.
  * @mode: enum uet_key_mode.
+ * @derived: the device's count of derived keys (struct uet_jobs).
  * @tx_count: the count of the last TSC sealed under the key (the first
  *	is 1), %UET_TSS_TSC_COUNT at most.
  * @async: requests under way asynchronously with @aead: the key is freed
  *	once none is left (uet_secdom_key_del()).
  * @lock: guards @srcs and @nsrcs.
- * @srcs: struct uet_tss_src, by source.
+ * @srcs: struct uet_tss_src, by source: a direct key's sources that
+ *	opened a packet, a cluster key's whose key it derived (the
+ *	device's own addresses, and sources one of whose packets opened).
  * @nsrcs: how many, %UET_TSS_SOURCES_MAX at most.
  *
  * But for the counts and the windows, constant once published; the
@@ -57,6 +90,7 @@ struct uet_tss_sa {
 	struct crypto_shash *prf;
 	u16 epoch;
 	u8 mode;
+	atomic_t *derived;
 	atomic64_t tx_count;
 	atomic_t async;
 	spinlock_t lock;	/* see above */
@@ -124,6 +158,12 @@ bool uet_secdom_key_info(struct uet_job *job, u8 an,
 enum uet_tss_sa_replay
 uet_tss_sa_replay(struct uet_tss_sa *sa, const struct in6_addr *src,
 		  u64 tsc, bool take);
+struct uet_tss_src *uet_tss_sa_src(struct uet_tss_sa *sa,
+				   const struct in6_addr *addr);
+struct uet_tss_src *uet_tss_src_derive(struct uet_tss_sa *sa,
+				       const struct in6_addr *addr);
+int uet_tss_src_insert(struct uet_tss_sa *sa, struct uet_tss_src *src);
+void uet_tss_src_free(struct uet_tss_sa *sa, struct uet_tss_src *src);
 unsigned int uet_secdom_take(struct uet_dev *udev, struct uet_secdom *sd,
 			     struct uet_tss_sa **sa);
 void uet_secdom_free(struct uet_tss_sa **sa, bool readers);
