@@ -14,7 +14,9 @@
 # header or payload tampered with, an old epoch and an unknown domain
 # are each dropped and counted on exactly their counter; a wrong key and
 # a clear sender into a secure job deliver nothing; a rekey under
-# traffic loses nothing.
+# traffic loses nothing.  Under cluster keys, each device seals with a
+# key derived for its own address and opens with keys derived for its
+# peers', over IPv4 and IPv6; a derivation that opens nothing is not kept.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/engine_lib.sh"
 
@@ -65,12 +67,14 @@ SJOB=7		# secure, one key on both sides
 CJOB=8		# secure on uet1 only: uet0 sends it clear
 WJOB=9		# secure, another key on each side
 PJOB=10		# clear on both
+KJOB=11		# secure, one cluster key on both sides
+XJOB=12		# secure, another cluster key on each side
 # the first 8 bytes of uet_test_engine's first message, in hex
 PLAIN=00070e151c232a31
 # the first word of a TSS header of domain $SJOB, AN 0, in hex (wire.h):
 # type 1 in its top five bits, no SSI, the SDI
 TSS7=$(printf '08%06x' $SJOB)
-TSS_DROPS="drop_tss_no_key drop_tss_epoch drop_tss_bad_icv drop_tss_replay drop_tss_sources drop_tss_clear tss_tx_errors"
+TSS_DROPS="drop_tss_no_key drop_tss_epoch drop_tss_bad_icv drop_tss_replay drop_tss_sources drop_tss_clear drop_tss_waiting tss_tx_errors"
 
 # key NAME: a fresh 32-byte key in $KEYS/NAME
 key() {
@@ -78,19 +82,24 @@ key() {
 }
 
 sec_setup() {
-	mkdir -p "$KEYS" && key k1 && key k2 && key k3 && setup || return 1
+	mkdir -p "$KEYS" && key k1 && key k2 && key k3 && key k4 && key k5 &&
+	setup || return 1
 	# one namespace entry per side: each costs on the debug kernel
-	A bash -c "for j in $SJOB $CJOB $WJOB $PJOB; do
+	A bash -c "for j in $SJOB $CJOB $WJOB $PJOB $KJOB $XJOB; do
 			uetctl job add dev uet0 id \$j || exit 1
 		done
 		uetctl key add dev uet0 job $SJOB an 0 key $KEYS/k1 &&
-		uetctl key add dev uet0 job $WJOB an 0 key $KEYS/k1" &&
-	B bash -c "for j in $SJOB $CJOB $WJOB $PJOB; do
+		uetctl key add dev uet0 job $WJOB an 0 key $KEYS/k1 &&
+		uetctl key add dev uet0 job $KJOB an 0 key $KEYS/k4 mode cluster &&
+		uetctl key add dev uet0 job $XJOB an 0 key $KEYS/k4 mode cluster" &&
+	B bash -c "for j in $SJOB $CJOB $WJOB $PJOB $KJOB $XJOB; do
 			uetctl job add dev uet1 id \$j || exit 1
 		done
 		uetctl key add dev uet1 job $SJOB an 0 key $KEYS/k1 &&
 		uetctl key add dev uet1 job $CJOB an 0 key $KEYS/k1 &&
-		uetctl key add dev uet1 job $WJOB an 0 key $KEYS/k2"
+		uetctl key add dev uet1 job $WJOB an 0 key $KEYS/k2 &&
+		uetctl key add dev uet1 job $KJOB an 0 key $KEYS/k4 mode cluster &&
+		uetctl key add dev uet1 job $XJOB an 0 key $KEYS/k5 mode cluster"
 }
 
 # snap VAR: every counter of both devices, as "DEV NAME VALUE" lines
@@ -156,24 +165,70 @@ captured() {
 	return $rc
 }
 
-# every packet of a secure job's transfer sealed by its sender and opened
-# by its receiver, both ways (requests and ACKs), the data checked by
-# the module, no refusal anywhere
-sealed_transfer() {
+# all_sealed SNAP1 SNAP2: between the snapshots, each device sent and
+# received packets, and sealed every one it sent and opened every one it
+# received; and nothing was refused since SNAP1
+all_sealed() {
 	local t0 r1 t1 r0 s0 o1 s1 o0
-	snap st
-	xfer job=$SJOB count=16 size=65536 || return 1
-	sleep 1		# the last ACKs are in
-	snap st2
-	t0=$(between st st2 uet0 tx_packets) s0=$(between st st2 uet0 tss_sealed)
-	r1=$(between st st2 uet1 rx_packets) o1=$(between st st2 uet1 tss_opened)
-	t1=$(between st st2 uet1 tx_packets) s1=$(between st st2 uet1 tss_sealed)
-	r0=$(between st st2 uet0 rx_packets) o0=$(between st st2 uet0 tss_opened)
+	t0=$(between "$1" "$2" uet0 tx_packets) s0=$(between "$1" "$2" uet0 tss_sealed)
+	r1=$(between "$1" "$2" uet1 rx_packets) o1=$(between "$1" "$2" uet1 tss_opened)
+	t1=$(between "$1" "$2" uet1 tx_packets) s1=$(between "$1" "$2" uet1 tss_sealed)
+	r0=$(between "$1" "$2" uet0 rx_packets) o0=$(between "$1" "$2" uet0 tss_opened)
 	echo "# uet0 sent $t0, sealed $s0; uet1 received $r1, opened $o1"
 	echo "# uet1 sent $t1, sealed $s1; uet0 received $r0, opened $o0"
 	[ "$t0" -gt 0 ] && [ "$t1" -gt 0 ] && [ "$s0" -eq "$t0" ] &&
 	[ "$o1" -eq "$r1" ] && [ "$s1" -eq "$t1" ] && [ "$o0" -eq "$r0" ] &&
-	no_drops st
+	no_drops "$1"
+}
+
+# every packet of a secure job's transfer sealed by its sender and opened
+# by its receiver, both ways (requests and ACKs), the data checked by
+# the module, no refusal anywhere
+sealed_transfer() {
+	snap st
+	xfer job=$SJOB count=16 size=65536 || return 1
+	sleep 1		# the last ACKs are in
+	snap st2
+	all_sealed st st2
+}
+
+# transfers under a cluster key over IPv4 and IPv6, each checked by the
+# module, every packet sealed and opened, nothing refused; each device
+# derives one key for each address, its own (to seal) and its peer's (to
+# open), four in all, and none in a second round
+cluster_transfer() {
+	local a d0 d1 rc=0
+	snap cl
+	for a in "$UET_NET4.2" "$UET_NET6::2"; do
+		xfer job=$KJOB count=8 size=65536 addr="$a" || rc=1
+	done
+	sleep 1
+	snap cl2
+	for a in "$UET_NET4.2" "$UET_NET6::2"; do
+		xfer job=$KJOB count=2 size=4096 addr="$a" || rc=1
+	done
+	sleep 1
+	snap cl3
+	d0=$(between cl cl2 uet0 tss_derived) d1=$(between cl cl2 uet1 tss_derived)
+	echo "# uet0 derived $d0 keys, uet1 $d1; then $(between cl2 cl3 uet0 tss_derived) and $(between cl2 cl3 uet1 tss_derived)"
+	[ $rc -eq 0 ] && [ "$d0" -eq 4 ] && [ "$d1" -eq 4 ] &&
+	[ "$(between cl2 cl3 uet0 tss_derived)" -eq 0 ] &&
+	[ "$(between cl2 cl3 uet1 tss_derived)" -eq 0 ] &&
+	all_sealed cl cl3
+}
+
+# another cluster key at the receiver: nothing is delivered, every packet
+# is refused on its ICV, and the key derived for it is not kept: uet1
+# derives again for each packet refused (one more when a derivation is
+# under way as the counters are read)
+cluster_wrong() {
+	local n d
+	snap cw
+	! xfer job=$XJOB count=1 size=4096 timeout_s=2 >/dev/null || return 1
+	snap cw2
+	n=$(between cw cw2 uet1 drop_tss_bad_icv) d=$(between cw cw2 uet1 tss_derived)
+	echo "# uet1 refused $n packets on their ICV and derived $d keys"
+	[ "$n" -gt 1 ] && [ "$d" -ge "$n" ] && [ "$d" -le $((n + 1)) ]
 }
 
 # the capture of a clear job shows the payload; a secure job's shows
@@ -297,7 +352,9 @@ fragmented() {
 	r0=$(reasm "$NS_B") m0=$(counter uet1 drop_malformed)
 	A ip link set dev veth0 mtu 68 || return 1
 	inject /tmp/tss.frag
-	A ip link set dev veth0 mtu 1500 || rc=1
+	# below IPv6's least MTU the netdev lost its IPv6 addresses
+	A ip link set dev veth0 mtu 1500 &&
+	A ip addr add "$UET_NET6::1/64" dev veth0 nodad || rc=1
 	sleep 0.5
 	echo "# uet-b reassembled $(($(reasm "$NS_B") - r0)) datagrams"
 	[ "$(($(reasm "$NS_B") - r0))" -eq 1 ] &&
@@ -349,7 +406,7 @@ rekey() {
 
 trap 'netem_off; fabric_down; rm -rf "$KEYS"' EXIT
 ktap_print_header
-ktap_set_plan $((${#CASES[@]} + 14))
+ktap_set_plan $((${#CASES[@]} + 16))
 ktap_test_result "the CPU's crypto drivers load" cpu_drivers
 ktap_test_result "known answers: the module loads" kat
 for c in "${CASES[@]}"; do
@@ -365,6 +422,8 @@ ktap_test_result "tampered, stale or unknown packets refused, counted" tampering
 ktap_test_result "a clear SYN beside a sealed PDC takes nothing from it" clear_syn_beside
 ktap_test_result "a sealed packet in IP fragments opens" fragmented
 ktap_test_result "a rekey under traffic loses nothing" rekey
+ktap_test_result "cluster keys: sealed with keys derived per source" cluster_transfer
+ktap_test_result "cluster keys: a wrong one delivers and keeps nothing" cluster_wrong
 ktap_test_result "a wrong key delivers nothing" \
 	refused $WJOB drop_tss_bad_icv drop_tss_clear
 ktap_test_result "a clear sender into a secure job delivers nothing" \

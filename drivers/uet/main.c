@@ -346,6 +346,7 @@ static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
 	uet_rudi_init(udev);
 	uet_ses_init(udev);
 	uet_ri_init(udev);
+	uet_tss_init(udev);
 	err = uet_socket_attach(udev);
 	if (err) {
 		pr_err("%s: cannot open UDP port %u in the namespace of %s: %d\n",

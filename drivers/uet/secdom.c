@@ -268,7 +268,8 @@ uet_tss_sa_replay(struct uet_tss_sa *sa, const struct in6_addr *src,
 	} else if (!tsc) {
 		v = UET_TSS_SA_REPLAY;	/* never sent (tss.h) */
 	} else if (take) {
-		s = sa->nsrcs < UET_TSS_SOURCES_MAX ?
+		/* a cluster key's sources come with their keys (above) */
+		s = sa->aead && sa->nsrcs < UET_TSS_SOURCES_MAX ?
 		    kmalloc(sizeof(*s), GFP_ATOMIC) : NULL;
 		if (s) {
 			s->addr = *src;

@@ -460,9 +460,8 @@ static void uet_send(struct uet_dev *udev, struct sk_buff *skb,
 	rcu_read_unlock_bh();
 }
 
-/* uet_tss_sent_t: a packet the crypto API sealed late. */
 /*
- * uet_tss_sent_t: a packet the crypto API sealed late, routed again; it
+ * uet_tss_sent_t: a packet sealed late, routed again; it
  * leaves only with the source address it was sealed with (the receiver
  * authenticates it).
  */

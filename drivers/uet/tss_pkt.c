@@ -32,6 +32,7 @@
 #include <linux/ipv6.h>
 #include <linux/slab.h>
 #include <linux/wait_bit.h>
+#include <net/addrconf.h>
 #include <net/ipv6.h>
 
 #include "compat.h"
@@ -51,6 +52,9 @@
  * struct uet_tss_pkt - one packet being sealed or opened
  * @udev: its device.
  * @sa: the key.
+ * @node: in its device's struct uet_tss_wait, while it waits for its
+ *	source's key to be derived.
+ * @seal: it is being sealed, not opened.
  * @skb: the packet.
  * @h: its TSS header.
  * @saddr: its source address ...
@@ -65,6 +69,8 @@
 struct uet_tss_pkt {
 	struct uet_dev *udev;
 	struct uet_tss_sa *sa;
+	struct list_head node;
+	bool seal;
 	struct sk_buff *skb;
 	struct uet_tss_hdr_info h;
 	struct in6_addr saddr;
@@ -91,12 +97,13 @@ static struct aead_request *pkt_req(struct uet_tss_pkt *p, unsigned int nsg)
 }
 
 /*
- * A packet's state with @nsg scatterlist entries and its request, the
+ * A copy of @t with @nsg scatterlist entries and a request for @aead, the
  * nonce after it (uet_tss_req_set()); %NULL without memory.
  */
-static struct uet_tss_pkt *pkt_alloc(struct uet_tss_sa *sa, unsigned int nsg)
+static struct uet_tss_pkt *pkt_alloc(const struct uet_tss_pkt *t,
+				     struct crypto_aead *aead,
+				     unsigned int nsg)
 {
-	struct crypto_aead *aead = sa->aead;
 	struct uet_tss_pkt *p;
 
 	p = kmalloc(pkt_req_off(nsg) + sizeof(struct aead_request) +
@@ -104,7 +111,7 @@ static struct uet_tss_pkt *pkt_alloc(struct uet_tss_sa *sa, unsigned int nsg)
 		    UET_TSS_IV_LEN, GFP_ATOMIC);
 	if (!p)
 		return NULL;
-	p->sa = sa;
+	*p = *t;
 	aead_request_set_tfm(pkt_req(p, nsg), aead);
 	sg_init_table(p->sg, nsg);
 	return p;
@@ -148,8 +155,39 @@ static void pkt_async_end(struct uet_tss_sa *sa, struct uet_dev *udev)
 }
 
 /*
+ * Keep a copy of @t until uet_tss_wait_work() derives a key for its
+ * source from its cluster key; the copy holds the key and the device as
+ * a request under way does.  Return: -EINPROGRESS, or another negative
+ * errno when the packet was dropped, counted.
+ */
+static int pkt_wait(const struct uet_tss_pkt *t)
+{
+	struct uet_tss_wait *w = &t->udev->tss_wait;
+	struct uet_tss_pkt *p;
+
+	p = kmalloc(sizeof(*p), GFP_ATOMIC);
+	spin_lock(&w->lock);
+	if (p && w->len < UET_TSS_WAIT_MAX) {
+		*p = *t;
+		pkt_async_begin(p->sa, p->udev);
+		list_add_tail(&p->node, &w->list);
+		w->len++;
+		queue_work(system_wq, &w->work);
+		t = NULL;
+	}
+	spin_unlock(&w->lock);
+	if (!t)
+		return -EINPROGRESS;
+	kfree(p);
+	uet_count(t->udev, t->seal ? UET_CNT_TSS_TX_ERRORS :
+		  UET_CNT_DROP_TSS_WAITING, 1);
+	kfree_skb(t->skb);
+	return -ENOBUFS;
+}
+
+/*
  * The key @job seals with, reached under RCU; %NULL (clear) when the job
- * is not secure.  A secure job without a usable one gets an ERR_PTR().
+ * is not secure.  A secure job without one gets an ERR_PTR().
  */
 static struct uet_tss_sa *tx_sa(struct uet_dev *udev, u32 job, u8 *an)
 {
@@ -160,8 +198,21 @@ static struct uet_tss_sa *tx_sa(struct uet_dev *udev, u32 job, u8 *an)
 		return NULL;
 	*an = READ_ONCE(j->secdom.tx_an);
 	sa = rcu_dereference(j->secdom.sa[*an]);
-	/* cluster keys are not used on the wire yet (security.rst) */
-	return sa && sa->aead ? sa : ERR_PTR(-ENOKEY);
+	return sa ?: ERR_PTR(-ENOKEY);
+}
+
+/*
+ * Whether @addr is an address of @udev's netdev: under a key shared by
+ * several devices, only distinct addresses keep their nonces apart.
+ */
+static bool tx_addr_own(struct uet_dev *udev, const struct in6_addr *addr)
+{
+	struct net *net = dev_net(udev->ndev);
+
+	if (ipv6_addr_v4mapped(addr))
+		return __ip_dev_find(net, addr->s6_addr32[3], false) ==
+		       udev->ndev;
+	return ipv6_chk_addr(net, addr, udev->ndev, 0);
 }
 
 UET_CRYPTO_DONE(seal_done)
@@ -185,6 +236,50 @@ UET_CRYPTO_DONE(seal_done)
 	pkt_async_end(sa, udev);
 }
 
+/*
+ * Seal @t's packet with @aead (and @mask, a derived key's), as
+ * uet_tss_seal() returns: 0 when it is ready, -EINPROGRESS when
+ * seal_done() sends it, else dropped, counted.
+ */
+static int pkt_seal(const struct uet_tss_pkt *t, struct crypto_aead *aead,
+		    const u8 *mask)
+{
+	struct sk_buff *skb = t->skb;
+	struct aead_request *req;
+	struct uet_tss_pkt *p;
+	unsigned int alen, textlen;
+	int err = -ENOMEM;
+
+	p = pkt_alloc(t, aead, 2);
+	if (!p)
+		goto drop;
+	textlen = skb->len;
+	uet_tss_build(skb_push(skb, TSS_HLEN), TSS_HLEN, &p->h);
+	skb_put(skb, UET_TSS_ICV_LEN);
+	alen = pkt_aad(p, &p->saddr, &p->daddr);
+	sg_set_buf(&p->sg[0], p->aad, alen);
+	sg_set_buf(&p->sg[1], skb->data, skb->len);
+	req = pkt_req(p, 2);
+	aead_request_set_callback(req, 0, seal_done, p);
+	uet_tss_req_set(req, &p->h, ipv6_addr_v4mapped(&p->saddr) ?
+			(u8 *)&p->saddr.s6_addr32[3] : NULL, mask, p->sg,
+			alen + TSS_HLEN, textlen);
+	pkt_async_begin(p->sa, p->udev);
+	err = crypto_aead_encrypt(req);
+	if (err == -EINPROGRESS)
+		return err;
+	pkt_async_end(p->sa, p->udev);
+	kfree_sensitive(p);
+	if (err)
+		goto drop;
+	uet_count(t->udev, UET_CNT_TSS_SEALED, 1);
+	return 0;
+drop:
+	uet_count(t->udev, UET_CNT_TSS_TX_ERRORS, 1);
+	kfree_skb(skb);
+	return err;
+}
+
 /**
  * uet_tss_seal() - seal a packet of a secure job
  * @udev: the sending device.
@@ -198,26 +293,25 @@ UET_CRYPTO_DONE(seal_done)
  * A packet whose job is not secure (or that is no job's) stays clear;
  * either way, its @tss (struct uet_skb_cb) is cleared, decided.  A
  * secure job's packet that cannot be sealed (no key it may send with, an
- * IPv6 path, a source address not of the device's netdev, the key's
- * counts spent, no memory) is dropped, counted in tss_tx_errors: it
- * never leaves clear.  The source must be the netdev's own: another
- * device holding the same key counts TSCs of its own, and only distinct
- * addresses keep the nonces apart.
+ * IPv6 path under a direct key, a source address not of the device's
+ * netdev, the key's counts spent, no memory, no key derived for the
+ * source) is dropped, counted in tss_tx_errors: it never leaves clear.
+ * Under a cluster key, a packet whose source has no key yet waits for
+ * its derivation (uet_tss_wait_work()).
  *
  * Context: bottom halves off, under rcu_read_lock().
  * Return: 0 when @skb is ready to send, sealed or clear; -EINPROGRESS
- * when the crypto API finishes it later and hands it to @sent; another
- * negative errno when it was dropped.
+ * when it is finished later and handed to @sent; another negative errno
+ * when it was dropped.
  */
 int uet_tss_seal(struct uet_dev *udev, struct sk_buff *skb,
 		 const struct in6_addr *saddr, const struct in6_addr *daddr,
 		 u16 entropy, uet_tss_sent_t sent)
 {
 	struct uet_skb_cb *cb = uet_skb_cb(skb);
-	struct aead_request *req;
+	struct uet_tss_src *src;
+	struct uet_tss_pkt t;
 	struct uet_tss_sa *sa;
-	struct uet_tss_pkt *p;
-	unsigned int alen, textlen;
 	u64 count;
 	u8 an;
 	int err;
@@ -230,12 +324,11 @@ int uet_tss_seal(struct uet_dev *udev, struct sk_buff *skb,
 	if (!sa)
 		return 0;
 	err = -ENOKEY;
-	/* over IPv6 the nonce would need an SSI of the sender's own */
-	if (IS_ERR(sa) || !ipv6_addr_v4mapped(saddr))
+	/* over IPv6 a direct key would need an SSI of the sender's own */
+	if (IS_ERR(sa) || (sa->aead && !ipv6_addr_v4mapped(saddr)))
 		goto drop;
 	err = -EADDRNOTAVAIL;
-	if (__ip_dev_find(dev_net(udev->ndev), saddr->s6_addr32[3], false) !=
-	    udev->ndev)
+	if (!tx_addr_own(udev, saddr))
 		goto drop;
 	err = -ERANGE;
 	count = atomic64_inc_return(&sa->tx_count);
@@ -246,40 +339,27 @@ int uet_tss_seal(struct uet_dev *udev, struct sk_buff *skb,
 	    (skb_tailroom(skb) < UET_TSS_ICV_LEN &&
 	     pskb_expand_head(skb, 0, UET_TSS_ICV_LEN, GFP_ATOMIC)))
 		goto drop;
-	p = pkt_alloc(sa, 2);
-	if (!p)
-		goto drop;
-	p->udev = udev;
-	p->skb = skb;
-	p->saddr = *saddr;
-	p->daddr = *daddr;
-	p->entropy = entropy;
-	p->sent = sent;
-	p->h = (struct uet_tss_hdr_info) {
-		.an = an,
-		.sdi = cb->job,
-		.tsc = FIELD_PREP(UET_TSS_TSC_EPOCH, sa->epoch) | count,
+	t = (struct uet_tss_pkt) {
+		.udev = udev,
+		.sa = sa,
+		.seal = true,
+		.skb = skb,
+		.h = {
+			.an = an,
+			.sdi = cb->job,
+			.tsc = FIELD_PREP(UET_TSS_TSC_EPOCH, sa->epoch) | count,
+		},
+		.saddr = *saddr,
+		.daddr = *daddr,
+		.entropy = entropy,
+		.sent = sent,
 	};
-	textlen = skb->len;
-	uet_tss_build(skb_push(skb, TSS_HLEN), TSS_HLEN, &p->h);
-	skb_put(skb, UET_TSS_ICV_LEN);
-	alen = pkt_aad(p, saddr, daddr);
-	sg_set_buf(&p->sg[0], p->aad, alen);
-	sg_set_buf(&p->sg[1], skb->data, skb->len);
-	req = pkt_req(p, 2);
-	aead_request_set_callback(req, 0, seal_done, p);
-	uet_tss_req_set(req, &p->h, (u8 *)&saddr->s6_addr32[3], NULL, p->sg,
-			alen + TSS_HLEN, textlen);
-	pkt_async_begin(sa, udev);
-	err = crypto_aead_encrypt(req);
-	if (err == -EINPROGRESS)
-		return err;
-	pkt_async_end(sa, udev);
-	kfree_sensitive(p);
-	if (err)
-		goto drop;
-	uet_count(udev, UET_CNT_TSS_SEALED, 1);
-	return 0;
+	if (sa->aead)
+		return pkt_seal(&t, sa->aead, NULL);
+	src = uet_tss_sa_src(sa, saddr);
+	if (src)
+		return pkt_seal(&t, src->aead, src->mask);
+	return pkt_wait(&t);
 drop:
 	uet_count(udev, UET_CNT_TSS_TX_ERRORS, 1);
 	kfree_skb(skb);
@@ -359,7 +439,7 @@ static struct uet_tss_sa *rx_sa(struct uet_dev *udev,
 	struct uet_tss_sa *sa;
 
 	sa = j ? rcu_dereference(j->secdom.sa[h->an]) : NULL;
-	if (!sa || !sa->aead || h->has_ssi) {
+	if (!sa || h->has_ssi) {
 		uet_count(udev, UET_CNT_DROP_TSS_NO_KEY, 1);
 		return NULL;
 	}
@@ -370,6 +450,66 @@ static struct uet_tss_sa *rx_sa(struct uet_dev *udev,
 	return sa;
 }
 
+/*
+ * @t's packet made writable, and a request (@req) to open it with @aead
+ * (and @mask, a derived key's), its callback the caller's to set; %NULL
+ * when the packet was dropped, counted.
+ */
+static struct uet_tss_pkt *pkt_open(const struct uet_tss_pkt *t,
+				    struct crypto_aead *aead, const u8 *mask,
+				    struct aead_request **req)
+{
+	struct sk_buff *skb = t->skb;
+	struct sk_buff *trailer;
+	struct uet_tss_pkt *p;
+	unsigned int alen;
+	int nfrags;
+
+	nfrags = skb_cow_data(skb, 0, &trailer);
+	p = nfrags > 0 ? pkt_alloc(t, aead, nfrags + 1) : NULL;
+	if (!p) {
+		uet_count(t->udev, UET_CNT_DROP_NO_MEMORY, 1);
+		goto drop;
+	}
+	alen = pkt_aad(p, &p->saddr, &p->daddr);
+	sg_set_buf(&p->sg[0], p->aad, alen);
+	if (skb_to_sgvec(skb, &p->sg[1], 0, skb->len) < 0) {
+		kfree(p);
+		uet_count(t->udev, UET_CNT_DROP_MALFORMED, 1);
+		goto drop;
+	}
+	*req = pkt_req(p, nfrags + 1);
+	uet_tss_req_set(*req, &p->h,
+			ipv6_addr_v4mapped(&p->saddr) ?
+			(u8 *)&p->saddr.s6_addr32[3] : NULL, mask, p->sg,
+			alen + TSS_HLEN, skb->len - TSS_HLEN);
+	return p;
+drop:
+	kfree_skb(skb);
+	return NULL;
+}
+
+/* Open @t's packet with @aead and @mask, now or in open_done(). */
+static void pkt_open_async(const struct uet_tss_pkt *t,
+			   struct crypto_aead *aead, const u8 *mask)
+{
+	struct aead_request *req;
+	struct uet_tss_pkt *p;
+	int err;
+
+	p = pkt_open(t, aead, mask, &req);
+	if (!p)
+		return;
+	aead_request_set_callback(req, 0, open_done, p);
+	pkt_async_begin(p->sa, p->udev);
+	err = crypto_aead_decrypt(req);
+	if (err == -EINPROGRESS)
+		return;
+	pkt_async_end(p->sa, p->udev);
+	open_end(p, err);
+	kfree_sensitive(p);
+}
+
 /**
  * uet_tss_open() - open a packet that arrived with a TSS header
  * @udev: the receiving device.
@@ -378,8 +518,7 @@ static struct uet_tss_sa *rx_sa(struct uet_dev *udev,
  * @saddr: its source address, IPv4 as IPv4-mapped IPv6.
  * @entropy: its entropy ...
  * @ce: ... and whether it arrived ECN-marked, for @rcvd.
- * @rcvd: where it goes once open, now or from the crypto API's
- *	completion.
+ * @rcvd: where it goes once open, now or later.
  *
  * Nothing beyond the TSS header is read before the ICV is checked.  A
  * packet is dropped, each time counted once: a header that does not
@@ -387,7 +526,9 @@ static struct uet_tss_sa *rx_sa(struct uet_dev *udev,
  * its SDI and AN, or an SSI (drop_tss_no_key); a key of another epoch
  * (drop_tss_epoch); a TSC its source's window has taken, or below it
  * (drop_tss_replay); an ICV that does not match (drop_tss_bad_icv); a
- * new source beyond the key's windows (drop_tss_sources).
+ * new source beyond the key's windows, or beyond the keys the device
+ * may derive (drop_tss_sources); a new source under a cluster key while
+ * %UET_TSS_WAIT_MAX packets wait for derivations (drop_tss_waiting).
  *
  * Context: softirq, under rcu_read_lock().
  */
@@ -396,13 +537,9 @@ void uet_tss_open(struct uet_dev *udev, struct sk_buff *skb,
 		  uet_tss_rcvd_t rcvd)
 {
 	struct uet_tss_hdr_info h;
-	struct in6_addr daddr;
-	struct sk_buff *trailer;
-	struct aead_request *req;
+	struct uet_tss_src *src;
+	struct uet_tss_pkt t;
 	struct uet_tss_sa *sa;
-	struct uet_tss_pkt *p;
-	unsigned int alen;
-	int nfrags, err;
 
 	/*
 	 * The longest header into the linear part, where open_end() takes
@@ -421,48 +558,154 @@ void uet_tss_open(struct uet_dev *udev, struct sk_buff *skb,
 		uet_count(udev, UET_CNT_DROP_TSS_REPLAY, 1);
 		goto drop;
 	}
+	t = (struct uet_tss_pkt) {
+		.udev = udev,
+		.sa = sa,
+		.skb = skb,
+		.h = h,
+		.saddr = *saddr,
+		.entropy = entropy,
+		.ce = ce,
+		.rcvd = rcvd,
+	};
 	if (ip_hdr(skb)->version == 4)
-		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr, &daddr);
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr, &t.daddr);
 	else
-		daddr = ipv6_hdr(skb)->daddr;
+		t.daddr = ipv6_hdr(skb)->daddr;
 	/* its route, unreferenced, is not to outlive the softirq */
 	skb_dst_drop(skb);
-	nfrags = skb_cow_data(skb, 0, &trailer);
-	p = nfrags > 0 ? pkt_alloc(sa, nfrags + 1) : NULL;
-	if (!p) {
-		uet_count(udev, UET_CNT_DROP_NO_MEMORY, 1);
-		goto drop;
-	}
-	p->udev = udev;
-	p->skb = skb;
-	p->h = h;
-	p->saddr = *saddr;
-	p->entropy = entropy;
-	p->ce = ce;
-	p->rcvd = rcvd;
-	alen = pkt_aad(p, saddr, &daddr);
-	sg_set_buf(&p->sg[0], p->aad, alen);
-	err = skb_to_sgvec(skb, &p->sg[1], 0, skb->len);
-	if (err < 0) {
-		kfree(p);
-		uet_count(udev, UET_CNT_DROP_MALFORMED, 1);
-		goto drop;
-	}
-	req = pkt_req(p, nfrags + 1);
-	aead_request_set_callback(req, 0, open_done, p);
-	uet_tss_req_set(req, &h, ipv6_addr_v4mapped(saddr) ?
-			(u8 *)&saddr->s6_addr32[3] : NULL, NULL, p->sg,
-			alen + TSS_HLEN, skb->len - TSS_HLEN);
-	pkt_async_begin(sa, udev);
-	err = crypto_aead_decrypt(req);
-	if (err == -EINPROGRESS)
+	if (sa->aead) {
+		pkt_open_async(&t, sa->aead, NULL);
 		return;
-	pkt_async_end(sa, udev);
-	open_end(p, err);
-	kfree_sensitive(p);
+	}
+	src = uet_tss_sa_src(sa, saddr);
+	if (src)
+		pkt_open_async(&t, src->aead, src->mask);
+	else
+		pkt_wait(&t);
 	return;
 drop:
 	kfree_skb(skb);
+}
+
+/*
+ * Derive a key for a waiting packet's source, and seal or open the
+ * packet with it.  A key derived to open a packet joins its cluster key's
+ * sources only once the packet opened under it: forged packets, from
+ * whatever sources they name, leave nothing behind.
+ */
+static void wait_one(struct uet_tss_pkt *t)
+{
+	struct uet_tss_src *src, *fresh = NULL;
+	DECLARE_CRYPTO_WAIT(done);
+	struct aead_request *req;
+	struct uet_tss_pkt *p = NULL;
+	int err = 0;
+
+	src = uet_tss_sa_src(t->sa, &t->saddr);
+	if (!src) {
+		fresh = uet_tss_src_derive(t->sa, &t->saddr);
+		if (IS_ERR(fresh)) {
+			err = PTR_ERR(fresh);
+			goto drop;
+		}
+		local_bh_disable();
+		uet_count(t->udev, UET_CNT_TSS_DERIVED, 1);
+		local_bh_enable();
+		/* a device's own address needs no proof */
+		if (t->seal) {
+			err = uet_tss_src_insert(t->sa, fresh);
+			if (err) {
+				uet_tss_src_free(t->sa, fresh);
+				goto drop;
+			}
+			src = fresh;
+		}
+	}
+	local_bh_disable();
+	rcu_read_lock();
+	if (t->seal) {
+		if (!pkt_seal(t, src->aead, src->mask))
+			t->sent(t->udev, t->skb, &t->saddr, &t->daddr,
+				t->entropy);
+	} else if (src) {
+		pkt_open_async(t, src->aead, src->mask);
+	} else {
+		p = pkt_open(t, fresh->aead, fresh->mask, &req);
+	}
+	rcu_read_unlock();
+	local_bh_enable();
+	if (t->seal || src)
+		return;
+	if (!p) {
+		uet_tss_src_free(t->sa, fresh);
+		return;
+	}
+	aead_request_set_callback(req, CRYPTO_TFM_REQ_MAY_SLEEP |
+				  CRYPTO_TFM_REQ_MAY_BACKLOG,
+				  crypto_req_done, &done);
+	err = crypto_wait_req(crypto_aead_decrypt(req), &done);
+	if (err || uet_tss_src_insert(t->sa, fresh))
+		uet_tss_src_free(t->sa, fresh);
+	local_bh_disable();
+	rcu_read_lock();
+	open_end(p, err);
+	rcu_read_unlock();
+	local_bh_enable();
+	kfree_sensitive(p);
+	return;
+drop:
+	local_bh_disable();
+	if (t->seal)
+		uet_count(t->udev, UET_CNT_TSS_TX_ERRORS, 1);
+	else if (err == -ENOSPC)
+		uet_count(t->udev, UET_CNT_DROP_TSS_SOURCES, 1);
+	else
+		uet_count(t->udev, UET_CNT_DROP_NO_MEMORY, 1);
+	local_bh_enable();
+	kfree_skb(t->skb);
+}
+
+/**
+ * uet_tss_wait_work() - seal or open the packets that wait for keys
+ * @work: the device's @tss_wait.
+ *
+ * Deriving a key allocates a transform, which may sleep: the packets of
+ * a source without a key under a cluster key wait for it here
+ * (pkt_wait()), the one packet of a new source opened synchronously.
+ */
+static void uet_tss_wait_work(struct work_struct *work)
+{
+	struct uet_tss_wait *w = container_of(work, struct uet_tss_wait,
+					      work);
+	struct uet_tss_pkt *t, *tmp;
+	LIST_HEAD(list);
+
+	spin_lock_bh(&w->lock);
+	list_splice_init(&w->list, &list);
+	spin_unlock_bh(&w->lock);
+	list_for_each_entry_safe(t, tmp, &list, node) {
+		wait_one(t);
+		spin_lock_bh(&w->lock);
+		w->len--;
+		spin_unlock_bh(&w->lock);
+		pkt_async_end(t->sa, t->udev);
+		kfree(t);
+		cond_resched();
+	}
+}
+
+/**
+ * uet_tss_init() - set up a device's transport security on the wire
+ * @udev: the device, before its socket opens.
+ */
+void uet_tss_init(struct uet_dev *udev)
+{
+	struct uet_tss_wait *w = &udev->tss_wait;
+
+	spin_lock_init(&w->lock);
+	INIT_LIST_HEAD(&w->list);
+	INIT_WORK(&w->work, uet_tss_wait_work);
 }
 
 /**
@@ -504,4 +747,6 @@ void uet_tss_drain(struct uet_dev *udev)
 {
 	synchronize_rcu();
 	wait_var_event(&udev->tss_async, !atomic_read(&udev->tss_async));
+	/* the work may still be returning from the last packet's end */
+	flush_work(&udev->tss_wait.work);
 }

@@ -9,9 +9,32 @@
 #define _UET_TSS_PKT_H
 
 #include <linux/in6.h>
+#include <linux/list.h>
 #include <linux/skbuff.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
 
 struct uet_dev;
+
+/*
+ * Packets that may wait for their source's key to be derived from a
+ * cluster key, at most, per device: each holds its packet.
+ */
+#define UET_TSS_WAIT_MAX	64
+
+/**
+ * struct uet_tss_wait - a device's packets waiting for derived keys
+ * @lock: guards @list and @len.
+ * @list: the packets (struct uet_tss_pkt, tss_pkt.c), in arrival order.
+ * @len: how many, in @list or being worked on: %UET_TSS_WAIT_MAX at most.
+ * @work: derives their sources' keys, and seals or opens them.
+ */
+struct uet_tss_wait {
+	spinlock_t lock;	/* see above */
+	struct list_head list;
+	unsigned int len;
+	struct work_struct work;
+};
 
 /**
  * typedef uet_tss_sent_t - send a packet whose sealing completed late
@@ -48,6 +71,7 @@ int uet_tss_seal(struct uet_dev *udev, struct sk_buff *skb,
 void uet_tss_open(struct uet_dev *udev, struct sk_buff *skb,
 		  const struct in6_addr *saddr, u16 entropy, bool ce,
 		  uet_tss_rcvd_t rcvd);
+void uet_tss_init(struct uet_dev *udev);
 bool uet_tss_admits(struct uet_dev *udev, const struct sk_buff *skb, u32 job);
 void uet_tss_drain(struct uet_dev *udev);
 

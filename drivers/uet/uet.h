@@ -16,6 +16,7 @@
 #include "job.h"
 #include "pds.h"
 #include "ri.h"
+#include "tss_pkt.h"
 #include "verbs.h"
 
 /*
@@ -106,7 +107,9 @@ struct uet_dev_cfg {
  *	one takes them anew when it next has nothing in flight.
  * @jobs: the jobs (job.c); its own lock.
  * @tss_async: its packets being sealed or opened asynchronously
- *	(tss_pkt.c); the device waits for them as it goes.
+ *	(tss_pkt.c), or waiting in @tss_wait; the device waits for them as
+ *	it goes.
+ * @tss_wait: its packets waiting for keys derived for their sources.
  * @vdev: the verbs objects (verbs.c).
  *
  * @list and @registered are protected by uet_devs_lock (main.c).
@@ -130,6 +133,7 @@ struct uet_dev {
 	atomic_t cc_gen;
 	struct uet_jobs jobs;
 	atomic_t tss_async;
+	struct uet_tss_wait tss_wait;
 	struct uet_vdev vdev;
 };
 
