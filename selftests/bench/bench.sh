@@ -6,6 +6,8 @@
 # in the same run, and iperf3 TCP as the link's ceiling.  VM b serves, VM
 # a measures and prints one "UET-BENCH {json}" line per measurement for
 # selftests/bench/run.sh to tabulate, each naming the link it ran on.
+# Last, job 0 of both uet0 devices is made secure (one key, TSS): the
+# same writes again, every packet sealed, as tests *_tss.
 #
 #   +---- VM a ----+  QEMU socket|dgram   +---- VM b ----+
 #   | uet0, rxe0   |----------------------| uet0, rxe0   |
@@ -26,6 +28,7 @@
 #   UET_BENCH_LOSS      the netem loss of the lossy run ("1%"): 1 MiB
 #                       writes with that loss on both VMs' eth0, against
 #                       the same writes without
+#   UET_BENCH_TSS_SIZES message sizes of the sealed writes ("65536 1048576")
 #   UET_BENCH_PROFILE   a message size: instead of the measurements, one
 #                       ib_write_bw and one ib_send_bw run of that size
 #                       per device with perf sampling each VM, and each
@@ -58,6 +61,10 @@ LINK=${UET_BENCH_LABEL:-$QLINK}
 MTU=${UET_BENCH_MTU:-1500}
 LOSS=${UET_BENCH_LOSS:-1%}
 LAT_PROGS="ib_write_lat ib_send_lat"
+TSS_SIZES=${UET_BENCH_TSS_SIZES:-65536 1048576}
+# The sealed runs' key: the same on both VMs, and no secret (the figures
+# measure the cost of sealing, not secrecy).
+TSS_KEY=/tmp/bench-tss.key
 # Round trips take a few ms on the datagram link: 1000 of them are a few
 # seconds, and the median of a longer run rides out the host's moods
 # better.  On the socket link each takes ~22 ms.
@@ -154,6 +161,23 @@ lossy() {
 	return $rc
 }
 
+# secure: job 0 of uet0 secure with $TSS_KEY, for the rest of its life
+secure() {
+	# the CPU's AES and GHASH, as udev would load them on a host
+	modprobe -q aesni_intel; modprobe -q ghash_clmulni_intel
+	printf 'uet make bench: not a secret key' >"$TSS_KEY" &&
+	uetctl key add dev uet0 job 0 an 0 key "$TSS_KEY"
+}
+
+# sealed PROG SIZE ITERS: one perftest measurement over uet0 in its secure
+# job 0, reported as test PROG_tss
+sealed() {
+	local out rc=0
+	out=$(perf uet0 "$@") || rc=1
+	[ -z "$out" ] || sed 's/"test":"\([a-z_]*\)"/"test":"\1_tss"/' <<<"$out"
+	return $rc
+}
+
 # profiled DEV PROG SIZE: one run under perf on this VM, and its report:
 # the functions, and the counters of DEV that moved
 profiled() {
@@ -191,9 +215,11 @@ if [ -n "${UET_BENCH_PROFILE:-}" ]; then
 	ktap_test_result "devices removed" eval 'rdma link del uet0 && rdma link del rxe0 && modprobe -r uet'
 	ktap_finished
 fi
+tss_lat=''
+[ -z "$LAT_PROGS" ] || tss_lat=4096
 plan=$((2 + 1 + 2 * ndevs * REPEAT * $(nwords "$BW_SIZES") +
 	$(nwords "$LAT_PROGS") * ndevs * REPEAT * $(nwords "$LAT_SIZES") +
-	ndevs * REPEAT + 1))
+	ndevs * REPEAT + 1 + REPEAT * $(nwords "$TSS_SIZES $tss_lat") + 1))
 ktap_print_header
 ktap_set_plan $plan
 if [ -n "$LAT_PROGS" ]; then
@@ -226,6 +252,19 @@ for rep in $(seq "$REPEAT"); do
 	for dev in $DEVS; do
 		ktap_test_result "$dev ib_write_bw 1048576 B, $LOSS loss, run $rep" \
 			lossy "$dev"
+	done
+done
+ktap_test_result "uet0's job 0 secure" secure
+for size in $TSS_SIZES; do
+	for rep in $(seq "$REPEAT"); do
+		ktap_test_result "uet0 ib_write_bw $size B sealed, run $rep" \
+			sealed ib_write_bw "$size" "$(bw_iters "$size")"
+	done
+done
+for size in $tss_lat; do
+	for rep in $(seq "$REPEAT"); do
+		ktap_test_result "uet0 ib_write_lat $size B sealed, run $rep" \
+			sealed ib_write_lat "$size" "$LAT_ITERS"
 	done
 done
 ktap_test_result "devices removed" eval 'rdma link del uet0 && rdma link del rxe0 && modprobe -r uet'

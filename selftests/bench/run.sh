@@ -108,7 +108,8 @@ for link in order:
         print("  %s, %d s" % (info["vm"], info["elapsed_s"]))
     print("%-26s %14s %14s %8s %5s" % ("test", "uet", "rxe", "uet/rxe", "runs"))
     for r in res.values():
-        if r["link"] != link or r["dev"] != "uet0":
+        if (r["link"] != link or r["dev"] != "uet0" or
+                r["test"].endswith("_tss")):
             continue
         x = res.get((link, "rxe0", r["test"], r["size"]), {})
         name = "%s %d B" % (r["test"], r["size"])
@@ -147,6 +148,23 @@ for link in order:
         print("%-26s 1 MiB writes: %s of iperf3 TCP; at %s loss %s of lossless" % (
               dev, num(tcp_share, "%.2f"), lossy.get("loss", "1%"),
               num(loss_share, "%.2f")))
+    # job 0 sealed (TSS, AES-256-GCM) against the same tests clear
+    for r in res.values():
+        if r["link"] != link or not r["test"].endswith("_tss"):
+            continue
+        test = r["test"][:-len("_tss")]
+        c = res.get((link, "uet0", test, r["size"]), {})
+        name = "%s %d B sealed" % (test, r["size"])
+        for k, unit in (("mb_s", "MB/s"), ("typical_us", "us typ")):
+            if k not in r:
+                continue
+            share = ratio(r[k], c.get(k))
+            print("%-26s %9.2f %s, clear %s: %s of clear" % (
+                  name, r[k], unit, num(c.get(k), "%.2f"),
+                  num(share, "%.2f")))
+            table.append({"link": link, "test": r["test"], "size": r["size"],
+                          "unit": unit, "sealed": r[k], "clear": c.get(k),
+                          "sealed_over_clear": share, "runs": r["runs"]})
 json.dump({"links": links, "results": table,
            "iperf3_mbit_s": {l: links[l]["iperf3_mbit_s"] for l in order},
            "raw": rows}, open(sys.argv[3], "w"), indent=1)
