@@ -70,6 +70,7 @@ WJOB=9		# secure, another key on each side
 PJOB=10		# clear on both
 KJOB=11		# secure, one cluster key on both sides
 XJOB=12		# secure, another cluster key on each side
+DJOB=13		# secure, one key on both sides: the sends refused without SSIs
 # the first 8 bytes of uet_test_engine's first message, in hex
 PLAIN=00070e151c232a31
 # the first word of a TSS header of domain $SJOB, AN 0, in hex (wire.h):
@@ -86,21 +87,23 @@ sec_setup() {
 	mkdir -p "$KEYS" && key k1 && key k2 && key k3 && key k4 && key k5 &&
 	setup || return 1
 	# one namespace entry per side: each costs on the debug kernel
-	A bash -c "for j in $SJOB $CJOB $WJOB $PJOB $KJOB $XJOB; do
+	A bash -c "for j in $SJOB $CJOB $WJOB $PJOB $KJOB $XJOB $DJOB; do
 			uetctl job add dev uet0 id \$j || exit 1
 		done
 		uetctl key add dev uet0 job $SJOB an 0 key $KEYS/k1 &&
 		uetctl key add dev uet0 job $WJOB an 0 key $KEYS/k1 &&
 		uetctl key add dev uet0 job $KJOB an 0 key $KEYS/k4 mode cluster &&
-		uetctl key add dev uet0 job $XJOB an 0 key $KEYS/k4 mode cluster" &&
-	B bash -c "for j in $SJOB $CJOB $WJOB $PJOB $KJOB $XJOB; do
+		uetctl key add dev uet0 job $XJOB an 0 key $KEYS/k4 mode cluster &&
+		uetctl key add dev uet0 job $DJOB an 0 key $KEYS/k1" &&
+	B bash -c "for j in $SJOB $CJOB $WJOB $PJOB $KJOB $XJOB $DJOB; do
 			uetctl job add dev uet1 id \$j || exit 1
 		done
 		uetctl key add dev uet1 job $SJOB an 0 key $KEYS/k1 &&
 		uetctl key add dev uet1 job $CJOB an 0 key $KEYS/k1 &&
 		uetctl key add dev uet1 job $WJOB an 0 key $KEYS/k2 &&
 		uetctl key add dev uet1 job $KJOB an 0 key $KEYS/k4 mode cluster &&
-		uetctl key add dev uet1 job $XJOB an 0 key $KEYS/k5 mode cluster"
+		uetctl key add dev uet1 job $XJOB an 0 key $KEYS/k5 mode cluster &&
+		uetctl key add dev uet1 job $DJOB an 0 key $KEYS/k1"
 }
 
 # snap VAR: every counter of both devices, as "DEV NAME VALUE" lines
@@ -240,6 +243,37 @@ cluster_transfer() {
 	[ "$(between cl2 cl3 uet0 tss_derived)" -eq 0 ] &&
 	[ "$(between cl2 cl3 uet1 tss_derived)" -eq 0 ] &&
 	all_sealed cl cl3
+}
+
+# a direct key over IPv6 needs its sender's SSI: without one uet0 seals
+# nothing (tss_tx_errors) and the transfer fails (in a job of its own:
+# its PDC's retransmissions, sealed once the SSIs are set, come later to
+# no endpoint, and hold up no message of the next).  With SSIs set on both
+# devices each packet carries its sender's in a 16-byte TSS header, and
+# transfers over IPv6 and IPv4 arrive whole, every packet sealed and
+# opened, nothing refused; a capture shows uet0's SSI in each it sent.
+ssi() {
+	local n m e rc=0
+	snap sn
+	! xfer job=$DJOB count=1 size=4096 addr="$UET_NET6::2" timeout_s=2 \
+		>/dev/null || return 1
+	snap sn2
+	A uetctl dev set uet0 ssi 17 && B uetctl dev set uet1 ssi 34 || return 1
+	e=$(between sn sn2 uet0 tss_tx_errors)
+	echo "# without an SSI: uet0 tss_tx_errors +$e"
+	[ "$e" -gt 0 ] || rc=1
+	snap sn3
+	xfer job=$SJOB count=4 size=65536 addr="$UET_NET6::2" || rc=1
+	captured $SJOB src host "$UET_NET4.1" || rc=1
+	sleep 1
+	snap sn4
+	"$dir/uet_pcap" "$PCAP" >/tmp/tss.dec || rc=1
+	n=$(grep -c " tss " /tmp/tss.dec)
+	m=$(grep -c " tss sdi $SJOB an [01] ssi 17 " /tmp/tss.dec)
+	echo "# $n packets of uet0 captured, $m with its SSI"
+	head -n 1 /tmp/tss.dec | sed 's/^/# /'
+	[ $rc -eq 0 ] && [ "$n" -gt 0 ] && [ "$m" -eq "$n" ] &&
+	[ "$(wc -l </tmp/tss.dec)" -eq "$n" ] && all_sealed sn3 sn4
 }
 
 # another cluster key at the receiver: nothing is delivered, every packet
@@ -433,7 +467,7 @@ rekey() {
 
 trap 'netem_off; fabric_down; rm -rf "$KEYS"' EXIT
 ktap_print_header
-ktap_set_plan $((${#CASES[@]} + 17))
+ktap_set_plan $((${#CASES[@]} + 18))
 ktap_test_result "the CPU's crypto drivers load" cpu_drivers
 ktap_test_result "known answers: the module loads" kat
 for c in "${CASES[@]}"; do
@@ -451,6 +485,7 @@ ktap_test_result "a clear SYN beside a sealed PDC takes nothing from it" clear_s
 ktap_test_result "a sealed packet in IP fragments opens" fragmented
 ktap_test_result "a rekey under traffic loses nothing" rekey
 ktap_test_result "cluster keys: sealed with keys derived per source" cluster_transfer
+ktap_test_result "direct keys over IPv6 with the senders' SSIs" ssi
 ktap_test_result "cluster keys: a wrong one delivers and keeps nothing" cluster_wrong
 ktap_test_result "a wrong key delivers nothing" \
 	refused $WJOB drop_tss_bad_icv drop_tss_clear

@@ -215,6 +215,7 @@ static int dev_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 	    nla_put_u8(skb, UET_A_DEV_CTL_TC, READ_ONCE(cfg->ctl_tc)) ||
 	    nla_put_u8(skb, UET_A_DEV_LB, READ_ONCE(cfg->lb)) ||
 	    nla_put_u32(skb, UET_A_DEV_LB_PATHS, READ_ONCE(cfg->lb_paths)) ||
+	    nla_put_u32(skb, UET_A_DEV_SSI, READ_ONCE(cfg->ssi)) ||
 	    nla_put_u8(skb, UET_A_DEV_PROFILE, READ_ONCE(cfg->profile)) ||
 	    nla_put_u32(skb, UET_A_DEV_JOBS, uet_jobs_count(udev)) ||
 	    nla_put_u32(skb, UET_A_DEV_PDCS, uet_pds_count(udev)))
@@ -367,6 +368,8 @@ static int dev_cfg_parse(struct uet_dev *udev, struct genl_info *info,
 		cfg->lb = nla_get_u8(a[UET_A_DEV_LB]);
 	if (a[UET_A_DEV_LB_PATHS])
 		cfg->lb_paths = nla_get_u32(a[UET_A_DEV_LB_PATHS]);
+	if (a[UET_A_DEV_SSI])
+		cfg->ssi = nla_get_u32(a[UET_A_DEV_SSI]);
 
 	if ((u64)cfg->pdc_pool + cfg->pdc_reserved > UET_PDC_MAX) {
 		NL_SET_ERR_MSG(info->extack,
@@ -426,6 +429,7 @@ int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		WRITE_ONCE(udev->cfg.ctl_tc, cfg.ctl_tc);
 		WRITE_ONCE(udev->cfg.lb, cfg.lb);
 		WRITE_ONCE(udev->cfg.lb_paths, cfg.lb_paths);
+		WRITE_ONCE(udev->cfg.ssi, cfg.ssi);
 		nl_cc_changed(udev);
 		if (idle_changed)
 			uet_pds_idle_changed(udev);

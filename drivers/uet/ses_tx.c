@@ -277,7 +277,7 @@ u32 ses_max_payload(struct uet_ep *ep, const struct in6_addr *peer)
 	u32 fit;
 
 	if (ep->jobp && READ_ONCE(ep->jobp->secdom.secure))
-		hdrs += sizeof(struct uet_tss_hdr) + UET_TSS_ICV_LEN;
+		hdrs += sizeof(struct uet_tss_hdr_ssi) + UET_TSS_ICV_LEN;
 	fit = mtu > hdrs ? mtu - hdrs : 0;
 
 	fit = min_t(u32, fit, FIELD_MAX(UET_SES_LEN));

@@ -43,7 +43,7 @@
 #include "tss_pkt.h"
 #include "uet.h"
 
-/* The TSS header uet sends: without SSI (security.rst, the nonce). */
+/* The shortest TSS header, without SSI (security.rst, the nonce). */
 #define TSS_HLEN	sizeof(struct uet_tss_hdr)
 /* The associated data before the TSS header: two IPv6 addresses at most. */
 #define TSS_AAD_MAX	(2 * sizeof(struct in6_addr))
@@ -94,6 +94,12 @@ static size_t pkt_req_off(unsigned int nsg)
 static struct aead_request *pkt_req(struct uet_tss_pkt *p, unsigned int nsg)
 {
 	return (void *)((u8 *)p + pkt_req_off(nsg));
+}
+
+/* The length of the TSS header @h describes. */
+static unsigned int pkt_hlen(const struct uet_tss_hdr_info *h)
+{
+	return h->has_ssi ? sizeof(struct uet_tss_hdr_ssi) : TSS_HLEN;
 }
 
 /*
@@ -244,17 +250,17 @@ UET_CRYPTO_DONE(seal_done)
 static int pkt_seal(const struct uet_tss_pkt *t, struct crypto_aead *aead,
 		    const u8 *mask)
 {
+	unsigned int alen, textlen, hlen = pkt_hlen(&t->h);
 	struct sk_buff *skb = t->skb;
 	struct aead_request *req;
 	struct uet_tss_pkt *p;
-	unsigned int alen, textlen;
 	int err = -ENOMEM;
 
 	p = pkt_alloc(t, aead, 2);
 	if (!p)
 		goto drop;
 	textlen = skb->len;
-	uet_tss_build(skb_push(skb, TSS_HLEN), TSS_HLEN, &p->h);
+	uet_tss_build(skb_push(skb, hlen), hlen, &p->h);
 	skb_put(skb, UET_TSS_ICV_LEN);
 	alen = pkt_aad(p, &p->saddr, &p->daddr);
 	sg_set_buf(&p->sg[0], p->aad, alen);
@@ -263,7 +269,7 @@ static int pkt_seal(const struct uet_tss_pkt *t, struct crypto_aead *aead,
 	aead_request_set_callback(req, 0, seal_done, p);
 	uet_tss_req_set(req, &p->h, ipv6_addr_v4mapped(&p->saddr) ?
 			(u8 *)&p->saddr.s6_addr32[3] : NULL, mask, p->sg,
-			alen + TSS_HLEN, textlen);
+			alen + hlen, textlen);
 	pkt_async_begin(p->sa, p->udev);
 	err = crypto_aead_encrypt(req);
 	if (err == -EINPROGRESS)
@@ -293,11 +299,13 @@ drop:
  * A packet whose job is not secure (or that is no job's) stays clear;
  * either way, its @tss (struct uet_skb_cb) is cleared, decided.  A
  * secure job's packet that cannot be sealed (no key it may send with, an
- * IPv6 path under a direct key, a source address not of the device's
- * netdev, the key's counts spent, no memory, no key derived for the
- * source) is dropped, counted in tss_tx_errors: it never leaves clear.
- * Under a cluster key, a packet whose source has no key yet waits for
- * its derivation (uet_tss_wait_work()).
+ * IPv6 path under a direct key without the device's SSI, a source
+ * address not of the device's netdev, the key's counts spent, no memory,
+ * no key derived for the source) is dropped, counted in tss_tx_errors:
+ * it never leaves clear.  Under a direct key the device's SSI, if it has
+ * one, goes in the header and the nonce.  Under a cluster key, a packet
+ * whose source has no key yet waits for its derivation
+ * (uet_tss_wait_work()).
  *
  * Context: bottom halves off, under rcu_read_lock().
  * Return: 0 when @skb is ready to send, sealed or clear; -EINPROGRESS
@@ -312,6 +320,7 @@ int uet_tss_seal(struct uet_dev *udev, struct sk_buff *skb,
 	struct uet_tss_src *src;
 	struct uet_tss_pkt t;
 	struct uet_tss_sa *sa;
+	u32 ssi = 0;
 	u64 count;
 	u8 an;
 	int err;
@@ -324,8 +333,16 @@ int uet_tss_seal(struct uet_dev *udev, struct sk_buff *skb,
 	if (!sa)
 		return 0;
 	err = -ENOKEY;
-	/* over IPv6 a direct key would need an SSI of the sender's own */
-	if (IS_ERR(sa) || (sa->aead && !ipv6_addr_v4mapped(saddr)))
+	if (IS_ERR(sa))
+		goto drop;
+	/*
+	 * Under a direct key, the sender's SSI tells its nonces apart; over
+	 * IPv6, without one, nothing would.  A cluster key's sources seal
+	 * with keys of their own.
+	 */
+	if (sa->aead)
+		ssi = READ_ONCE(udev->cfg.ssi);
+	if (sa->aead && !ssi && !ipv6_addr_v4mapped(saddr))
 		goto drop;
 	err = -EADDRNOTAVAIL;
 	if (!tx_addr_own(udev, saddr))
@@ -335,7 +352,8 @@ int uet_tss_seal(struct uet_dev *udev, struct sk_buff *skb,
 	if (count > FIELD_MAX(UET_TSS_TSC_COUNT))
 		goto drop;
 	err = -ENOMEM;
-	if (skb_linearize(skb) || skb_cow_head(skb, TSS_HLEN) ||
+	if (skb_linearize(skb) ||
+	    skb_cow_head(skb, sizeof(struct uet_tss_hdr_ssi)) ||
 	    (skb_tailroom(skb) < UET_TSS_ICV_LEN &&
 	     pskb_expand_head(skb, 0, UET_TSS_ICV_LEN, GFP_ATOMIC)))
 		goto drop;
@@ -347,6 +365,8 @@ int uet_tss_seal(struct uet_dev *udev, struct sk_buff *skb,
 		.h = {
 			.an = an,
 			.sdi = cb->job,
+			.has_ssi = ssi,
+			.ssi = ssi,
 			.tsc = FIELD_PREP(UET_TSS_TSC_EPOCH, sa->epoch) | count,
 		},
 		.saddr = *saddr,
@@ -400,7 +420,7 @@ static void open_end(struct uet_tss_pkt *p, int err)
 		goto drop;
 	}
 	/* the header is in the linear part (uet_tss_open()) */
-	__skb_pull(skb, TSS_HLEN);
+	__skb_pull(skb, pkt_hlen(&p->h));
 	/* a checksum the device gave is of the ciphertext */
 	skb->ip_summed = CHECKSUM_NONE;
 	uet_count(udev, UET_CNT_TSS_OPENED, 1);
@@ -439,7 +459,8 @@ static struct uet_tss_sa *rx_sa(struct uet_dev *udev,
 	struct uet_tss_sa *sa;
 
 	sa = j ? rcu_dereference(j->secdom.sa[h->an]) : NULL;
-	if (!sa || h->has_ssi) {
+	/* a source's key is derived from its address, never its SSI */
+	if (!sa || (h->has_ssi && !sa->aead)) {
 		uet_count(udev, UET_CNT_DROP_TSS_NO_KEY, 1);
 		return NULL;
 	}
@@ -459,10 +480,10 @@ static struct uet_tss_pkt *pkt_open(const struct uet_tss_pkt *t,
 				    struct crypto_aead *aead, const u8 *mask,
 				    struct aead_request **req)
 {
+	unsigned int alen, hlen = pkt_hlen(&t->h);
 	struct sk_buff *skb = t->skb;
 	struct sk_buff *trailer;
 	struct uet_tss_pkt *p;
-	unsigned int alen;
 	int nfrags;
 
 	nfrags = skb_cow_data(skb, 0, &trailer);
@@ -482,7 +503,7 @@ static struct uet_tss_pkt *pkt_open(const struct uet_tss_pkt *t,
 	uet_tss_req_set(*req, &p->h,
 			ipv6_addr_v4mapped(&p->saddr) ?
 			(u8 *)&p->saddr.s6_addr32[3] : NULL, mask, p->sg,
-			alen + TSS_HLEN, skb->len - TSS_HLEN);
+			alen + hlen, skb->len - hlen);
 	return p;
 drop:
 	kfree_skb(skb);
@@ -523,7 +544,7 @@ static void pkt_open_async(const struct uet_tss_pkt *t,
  * Nothing beyond the TSS header is read before the ICV is checked.  A
  * packet is dropped, each time counted once: a header that does not
  * parse, or a packet too short for its ICV (drop_malformed); no key at
- * its SDI and AN, or an SSI (drop_tss_no_key); a key of another epoch
+ * its SDI and AN, or an SSI under a cluster key (drop_tss_no_key); a key of another epoch
  * (drop_tss_epoch); a TSC its source's window has taken, or below it
  * (drop_tss_replay); an ICV that does not match (drop_tss_bad_icv); a
  * new source beyond the key's windows, or beyond the keys the device
@@ -547,7 +568,8 @@ void uet_tss_open(struct uet_dev *udev, struct sk_buff *skb,
 	 */
 	if (skb->len < TSS_HLEN + UET_TSS_ICV_LEN ||
 	    !pskb_may_pull(skb, sizeof(struct uet_tss_hdr_ssi)) ||
-	    uet_tss_parse(skb->data, sizeof(struct uet_tss_hdr_ssi), &h) < 0) {
+	    uet_tss_parse(skb->data, sizeof(struct uet_tss_hdr_ssi), &h) < 0 ||
+	    skb->len < pkt_hlen(&h) + UET_TSS_ICV_LEN) {
 		uet_count(udev, UET_CNT_DROP_MALFORMED, 1);
 		goto drop;
 	}

@@ -54,6 +54,8 @@
  * @lb_paths: how many entropies an initiator PDC sprays over, 1 to
  *	%UET_LB_PATHS_MAX, rounded down to a power of two.
  * @profile: the active profile, enum uet_profile (profile.c).
+ * @ssi: the secure source identifier the device seals with under direct
+ *	keys (tss_pkt.c), 0 for none.
  *
  * Written by the control plane under uet_devs_lock, each field read once
  * (READ_ONCE()) where it is used, so that a change applies to PDCs created
@@ -78,6 +80,7 @@ struct uet_dev_cfg {
 	u8 lb;
 	u32 lb_paths;
 	u8 profile;
+	u32 ssi;
 };
 
 /**

@@ -223,6 +223,11 @@ TEST(dev_set)
 	ASSERT_EQ(0, PARSE(args_dev_set, &s, "uet0", "lb", "single"));
 	ASSERT_EQ(UET_LB_MODE_SINGLE, s.lb);
 	ASSERT_EQ(s.present, 1ULL << UET_A_DEV_LB);
+	ASSERT_EQ(0, PARSE(args_dev_set, &s, "uet0", "ssi", "0xcafebabe"));
+	ASSERT_EQ(0xcafebabeu, s.ssi);
+	ASSERT_EQ(s.present, 1ULL << UET_A_DEV_SSI);
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "ssi", "0x100000000"));
+	ASSERT_NE(NULL, strstr(err, "invalid ssi \"0x100000000\""));
 }
 
 TEST(dev_set_errors)

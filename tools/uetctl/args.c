@@ -152,6 +152,7 @@ int args_dev_set(int argc, char **argv, struct uet_dev_attrs *s, char *err)
 		{ "pdc-idle-ms", UET_A_DEV_PDC_IDLE_MS, offsetof(struct uet_dev_attrs, pdc_idle_ms) },
 		{ "link-mbps", UET_A_DEV_LINK_MBPS, offsetof(struct uet_dev_attrs, link_mbps) },
 		{ "lb-paths", UET_A_DEV_LB_PATHS, offsetof(struct uet_dev_attrs, lb_paths) },
+		{ "ssi", UET_A_DEV_SSI, offsetof(struct uet_dev_attrs, ssi) },
 	};
 	size_t k;
 	uint32_t v;

@@ -256,6 +256,7 @@ static int dev_msg(const struct nlattr **tb, struct uet_nl_reply *r)
 	GET(&d, tb, UET_A_DEV_CTL_TC, ctl_tc, 8);
 	GET(&d, tb, UET_A_DEV_LB, lb, 8);
 	GET(&d, tb, UET_A_DEV_LB_PATHS, lb_paths, 32);
+	GET(&d, tb, UET_A_DEV_SSI, ssi, 32);
 	if (tb[UET_A_DEV_TC_DSCP] &&
 	    mnl_attr_get_payload_len(tb[UET_A_DEV_TC_DSCP]) == sizeof(d.tc_dscp)) {
 		memcpy(d.tc_dscp, mnl_attr_get_payload(tb[UET_A_DEV_TC_DSCP]),

@@ -94,6 +94,8 @@ struct uet_dev_attrs {
 	/* enum uet_lb_mode */
 	uint8_t lb;
 	uint32_t lb_paths;
+	/* the secure source identifier, 0 for none */
+	uint32_t ssi;
 };
 
 /*
