@@ -140,6 +140,10 @@ struct uet_tss_src *uet_tss_sa_src(struct uet_tss_sa *sa,
  * uet_tss_src_derive() - derive a source's key from a cluster key
  * @sa: the cluster key, held (its @async counted, or its domain locked).
  * @addr: the source's address, IPv4 as IPv4-mapped IPv6.
+ * @own: @addr is the device's own: the key seals, and neither the
+ *	device's bound on derived keys nor @sa's on sources applies (a
+ *	device has few addresses, and others' packets must not keep it from
+ *	sending).
  *
  * The key and its nonce mask come from uet_tss_derive() with the label
  * "U1" and the context of the key's epoch, %SECDOM_REKEY and the source's
@@ -150,7 +154,7 @@ struct uet_tss_src *uet_tss_sa_src(struct uet_tss_sa *sa,
  * %UET_TSS_DERIVED_MAX derived keys, -ENOMEM, or the crypto API's error.
  */
 struct uet_tss_src *uet_tss_src_derive(struct uet_tss_sa *sa,
-				       const struct in6_addr *addr)
+				       const struct in6_addr *addr, bool own)
 {
 	u8 ctx[UET_TSS_CONTEXT_MAX], out[UET_TSS_DERIVED_LEN];
 	struct uet_tss_src *src;
@@ -158,7 +162,7 @@ struct uet_tss_src *uet_tss_src_derive(struct uet_tss_sa *sa,
 	size_t ctx_len;
 	int err;
 
-	if (atomic_inc_return(sa->derived) > UET_TSS_DERIVED_MAX) {
+	if (atomic_inc_return(sa->derived) > UET_TSS_DERIVED_MAX && !own) {
 		err = -ENOSPC;
 		goto err_count;
 	}
@@ -186,6 +190,7 @@ struct uet_tss_src *uet_tss_src_derive(struct uet_tss_sa *sa,
 	}
 	src->aead = aead;
 	src->addr = *addr;
+	src->own = own;
 	uet_tss_replay_init(&src->win);
 	return src;
 err_count:
@@ -200,7 +205,8 @@ err_count:
  *
  * Context: any; takes @sa's lock with bottom halves off.
  * Return: 0; -EEXIST when the source has an entry, or -ENOSPC when @sa
- * has %UET_TSS_SOURCES_MAX: @src is then the caller's still.
+ * has %UET_TSS_SOURCES_MAX other than the device's own: @src is then the
+ * caller's still.
  */
 int uet_tss_src_insert(struct uet_tss_sa *sa, struct uet_tss_src *src)
 {
@@ -210,11 +216,11 @@ int uet_tss_src_insert(struct uet_tss_sa *sa, struct uet_tss_src *src)
 	spin_lock_bh(&sa->lock);
 	if (sa_find(sa, head, &src->addr)) {
 		err = -EEXIST;
-	} else if (sa->nsrcs >= UET_TSS_SOURCES_MAX) {
+	} else if (!src->own && sa->nsrcs >= UET_TSS_SOURCES_MAX) {
 		err = -ENOSPC;
 	} else {
 		hlist_add_head(&src->node, head);
-		sa->nsrcs++;
+		sa->nsrcs += !src->own;
 	}
 	spin_unlock_bh(&sa->lock);
 	return err;
@@ -274,6 +280,7 @@ uet_tss_sa_replay(struct uet_tss_sa *sa, const struct in6_addr *src,
 		if (s) {
 			s->addr = *src;
 			s->aead = NULL;
+			s->own = false;
 			uet_tss_replay_init(&s->win);
 			uet_tss_replay_take(&s->win, tsc);
 			hlist_add_head(&s->node, head);

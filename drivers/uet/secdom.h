@@ -53,6 +53,7 @@ struct uet_job;
  * @aead: under a cluster key: the key derived for the source, which it
  *	seals with; %NULL under a direct key.
  * @mask: ... and the nonce mask derived with it.
+ * @own: @addr is the sending device's own (uet_tss_src_derive()).
  *
  * But for @win, constant once in its key's @srcs, where it stays until
  * the key is freed.
@@ -63,6 +64,7 @@ struct uet_tss_src {
 	struct uet_tss_replay win;
 	struct crypto_aead *aead;
 	u8 mask[UET_TSS_IV_LEN];
+	bool own;
 };
 
 /**
@@ -80,7 +82,7 @@ struct uet_tss_src {
  * @srcs: struct uet_tss_src, by source: a direct key's sources that
  *	opened a packet, a cluster key's whose key it derived (the
  *	device's own addresses, and sources one of whose packets opened).
- * @nsrcs: how many, %UET_TSS_SOURCES_MAX at most.
+ * @nsrcs: how many but the device's own, %UET_TSS_SOURCES_MAX at most.
  *
  * But for the counts and the windows, constant once published; the
  * transforms hold the only copies of the key, and free them cleared.
@@ -161,7 +163,7 @@ uet_tss_sa_replay(struct uet_tss_sa *sa, const struct in6_addr *src,
 struct uet_tss_src *uet_tss_sa_src(struct uet_tss_sa *sa,
 				   const struct in6_addr *addr);
 struct uet_tss_src *uet_tss_src_derive(struct uet_tss_sa *sa,
-				       const struct in6_addr *addr);
+				       const struct in6_addr *addr, bool own);
 int uet_tss_src_insert(struct uet_tss_sa *sa, struct uet_tss_src *src);
 void uet_tss_src_free(struct uet_tss_sa *sa, struct uet_tss_src *src);
 unsigned int uet_secdom_take(struct uet_dev *udev, struct uet_secdom *sd,

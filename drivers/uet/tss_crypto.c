@@ -135,8 +135,9 @@ EXPORT_SYMBOL_NS_GPL(uet_tss_req_alloc, UET_ENGINE);
  *
  * The caller then calls crypto_aead_encrypt() or crypto_aead_decrypt();
  * a refused ICV is -EBADMSG, a request under way -EINPROGRESS.  Without
- * CRYPTO_TFM_REQ_MAY_BACKLOG (uet never sets it), -EBUSY or -ENOSPC is a
- * request refused, its queue full: never made.
+ * CRYPTO_TFM_REQ_MAY_BACKLOG (set only where the caller waits for the
+ * request, crypto_wait_req()), -EBUSY or -ENOSPC is a request refused,
+ * its queue full: never made.
  */
 void uet_tss_req_set(struct aead_request *req,
 		     const struct uet_tss_hdr_info *h, const u8 *src4,

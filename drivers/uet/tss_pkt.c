@@ -172,12 +172,18 @@ static int pkt_wait(const struct uet_tss_pkt *t)
 	struct uet_tss_pkt *p;
 
 	p = kmalloc(sizeof(*p), GFP_ATOMIC);
+	if (!p) {
+		uet_count(t->udev, t->seal ? UET_CNT_TSS_TX_ERRORS :
+			  UET_CNT_DROP_NO_MEMORY, 1);
+		kfree_skb(t->skb);
+		return -ENOMEM;
+	}
 	spin_lock(&w->lock);
-	if (p && w->len < UET_TSS_WAIT_MAX) {
+	if (w->len[t->seal] < UET_TSS_WAIT_MAX) {
 		*p = *t;
 		pkt_async_begin(p->sa, p->udev);
 		list_add_tail(&p->node, &w->list);
-		w->len++;
+		w->len[t->seal]++;
 		queue_work(system_wq, &w->work);
 		t = NULL;
 	}
@@ -218,7 +224,8 @@ static bool tx_addr_own(struct uet_dev *udev, const struct in6_addr *addr)
 	if (ipv6_addr_v4mapped(addr))
 		return __ip_dev_find(net, addr->s6_addr32[3], false) ==
 		       udev->ndev;
-	return ipv6_chk_addr(net, addr, udev->ndev, 0);
+	/* strict: an address of another netdev does not do */
+	return ipv6_chk_addr(net, addr, udev->ndev, 1);
 }
 
 UET_CRYPTO_DONE(seal_done)
@@ -626,7 +633,7 @@ static void wait_one(struct uet_tss_pkt *t)
 
 	src = uet_tss_sa_src(t->sa, &t->saddr);
 	if (!src) {
-		fresh = uet_tss_src_derive(t->sa, &t->saddr);
+		fresh = uet_tss_src_derive(t->sa, &t->saddr, t->seal);
 		if (IS_ERR(fresh)) {
 			err = PTR_ERR(fresh);
 			goto drop;
@@ -682,8 +689,10 @@ drop:
 		uet_count(t->udev, UET_CNT_TSS_TX_ERRORS, 1);
 	else if (err == -ENOSPC)
 		uet_count(t->udev, UET_CNT_DROP_TSS_SOURCES, 1);
-	else
+	else if (err == -ENOMEM)
 		uet_count(t->udev, UET_CNT_DROP_NO_MEMORY, 1);
+	else	/* the crypto API made no key of it */
+		uet_count(t->udev, UET_CNT_DROP_TSS_NO_KEY, 1);
 	local_bh_enable();
 	kfree_skb(t->skb);
 }
@@ -709,7 +718,7 @@ static void uet_tss_wait_work(struct work_struct *work)
 	list_for_each_entry_safe(t, tmp, &list, node) {
 		wait_one(t);
 		spin_lock_bh(&w->lock);
-		w->len--;
+		w->len[t->seal]--;
 		spin_unlock_bh(&w->lock);
 		pkt_async_end(t->sa, t->udev);
 		kfree(t);

@@ -18,7 +18,9 @@ struct uet_dev;
 
 /*
  * Packets that may wait for their source's key to be derived from a
- * cluster key, at most, per device: each holds its packet.
+ * cluster key, at most, per device and way (sent or received): each
+ * holds its packet.  The ways have a bound each, so that packets from
+ * others, forged ones included, never keep the device from sending.
  */
 #define UET_TSS_WAIT_MAX	64
 
@@ -26,13 +28,14 @@ struct uet_dev;
  * struct uet_tss_wait - a device's packets waiting for derived keys
  * @lock: guards @list and @len.
  * @list: the packets (struct uet_tss_pkt, tss_pkt.c), in arrival order.
- * @len: how many, in @list or being worked on: %UET_TSS_WAIT_MAX at most.
+ * @len: how many, in @list or being worked on, received ([0]) and sent
+ *	([1]): %UET_TSS_WAIT_MAX at most each.
  * @work: derives their sources' keys, and seals or opens them.
  */
 struct uet_tss_wait {
 	spinlock_t lock;	/* see above */
 	struct list_head list;
-	unsigned int len;
+	unsigned int len[2];
 	struct work_struct work;
 };
 
