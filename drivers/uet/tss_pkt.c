@@ -617,84 +617,107 @@ drop:
 	kfree_skb(skb);
 }
 
-/*
- * Derive a key for a waiting packet's source, and seal or open the
- * packet with it.  A key derived to open a packet joins its cluster key's
- * sources only once the packet opened under it: forged packets, from
- * whatever sources they name, leave nothing behind.
- */
-static void wait_one(struct uet_tss_pkt *t)
+/* The key of a waiting packet's source, derived now, counted. */
+static struct uet_tss_src *wait_derive(struct uet_tss_pkt *t)
 {
-	struct uet_tss_src *src, *fresh = NULL;
-	DECLARE_CRYPTO_WAIT(done);
-	struct aead_request *req;
-	struct uet_tss_pkt *p = NULL;
-	int err = 0;
+	struct uet_tss_src *src;
 
-	src = uet_tss_sa_src(t->sa, &t->saddr);
-	if (!src) {
-		fresh = uet_tss_src_derive(t->sa, &t->saddr, t->seal);
-		if (IS_ERR(fresh)) {
-			err = PTR_ERR(fresh);
-			goto drop;
-		}
+	src = uet_tss_src_derive(t->sa, &t->saddr, t->seal);
+	if (!IS_ERR(src)) {
 		local_bh_disable();
 		uet_count(t->udev, UET_CNT_TSS_DERIVED, 1);
 		local_bh_enable();
-		/* a device's own address needs no proof */
-		if (t->seal) {
-			err = uet_tss_src_insert(t->sa, fresh);
-			if (err) {
-				uet_tss_src_free(t->sa, fresh);
-				goto drop;
-			}
-			src = fresh;
+	}
+	return src;
+}
+
+/*
+ * Seal a packet that waited for the key of its source, an address of
+ * the device's own (uet_tss_seal() checked it): the key needs no proof.
+ */
+static void wait_seal(struct uet_tss_pkt *t)
+{
+	struct uet_tss_src *src = uet_tss_sa_src(t->sa, &t->saddr);
+
+	if (!src) {
+		src = wait_derive(t);
+		if (IS_ERR(src))
+			goto drop;
+		/* the work item alone inserts a cluster key's sources */
+		if (uet_tss_src_insert(t->sa, src)) {
+			uet_tss_src_free(t->sa, src);
+			goto drop;
 		}
 	}
 	local_bh_disable();
 	rcu_read_lock();
-	if (t->seal) {
-		if (!pkt_seal(t, src->aead, src->mask))
-			t->sent(t->udev, t->skb, &t->saddr, &t->daddr,
-				t->entropy);
-	} else if (src) {
-		pkt_open_async(t, src->aead, src->mask);
-	} else {
-		p = pkt_open(t, fresh->aead, fresh->mask, &req);
-	}
+	if (!pkt_seal(t, src->aead, src->mask))
+		t->sent(t->udev, t->skb, &t->saddr, &t->daddr, t->entropy);
 	rcu_read_unlock();
 	local_bh_enable();
-	if (t->seal || src)
+	return;
+drop:
+	local_bh_disable();
+	uet_count(t->udev, UET_CNT_TSS_TX_ERRORS, 1);
+	local_bh_enable();
+	kfree_skb(t->skb);
+}
+
+/*
+ * Open a packet that waited for the key of its source.  A key derived
+ * for it joins its cluster key's sources only once the packet opened
+ * under it (synchronously, here): forged packets, from whatever sources
+ * they name, leave nothing behind.
+ */
+static void wait_open(struct uet_tss_pkt *t)
+{
+	struct uet_tss_src *src = uet_tss_sa_src(t->sa, &t->saddr);
+	DECLARE_CRYPTO_WAIT(done);
+	struct aead_request *req;
+	struct uet_tss_pkt *p;
+	int err;
+
+	if (src) {
+		local_bh_disable();
+		rcu_read_lock();
+		pkt_open_async(t, src->aead, src->mask);
+		rcu_read_unlock();
+		local_bh_enable();
 		return;
+	}
+	src = wait_derive(t);
+	if (IS_ERR(src)) {
+		err = PTR_ERR(src);
+		local_bh_disable();
+		if (err == -ENOSPC)
+			uet_count(t->udev, UET_CNT_DROP_TSS_SOURCES, 1);
+		else if (err == -ENOMEM)
+			uet_count(t->udev, UET_CNT_DROP_NO_MEMORY, 1);
+		else	/* the crypto API made no key of it */
+			uet_count(t->udev, UET_CNT_DROP_TSS_NO_KEY, 1);
+		local_bh_enable();
+		kfree_skb(t->skb);
+		return;
+	}
+	local_bh_disable();
+	p = pkt_open(t, src->aead, src->mask, &req);
+	local_bh_enable();
 	if (!p) {
-		uet_tss_src_free(t->sa, fresh);
+		uet_tss_src_free(t->sa, src);
 		return;
 	}
 	aead_request_set_callback(req, CRYPTO_TFM_REQ_MAY_SLEEP |
 				  CRYPTO_TFM_REQ_MAY_BACKLOG,
 				  crypto_req_done, &done);
 	err = crypto_wait_req(crypto_aead_decrypt(req), &done);
-	if (err || uet_tss_src_insert(t->sa, fresh))
-		uet_tss_src_free(t->sa, fresh);
+	if (err || uet_tss_src_insert(t->sa, src))
+		uet_tss_src_free(t->sa, src);
 	local_bh_disable();
 	rcu_read_lock();
 	open_end(p, err);
 	rcu_read_unlock();
 	local_bh_enable();
 	kfree_sensitive(p);
-	return;
-drop:
-	local_bh_disable();
-	if (t->seal)
-		uet_count(t->udev, UET_CNT_TSS_TX_ERRORS, 1);
-	else if (err == -ENOSPC)
-		uet_count(t->udev, UET_CNT_DROP_TSS_SOURCES, 1);
-	else if (err == -ENOMEM)
-		uet_count(t->udev, UET_CNT_DROP_NO_MEMORY, 1);
-	else	/* the crypto API made no key of it */
-		uet_count(t->udev, UET_CNT_DROP_TSS_NO_KEY, 1);
-	local_bh_enable();
-	kfree_skb(t->skb);
 }
 
 /**
@@ -716,7 +739,10 @@ static void uet_tss_wait_work(struct work_struct *work)
 	list_splice_init(&w->list, &list);
 	spin_unlock_bh(&w->lock);
 	list_for_each_entry_safe(t, tmp, &list, node) {
-		wait_one(t);
+		if (t->seal)
+			wait_seal(t);
+		else
+			wait_open(t);
 		spin_lock_bh(&w->lock);
 		w->len[t->seal]--;
 		spin_unlock_bh(&w->lock);
