@@ -108,6 +108,43 @@ capture_seeds() {
 	[ $rc = 0 ] && [ "$(grep -c ' pds ' /tmp/inject-seed.txt)" -gt 50 ]
 }
 
+# Packets the specification defines and uet does not act on, from the
+# third host: ACK_CCX, NACK_CCX, a negotiation control packet with ISROD,
+# a closing ACK with its expected PSN (to no PDC), and a RUD request
+# opening a PDC for SYNC_WRITE, 0x10.  Each is parsed, none is counted
+# malformed, the first three and the request are refused as unsupported,
+# and the request is answered UNSUPPORTED_OP.  Byte layouts:
+# Documentation/wire-format.rst.
+spec_refusals() {
+	local f=/tmp/inject-spec.txt pcap=/tmp/inject-spec.pcap pid m u r rc=0
+	cat >"$f" <<-EOF
+	48000000000000100001000250000000000000000000000000000000000000000000000000000000
+	6000010000000010000100020000001150000000000000000000000000000000
+	5ca00000000000010003000400000000
+	38400000000000100001000200000011
+	118c0000000010000007000010030001000000650000000000000000000000000000000000000000000000000000000000000000000000000000000000000000
+	EOF
+	m=$(counter uet0 drop_malformed) u=$(counter uet0 drop_unsupported)
+	r=$(counter uet0 rx_packets)
+	C tcpdump -Z root -i veth0 -U -w "$pcap" udp port 4793 \
+		2>/tmp/inject-tcpdump.err &
+	pid=$!
+	sleep 2		# tcpdump is listening
+	C "$dir/uet_inject" -R "$f" "$UET_NET4.1" | sed 's/^/# /'
+	sleep 1
+	kill -TERM "$pid"
+	wait "$pid"
+	"$dir/uet_pcap" "$pcap" | sed 's/^/# /' | tee /tmp/inject-spec-dec.txt
+	m=$(( $(counter uet0 drop_malformed) - m ))
+	u=$(( $(counter uet0 drop_unsupported) - u ))
+	r=$(( $(counter uet0 rx_packets) - r ))
+	echo "# uet0: rx_packets +$r, drop_malformed +$m, drop_unsupported +$u"
+	[ "$r" -eq 5 ] && [ "$m" -eq 0 ] && [ "$u" -eq 4 ] || rc=1
+	grep -q 'pds ACK.* ses RSP rc UNSUPPORTED_OP' /tmp/inject-spec-dec.txt ||
+		rc=1
+	return $rc
+}
+
 # wait_idle: both devices back to the PDCs they had (10 s at most)
 wait_idle() {
 	local end=$((SECONDS + 10))
@@ -265,9 +302,11 @@ cleanup() {
 
 trap cleanup EXIT
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 10
 ktap_test_result "setup: uet0, uet1 and a third host" setup_all
 ktap_test_result "seeds captured from every operation" capture_seeds
+ktap_test_result "what the specification defines is parsed, refused if not done" \
+	spec_refusals
 ktap_test_result "baseline" baseline
 ktap_test_result "$SECS s of hostile packets at uet0, live traffic beside" inject
 ktap_test_result "live transfers intact" live_intact

@@ -507,13 +507,17 @@ static unsigned int pds_layout(unsigned int type, const struct field **f)
 		*f = f_ack;
 		return sizeof(struct uet_pds_ack);
 	case UET_PDS_TYPE_ACK_CC:
-	case UET_PDS_TYPE_ACK_CCX:
 		*f = f_ack;
 		return sizeof(struct uet_pds_ack_cc);
+	case UET_PDS_TYPE_ACK_CCX:
+		*f = f_ack;
+		return sizeof(struct uet_pds_ack_ccx);
 	case UET_PDS_TYPE_NACK:
-	case UET_PDS_TYPE_NACK_CCX:
 		*f = f_nack;
 		return sizeof(struct uet_pds_nack);
+	case UET_PDS_TYPE_NACK_CCX:
+		*f = f_nack;
+		return sizeof(struct uet_pds_nack_ccx);
 	case UET_PDS_TYPE_CTRL:
 		*f = f_ctl;
 		return sizeof(struct uet_pds_ctl);

@@ -437,6 +437,7 @@ int uet_pdc_init(struct uet_pdc *pdc, const struct uet_pdc_cfg *cfg,
 	tx->rtx_twice = start_psn;
 	pdc->rx.cack = start_psn - 1;
 	pdc->rx.last_psn = start_psn - 1;
+	pdc->rx.high = start_psn - 1;
 	uet_pdc_rtt_init(&pdc->rtt, cfg->rto_initial, cfg->rto_min,
 			 cfg->rto_max);
 	return 0;
@@ -618,6 +619,7 @@ int uet_pdc_restore(struct uet_pdc *pdc, const struct uet_pdc_cfg *cfg,
 	pdc->state = s->state;
 	pdc->rx.cack = s->rx_cack;
 	pdc->rx.last_psn = s->rx_cack;
+	pdc->rx.high = s->rx_cack;
 	pdc->rx.history = min_t(u32, s->rx_history, cfg->window);
 	/* a threshold learnt stays, within the bounds of the new settings */
 	pdc->tx.reorder = clamp_t(u32, s->reorder, cfg->dup_thresh,
@@ -1629,6 +1631,8 @@ static void rx_account(struct uet_pdc *pdc, u32 psn, u32 flags,
 		break;
 	}
 	rx->last_psn = psn;
+	if (uet_psn_after(psn, rx->high))
+		rx->high = psn;
 	/* the sender learns of a mark in the next round trip, not later */
 	if (flags & UET_PDC_RX_CE) {
 		pdc->cnt[UET_PDC_CNT_RX_CE]++;

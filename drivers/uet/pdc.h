@@ -452,6 +452,7 @@ struct uet_pdc_tx {
  * @history: PSNs up to @cack that count as seen: the @history last ones,
  *	at most a window's worth, and none from before the start PSN.
  * @last_psn: the PSN last accepted (delivered or duplicate).
+ * @high: the highest PSN accepted, @cack when nothing above it was.
  * @unacked: requests delivered since the last ACK built.
  * @ack_due: an ACK should be built now.
  * @marked: a request taken since the last ACK built arrived ECN-marked:
@@ -468,6 +469,7 @@ struct uet_pdc_rx {
 	u32 cack;
 	u32 history;
 	u32 last_psn;
+	u32 high;
 	u32 unacked;
 	u32 holes;
 	bool ack_due;

@@ -199,7 +199,8 @@ unlock:
  * Target: NACK the request of @psn.  ROD_OOO: it arrived ahead of the
  * expected PSN, and the sender goes back at once, but once per hole: a
  * go-back-N burst would otherwise bring a NACK per packet.  TRIMMED: its
- * payload was cut on the way; the sender resends that PSN at once.
+ * payload was cut on the way; the sender resends that PSN at once.  Its
+ * payload is the highest PSN received + 1, as Wireshark reads it.
  */
 static void pdc_send_nack(struct uet_pds_pdc *pdc, u32 psn, u8 code)
 {
@@ -222,7 +223,7 @@ static void pdc_send_nack(struct uet_pds_pdc *pdc, u32 psn, u8 code)
 	h.nack.psn = psn;
 	h.nack.spdcid = pdc->lpdcid;
 	h.nack.dpdcid = pdc->rpdcid;
-	h.nack.payload = live->core.rx.cack + 1;
+	h.nack.payload = live->core.rx.high + 1;
 
 	skb = pds_hdr_skb(&h, sizeof(struct uet_pds_nack));
 	if (!skb)

@@ -938,10 +938,20 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 	if (!pdc)
 		return;
 
-	if (h->next_hdr == UET_SES_NH_RSP)
+	switch (h->next_hdr) {
+	case UET_SES_NH_NONE:
+		break;
+	case UET_SES_NH_RSP:
 		slen = sizeof(struct uet_ses_rsp);
-	else if (h->next_hdr == UET_SES_NH_RSP_DATA)
+		break;
+	case UET_SES_NH_RSP_DATA:
 		slen = sizeof(struct uet_ses_rsp_data);
+		break;
+	default:
+		/* a request's header, or data with no offset to place it at */
+		uet_count(udev, UET_CNT_DROP_UNSUPPORTED, 1);
+		goto put;
+	}
 	p = slen ? skb_header_pointer(skb, hlen, slen, buf) : NULL;
 	if (slen && (!p || uet_ses_parse(p, slen, h->next_hdr, &ses) < 0)) {
 		uet_count(udev, UET_CNT_DROP_MALFORMED, 1);

@@ -688,11 +688,14 @@ static void rcv_rudi_resp(struct uet_dev *udev, struct sk_buff *skb,
 	const u8 *p;
 	int err = 0;
 
+	if (h->next_hdr != UET_SES_NH_RSP && h->next_hdr != UET_SES_NH_RSP_DATA) {
+		uet_count(udev, UET_CNT_DROP_UNSUPPORTED, 1);
+		return;
+	}
 	slen = h->next_hdr == UET_SES_NH_RSP_DATA ? sizeof(struct uet_ses_rsp_data) :
 						     sizeof(struct uet_ses_rsp);
 	p = skb_header_pointer(skb, 0, slen, buf);
-	if ((h->next_hdr != UET_SES_NH_RSP && h->next_hdr != UET_SES_NH_RSP_DATA) ||
-	    !p || uet_ses_parse(p, slen, h->next_hdr, &ses) < 0) {
+	if (!p || uet_ses_parse(p, slen, h->next_hdr, &ses) < 0) {
 		uet_count(udev, UET_CNT_DROP_MALFORMED, 1);
 		return;
 	}

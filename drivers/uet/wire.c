@@ -59,6 +59,7 @@ static const char * const pds_ctl_names[UET_PDS_CTL_COUNT] = {
 	[UET_PDS_CTL_PROBE] = "PROBE",
 	[UET_PDS_CTL_CREDIT] = "CREDIT",
 	[UET_PDS_CTL_REQ_CREDIT] = "REQ_CREDIT",
+	[UET_PDS_CTL_NEGOTIATION] = "NEGOTIATION",
 };
 
 static const char * const pds_nack_names[UET_PDS_NACK_EXP_FATAL + 1] = {
@@ -109,6 +110,8 @@ static const char * const ses_opcode_names[UET_SES_OPCODE_COUNT] = {
 	[UET_SES_TSEND_ATOMIC] = "TSEND_ATOMIC",
 	[UET_SES_TSEND_FETCH_ATOMIC] = "TSEND_FETCH_ATOMIC",
 	[UET_SES_MSG_ERROR] = "MSG_ERROR",
+	[UET_SES_SYNC_WRITE] = "SYNC_WRITE",
+	[UET_SES_SYNC_ATOMIC] = "SYNC_ATOMIC",
 };
 
 static const char * const ses_rc_names[UET_SES_RC_COUNT] = {
@@ -413,9 +416,23 @@ static int parse_ack_cc(const struct uet_pds_ack_cc *h,
 	return -EPROTONOSUPPORT;
 }
 
+/* ACK_CCX: the SACK fields as in ACK_CC, the CC state left as it is. */
+static int parse_ack_ccx(const struct uet_pds_ack_ccx *h,
+			 struct uet_pds_ack_info *ack)
+{
+	if (h->ccx_type & UET_PDS_ACK_CC_RSVD)
+		return -EINVAL;
+	ack->cc_type = FIELD_GET(UET_PDS_ACK_CC_TYPE, h->ccx_type);
+	ack->mpr = h->mpr;
+	ack->sack_psn_offset = be16_to_cpu(h->sack_psn_offset);
+	ack->sack_bitmap = be64_to_cpu(h->sack_bitmap);
+	memcpy(ack->ccx_state, h->state, sizeof(ack->ccx_state));
+	return 0;
+}
+
 static int parse_ack(const void *buf, struct uet_pds_hdr_info *info)
 {
-	const struct uet_pds_ack_cc *h = buf;
+	const struct uet_pds_ack_epsn *h = buf;
 	struct uet_pds_ack_info *ack = &info->ack;
 
 	ack->ack_psn_offset = (s16)be16_to_cpu(h->ack.ack_psn_offset);
@@ -423,7 +440,11 @@ static int parse_ack(const void *buf, struct uet_pds_hdr_info *info)
 	ack->spdcid = be16_to_cpu(h->ack.spdcid);
 	ack->dpdcid = be16_to_cpu(h->ack.dpdcid);
 	if (info->type == UET_PDS_TYPE_ACK_CC)
-		return parse_ack_cc(h, ack);
+		return parse_ack_cc(buf, ack);
+	if (info->type == UET_PDS_TYPE_ACK_CCX)
+		return parse_ack_ccx(buf, ack);
+	if (info->flags & UET_PDS_F_EPSN)
+		ack->epsn = be32_to_cpu(h->epsn);
 	return 0;
 }
 
@@ -458,49 +479,78 @@ static int build_ack_cc(struct uet_pds_ack_cc *h,
 	return -EPROTONOSUPPORT;
 }
 
+static int build_ack_ccx(struct uet_pds_ack_ccx *h,
+			 const struct uet_pds_ack_info *ack)
+{
+	if (!FIELD_FIT(UET_PDS_ACK_CC_TYPE, ack->cc_type))
+		return -EINVAL;
+	h->ccx_type = FIELD_PREP(UET_PDS_ACK_CC_TYPE, ack->cc_type);
+	h->mpr = ack->mpr;
+	h->sack_psn_offset = cpu_to_be16(ack->sack_psn_offset);
+	h->sack_bitmap = cpu_to_be64(ack->sack_bitmap);
+	memcpy(h->state, ack->ccx_state, sizeof(h->state));
+	return 0;
+}
+
 static int build_ack(void *buf, const struct uet_pds_hdr_info *info)
 {
 	const struct uet_pds_ack_info *ack = &info->ack;
-	struct uet_pds_ack_cc *h = buf;
+	struct uet_pds_ack_epsn *h = buf;
 
 	h->ack.ack_psn_offset = cpu_to_be16((u16)ack->ack_psn_offset);
 	h->ack.cack_psn = cpu_to_be32(ack->cack_psn);
 	h->ack.spdcid = cpu_to_be16(ack->spdcid);
 	h->ack.dpdcid = cpu_to_be16(ack->dpdcid);
 	if (info->type == UET_PDS_TYPE_ACK_CC)
-		return build_ack_cc(h, ack);
+		return build_ack_cc(buf, ack);
+	if (info->type == UET_PDS_TYPE_ACK_CCX)
+		return build_ack_ccx(buf, ack);
+	if (info->flags & UET_PDS_F_EPSN)
+		h->epsn = cpu_to_be32(ack->epsn);
 	return 0;
 }
 
 static int parse_nack(const void *buf, struct uet_pds_hdr_info *info)
 {
-	const struct uet_pds_nack *h = buf;
+	const struct uet_pds_nack_ccx *h = buf;
 	struct uet_pds_nack_info *nack = &info->nack;
 
-	if (!uet_pds_nack_name(h->code))
+	if (!uet_pds_nack_name(h->nack.code))
 		return -EPROTONOSUPPORT;
-	nack->code = h->code;
-	nack->vendor_code = h->vendor_code;
-	nack->psn = be32_to_cpu(h->psn);
-	nack->spdcid = be16_to_cpu(h->spdcid);
-	nack->dpdcid = be16_to_cpu(h->dpdcid);
-	nack->payload = be32_to_cpu(h->payload);
+	nack->code = h->nack.code;
+	nack->vendor_code = h->nack.vendor_code;
+	nack->psn = be32_to_cpu(h->nack.psn);
+	nack->spdcid = be16_to_cpu(h->nack.spdcid);
+	nack->dpdcid = be16_to_cpu(h->nack.dpdcid);
+	nack->payload = be32_to_cpu(h->nack.payload);
+	if (info->type == UET_PDS_TYPE_NACK_CCX) {
+		nack->ccx_type = FIELD_GET(UET_PDS_NCCX_TYPE, h->state[0]);
+		memcpy(nack->ccx_state, h->state, sizeof(nack->ccx_state));
+		nack->ccx_state[0] &= ~UET_PDS_NCCX_TYPE;
+	}
 	return 0;
 }
 
 static int build_nack(void *buf, const struct uet_pds_hdr_info *info)
 {
 	const struct uet_pds_nack_info *nack = &info->nack;
-	struct uet_pds_nack *h = buf;
+	struct uet_pds_nack_ccx *h = buf;
 
 	if (!uet_pds_nack_name(nack->code))
 		return -EPROTONOSUPPORT;
-	h->code = nack->code;
-	h->vendor_code = nack->vendor_code;
-	h->psn = cpu_to_be32(nack->psn);
-	h->spdcid = cpu_to_be16(nack->spdcid);
-	h->dpdcid = cpu_to_be16(nack->dpdcid);
-	h->payload = cpu_to_be32(nack->payload);
+	h->nack.code = nack->code;
+	h->nack.vendor_code = nack->vendor_code;
+	h->nack.psn = cpu_to_be32(nack->psn);
+	h->nack.spdcid = cpu_to_be16(nack->spdcid);
+	h->nack.dpdcid = cpu_to_be16(nack->dpdcid);
+	h->nack.payload = cpu_to_be32(nack->payload);
+	if (info->type != UET_PDS_TYPE_NACK_CCX)
+		return 0;
+	if (!FIELD_FIT(UET_PDS_NCCX_TYPE >> 4, nack->ccx_type) ||
+	    (nack->ccx_state[0] & UET_PDS_NCCX_TYPE))
+		return -EINVAL;
+	memcpy(h->state, nack->ccx_state, sizeof(h->state));
+	h->state[0] |= FIELD_PREP(UET_PDS_NCCX_TYPE, nack->ccx_type);
 	return 0;
 }
 
@@ -533,6 +583,7 @@ static int build_ctl(void *buf, const struct uet_pds_hdr_info *info)
 }
 
 #define PDS_REQ_FLAGS	(UET_PDS_F_RETX | UET_PDS_F_AR | UET_PDS_F_SYN)
+#define PDS_CTL_FLAGS	(PDS_REQ_FLAGS | UET_PDS_F_ISROD)
 #define PDS_RUDI_FLAGS	(UET_PDS_F_M | UET_PDS_F_RETX)
 #define PDS_ACK_FLAGS	(UET_PDS_F_M | UET_PDS_F_RETX | UET_PDS_F_P | \
 			 UET_PDS_F_ACK_REQ)
@@ -551,14 +602,19 @@ static const struct pds_fmt pds_fmts[UET_PDS_TYPE_COUNT] = {
 	[UET_PDS_TYPE_RUDI_RESP] =
 		PDS_FMT(uet_pds_rudi, PDS_RUDI_FLAGS, parse_rudi, build_rudi),
 	[UET_PDS_TYPE_UUD_REQ] = PDS_FMT(uet_pds_uud, 0, parse_rudi, build_rudi),
-	[UET_PDS_TYPE_ACK] =
-		PDS_FMT(uet_pds_ack, PDS_ACK_FLAGS, parse_ack, build_ack),
+	[UET_PDS_TYPE_ACK] = PDS_FMT(uet_pds_ack,
+				     PDS_ACK_FLAGS | UET_PDS_F_EPSN,
+				     parse_ack, build_ack),
 	[UET_PDS_TYPE_ACK_CC] =
 		PDS_FMT(uet_pds_ack_cc, PDS_ACK_FLAGS, parse_ack, build_ack),
+	[UET_PDS_TYPE_ACK_CCX] =
+		PDS_FMT(uet_pds_ack_ccx, PDS_ACK_FLAGS, parse_ack, build_ack),
 	[UET_PDS_TYPE_NACK] =
 		PDS_FMT(uet_pds_nack, PDS_NACK_FLAGS, parse_nack, build_nack),
 	[UET_PDS_TYPE_CTRL] =
-		PDS_FMT(uet_pds_ctl, PDS_REQ_FLAGS, parse_ctl, build_ctl),
+		PDS_FMT(uet_pds_ctl, PDS_CTL_FLAGS, parse_ctl, build_ctl),
+	[UET_PDS_TYPE_NACK_CCX] = PDS_FMT(uet_pds_nack_ccx, PDS_NACK_FLAGS,
+					  parse_nack, build_nack),
 	[UET_PDS_TYPE_RUD_CC_REQ] =
 		PDS_FMT(uet_pds_req_cc, PDS_REQ_FLAGS, parse_req, build_req),
 	[UET_PDS_TYPE_ROD_CC_REQ] =
@@ -572,12 +628,26 @@ static const struct pds_fmt *pds_fmt(unsigned int type)
 	return &pds_fmts[type];
 }
 
+static bool pds_is_ack(u8 type)
+{
+	return type == UET_PDS_TYPE_ACK || type == UET_PDS_TYPE_ACK_CC ||
+	       type == UET_PDS_TYPE_ACK_CCX;
+}
+
+/* The header's length: its type's, and the expected PSN of an ACK with it. */
+static unsigned int pds_len(const struct pds_fmt *fmt, u8 flags)
+{
+	if (fmt->flags & flags & UET_PDS_F_EPSN)
+		return sizeof(struct uet_pds_ack_epsn);
+	return fmt->len;
+}
+
 /* Checks the prologue's flags and next header (control type). */
 static int check_prologue(const struct pds_fmt *fmt, u8 type, u8 nh, u8 flags)
 {
 	if (flags & ~fmt->flags)
 		return -EINVAL;
-	if ((type == UET_PDS_TYPE_ACK || type == UET_PDS_TYPE_ACK_CC) &&
+	if (pds_is_ack(type) &&
 	    FIELD_GET(UET_PDS_F_ACK_REQ, flags) > UET_PDS_ACK_REQ_CLOSE)
 		return -EINVAL;
 	if (type == UET_PDS_TYPE_CTRL)
@@ -591,15 +661,16 @@ static int check_prologue(const struct pds_fmt *fmt, u8 type, u8 nh, u8 flags)
  * @len: bytes available at @buf.
  * @info: filled in on success; unspecified on error.
  *
- * ACK_CCX and NACK_CCX are not handled (-EPROTONOSUPPORT): the sources
- * disagree on their length.  A TSS header (UET_PDS_TYPE_TSS) goes to
- * uet_tss_parse() instead.
+ * Every type the sources define but TSS: a TSS header
+ * (UET_PDS_TYPE_TSS) goes to uet_tss_parse() instead.  The vendor's state
+ * of ACK_CCX and NACK_CCX is left as it is on the wire.
  *
  * Return: the header length, or a negative errno.
  */
 int uet_pds_parse(const u8 *buf, size_t len, struct uet_pds_hdr_info *info)
 {
 	const struct pds_fmt *fmt;
+	unsigned int hlen;
 	__be16 word;
 	u16 prologue;
 	u8 nh;
@@ -621,12 +692,15 @@ int uet_pds_parse(const u8 *buf, size_t len, struct uet_pds_hdr_info *info)
 	err = check_prologue(fmt, info->type, nh, info->flags);
 	if (err)
 		return err;
+	hlen = pds_len(fmt, info->flags);
+	if (len < hlen)
+		return -EMSGSIZE;
 	if (info->type == UET_PDS_TYPE_CTRL)
 		info->ctl.type = nh;
 	else
 		info->next_hdr = nh;
 	err = fmt->parse(buf, info);
-	return err ?: fmt->len;
+	return err ?: hlen;
 }
 
 /**
@@ -642,6 +716,7 @@ int uet_pds_build(u8 *buf, size_t len, const struct uet_pds_hdr_info *info)
 {
 	const struct pds_fmt *fmt = pds_fmt(info->type);
 	u8 nh = info->next_hdr;
+	unsigned int hlen;
 	__be16 prologue;
 	int err;
 
@@ -654,7 +729,10 @@ int uet_pds_build(u8 *buf, size_t len, const struct uet_pds_hdr_info *info)
 	err = check_prologue(fmt, info->type, nh, info->flags);
 	if (err)
 		return err;
-	memset(buf, 0, fmt->len);
+	hlen = pds_len(fmt, info->flags);
+	if (len < hlen)
+		return -EMSGSIZE;
+	memset(buf, 0, hlen);
 	err = fmt->build(buf, info);
 	if (err)
 		return err;
@@ -662,7 +740,7 @@ int uet_pds_build(u8 *buf, size_t len, const struct uet_pds_hdr_info *info)
 			       FIELD_PREP(UET_PDS_PRLG_NEXT_HDR, nh) |
 			       info->flags);
 	memcpy(buf, &prologue, sizeof(prologue));
-	return fmt->len;
+	return hlen;
 }
 
 /*
@@ -862,7 +940,8 @@ static bool rsp_opcode_ok(u8 next_hdr, u8 opcode)
 {
 	return opcode <= UET_SES_RSP_NONE &&
 	       (opcode == UET_SES_RSP_WITH_DATA) ==
-	       (next_hdr == UET_SES_NH_RSP_DATA);
+	       (next_hdr == UET_SES_NH_RSP_DATA ||
+		next_hdr == UET_SES_NH_RSP_DATA_SMALL);
 }
 
 static int parse_rsp_common(const struct uet_ses_rsp *h,
@@ -953,6 +1032,43 @@ static int build_rsp_data(void *buf, const struct uet_ses_hdr_info *info)
 	return build_rsp_common(buf, info);
 }
 
+/*
+ * The small-data response shares the first two bytes; its payload length
+ * stands where the others have the message ID.
+ */
+static int parse_rsp_small(const void *buf, struct uet_ses_hdr_info *info)
+{
+	struct uet_ses_rsp_info *rsp = &info->rsp;
+	const struct uet_ses_rsp_small *h = buf;
+	u32 job = be32_to_cpu(h->job_id);
+	u16 plen = be16_to_cpu(h->payload_length);
+	int err;
+
+	if ((job & ~UET_SES_JOB_ID) || (plen & UET_SES_LEN_RSVD))
+		return -EINVAL;
+	err = parse_rsp_common(buf, info);
+	rsp->message_id = 0;
+	rsp->payload_length = plen;
+	rsp->job_id = job;
+	rsp->req_psn = be32_to_cpu(h->req_psn);
+	return err;
+}
+
+static int build_rsp_small(void *buf, const struct uet_ses_hdr_info *info)
+{
+	const struct uet_ses_rsp_info *rsp = &info->rsp;
+	struct uet_ses_rsp_small *h = buf;
+	int err;
+
+	if (!FIELD_FIT(UET_SES_LEN, rsp->payload_length))
+		return -EINVAL;
+	err = build_rsp_common(buf, info);
+	h->payload_length = cpu_to_be16(rsp->payload_length);
+	h->job_id = cpu_to_be32(rsp->job_id);
+	h->req_psn = cpu_to_be32(rsp->req_psn);
+	return err;
+}
+
 struct ses_fmt {
 	u8 len;
 	int (*parse)(const void *buf, struct uet_ses_hdr_info *info);
@@ -969,6 +1085,8 @@ static const struct ses_fmt ses_fmts[UET_SES_NH_COUNT] = {
 	[UET_SES_NH_RSP] = SES_FMT(uet_ses_rsp, parse_rsp, build_rsp),
 	[UET_SES_NH_RSP_DATA] =
 		SES_FMT(uet_ses_rsp_data, parse_rsp_data, build_rsp_data),
+	[UET_SES_NH_RSP_DATA_SMALL] =
+		SES_FMT(uet_ses_rsp_small, parse_rsp_small, build_rsp_small),
 };
 
 static const struct ses_fmt *ses_fmt(unsigned int next_hdr)
@@ -985,11 +1103,10 @@ static const struct ses_fmt *ses_fmt(unsigned int next_hdr)
  * @next_hdr: the PDS header's next-header value, enum uet_ses_next_hdr.
  * @info: filled in on success; unspecified on error.
  *
- * Handles the small, medium and standard requests and the responses with
- * and without data.  The atomic and rendezvous extension headers that
- * follow some standard requests are left to their opcode's handler.
- * UET_SES_NH_NONE and UET_SES_NH_RSP_DATA_SMALL, whose length the sources
- * disagree on, give -EPROTONOSUPPORT.
+ * Handles the small, medium and standard requests and the responses
+ * without data, with data and with small data.  The extension headers
+ * that follow some standard requests are left to their opcode's handler.
+ * UET_SES_NH_NONE gives -EPROTONOSUPPORT.
  *
  * Return: the header length, or a negative errno.
  */

@@ -90,8 +90,14 @@ enum uet_ses_next_hdr {
 #define UET_PDS_PRLG_NEXT_HDR	GENMASK(10, 7)
 #define UET_PDS_PRLG_FLAGS	GENMASK(6, 0)
 
-/* Flags within UET_PDS_PRLG_FLAGS, by type: dissect_pds_flags(). */
+/*
+ * Flags within UET_PDS_PRLG_FLAGS, by type: dissect_pds_flags(); EPSN and
+ * ISROD from the reference provider's uet_pkt_hdr.h (Wireshark leaves them
+ * in its reserved masks).
+ */
+#define UET_PDS_F_EPSN		BIT(6)	/* ACK: the expected PSN follows */
 #define UET_PDS_F_M		BIT(5)	/* ACK, NACK, RUDI: request was ECN-marked */
+#define UET_PDS_F_ISROD		BIT(5)	/* control: the PDC is ROD, not RUD */
 #define UET_PDS_F_RETX		BIT(4)	/* retransmission */
 #define UET_PDS_F_AR		BIT(3)	/* RUD/ROD, control: ACK requested */
 #define UET_PDS_F_P		BIT(3)	/* ACK: answers a probe */
@@ -153,6 +159,15 @@ struct uet_pds_ack {
 	__be32 cack_psn;
 	__be16 spdcid;
 	__be16 dpdcid;
+} __packed;
+
+/*
+ * The closing ACK of a PDC set up securely: an ACK plus the next PSN the
+ * secure domain expects, 16 B (the reference provider's uet_pds_ack_epsn).
+ */
+struct uet_pds_ack_epsn {
+	struct uet_pds_ack ack;
+	__be32 epsn;
 } __packed;
 
 /* ACK_CC: an ACK plus 20 B of SACK and CC state, dissect_pds_ack_ext_hdr(). */
@@ -235,6 +250,30 @@ struct uet_pds_nack {
 } __packed;
 
 /*
+ * ACK_CCX and NACK_CCX carry 16 B of state for a congestion control of
+ * the vendor's own (Wireshark's "CCX State", the reference provider's
+ * uet_pds_ack_ccx and uet_pds_nack_ccx).  ACK_CCX, 40 B: an ACK_CC whose
+ * CC type is the CCX type and whose CC state is 16 B.  NACK_CCX, 32 B: a
+ * NACK and the state, whose first four bits are the CCX type.
+ */
+#define UET_PDS_CCX_STATE_LEN	16
+#define UET_PDS_NCCX_TYPE	GENMASK(7, 4)	/* of the state's first byte */
+
+struct uet_pds_ack_ccx {
+	struct uet_pds_ack ack;
+	u8 ccx_type;			/* UET_PDS_ACK_CC_TYPE */
+	u8 mpr;
+	__be16 sack_psn_offset;
+	__be64 sack_bitmap;
+	u8 state[UET_PDS_CCX_STATE_LEN];
+} __packed;
+
+struct uet_pds_nack_ccx {
+	struct uet_pds_nack nack;
+	u8 state[UET_PDS_CCX_STATE_LEN];
+} __packed;
+
+/*
  * Control packets, 16 B, dissect_pds_ctl(); the type (PDS_CTL_TYPE_*) is in
  * the NH bits.
  */
@@ -248,6 +287,7 @@ enum uet_pds_ctl_type {
 	UET_PDS_CTL_PROBE,
 	UET_PDS_CTL_CREDIT,
 	UET_PDS_CTL_REQ_CREDIT,
+	UET_PDS_CTL_NEGOTIATION,	/* XDP2, the reference provider */
 	UET_PDS_CTL_COUNT
 };
 
@@ -265,13 +305,16 @@ static_assert(sizeof(struct uet_pds_req_cc) == 16);
 static_assert(sizeof(struct uet_pds_rudi) == 8);
 static_assert(sizeof(struct uet_pds_uud) == 4);
 static_assert(sizeof(struct uet_pds_ack) == 12);
+static_assert(sizeof(struct uet_pds_ack_epsn) == 16);
 static_assert(sizeof(struct uet_pds_ack_cc) == 32);
+static_assert(sizeof(struct uet_pds_ack_ccx) == 40);
 static_assert(sizeof(struct uet_pds_nack) == 16);
+static_assert(sizeof(struct uet_pds_nack_ccx) == 32);
 static_assert(sizeof(struct uet_pds_ctl) == 16);
 
-/* The longest PDS header: ACK_CC.  Enough to parse any PDS packet type. */
-#define UET_PDS_MAX_HDR_LEN	32
-static_assert(sizeof(struct uet_pds_ack_cc) == UET_PDS_MAX_HDR_LEN);
+/* The longest PDS header: ACK_CCX.  Enough to parse any PDS packet type. */
+#define UET_PDS_MAX_HDR_LEN	40
+static_assert(sizeof(struct uet_pds_ack_ccx) == UET_PDS_MAX_HDR_LEN);
 
 /*
  * SES headers.  Requests open with a reserved/opcode byte and a
@@ -317,6 +360,8 @@ enum uet_ses_opcode {
 	UET_SES_TSEND_ATOMIC,
 	UET_SES_TSEND_FETCH_ATOMIC,
 	UET_SES_MSG_ERROR,
+	UET_SES_SYNC_WRITE,		/* the reference provider's sync groups */
+	UET_SES_SYNC_ATOMIC,
 	UET_SES_OPCODE_COUNT
 };
 
@@ -507,11 +552,25 @@ struct uet_ses_rsp_data {
 	__be32 message_offset;
 } __packed;
 
+/*
+ * Response with small data, 12 B: the reference provider's uet_ses_rsp_ds
+ * and XDP2's struct uet_ses_response_small_data_hdr; the job ID's top byte
+ * is reserved.
+ */
+struct uet_ses_rsp_small {
+	u8 list_opcode;
+	u8 version_rc;
+	__be16 payload_length;
+	__be32 job_id;
+	__be32 req_psn;
+} __packed;
+
 static_assert(sizeof(struct uet_ses_std) == 44);
 static_assert(sizeof(struct uet_ses_medium) == 32);
 static_assert(sizeof(struct uet_ses_small) == 20);
 static_assert(sizeof(struct uet_ses_rsp) == 12);
 static_assert(sizeof(struct uet_ses_rsp_data) == 20);
+static_assert(sizeof(struct uet_ses_rsp_small) == 12);
 static_assert(sizeof(struct uet_ses_amo) == 4);
 static_assert(sizeof(struct uet_ses_amo_cas) == 36);
 
@@ -567,7 +626,8 @@ struct uet_pds_req_info {
  * @ack_psn_offset: the PSN this ACK answers, minus @cack_psn.
  * @spdcid: source PDC.
  * @dpdcid: destination PDC.
- * @cc_type: ACK_CC only, from here on: enum uet_pds_cc_type.
+ * @cc_type: ACK_CC only, from here on: enum uet_pds_cc_type; in ACK_CCX,
+ *	the CCX type.
  * @mpr: maximum PSN range.
  * @sack_psn_offset: SACK bitmap base PSN minus @cack_psn.
  * @sack_bitmap: one bit per PSN from the SACK base.
@@ -577,6 +637,10 @@ struct uet_pds_req_info {
  * @cwnd_pend: NSCC receiver cwnd penalty, 7 bits.
  * @rcvd_bytes: NSCC received byte count, 24 bits.
  * @credit: credit-based CC, 24 bits.
+ * @epsn: ACK with UET_PDS_F_EPSN only: the next PSN the secure domain
+ *	expects.
+ * @ccx_state: ACK_CCX only, with @cc_type, @mpr and the SACK fields: the
+ *	vendor's CC state, as on the wire.
  */
 struct uet_pds_ack_info {
 	u32 cack_psn;
@@ -593,6 +657,8 @@ struct uet_pds_ack_info {
 	u8 cwnd_pend;
 	u32 rcvd_bytes;
 	u32 credit;
+	u32 epsn;
+	u8 ccx_state[UET_PDS_CCX_STATE_LEN];
 };
 
 /**
@@ -603,6 +669,8 @@ struct uet_pds_ack_info {
  * @spdcid: source PDC.
  * @dpdcid: destination PDC.
  * @payload: highest PSN received + 1.
+ * @ccx_type: NACK_CCX only: the CCX type, the first four bits of ...
+ * @ccx_state: ... the vendor's CC state, the rest as on the wire.
  */
 struct uet_pds_nack_info {
 	u8 code;
@@ -611,6 +679,8 @@ struct uet_pds_nack_info {
 	u16 spdcid;
 	u16 dpdcid;
 	u32 payload;
+	u8 ccx_type;
+	u8 ccx_state[UET_PDS_CCX_STATE_LEN];
 };
 
 /**
@@ -704,8 +774,9 @@ struct uet_ses_req_info {
  * @job_id: 24 bits.
  * @modified_length: bytes the request acted on.
  * @read_req_message_id: with data: the read request answered.
- * @payload_length: with data, 14 bits.
+ * @payload_length: with data or small data, 14 bits.
  * @message_offset: with data: where the payload sits in the message.
+ * @req_psn: with small data: the PSN of the request answered.
  */
 struct uet_ses_rsp_info {
 	u8 list;
@@ -719,6 +790,7 @@ struct uet_ses_rsp_info {
 	u16 read_req_message_id;
 	u16 payload_length;
 	u32 message_offset;
+	u32 req_psn;
 };
 
 /**

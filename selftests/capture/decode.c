@@ -102,6 +102,12 @@ static void put_ses(struct out *o, const unsigned char *p, size_t len,
 	}
 	if (nh == UET_SES_NH_RSP || nh == UET_SES_NH_RSP_DATA ||
 	    nh == UET_SES_NH_RSP_DATA_SMALL) {
+		if (nh == UET_SES_NH_RSP_DATA_SMALL) {
+			put(o, " ses RSP_SMALL rc %s psn %u len %u",
+			    name(uet_ses_rc_name(h.rsp.rc)), h.rsp.req_psn,
+			    h.rsp.payload_length);
+			return;
+		}
 		put(o, " ses %s rc %s msg %u", nh == UET_SES_NH_RSP ? "RSP" : "RSP_DATA",
 		    name(uet_ses_rc_name(h.rsp.rc)), h.rsp.message_id);
 		if (nh != UET_SES_NH_RSP)
@@ -172,18 +178,26 @@ static void put_pds(struct out *o, const unsigned char *p, size_t len)
 		break;
 	case UET_PDS_TYPE_ACK:
 	case UET_PDS_TYPE_ACK_CC:
+	case UET_PDS_TYPE_ACK_CCX:
 		put(o, " cack %u ack_psn %u spdcid %u dpdcid %u", h.ack.cack_psn,
 		    h.ack.cack_psn + h.ack.ack_psn_offset, h.ack.spdcid,
 		    h.ack.dpdcid);
-		if (h.type == UET_PDS_TYPE_ACK_CC)
+		if (h.flags & UET_PDS_F_EPSN && h.type == UET_PDS_TYPE_ACK)
+			put(o, " epsn %u", h.ack.epsn);
+		if (h.type != UET_PDS_TYPE_ACK)
 			put(o, " sack_base %u sack %#llx",
 			    h.ack.cack_psn + h.ack.sack_psn_offset,
 			    (unsigned long long)h.ack.sack_bitmap);
+		if (h.type == UET_PDS_TYPE_ACK_CCX)
+			put(o, " ccx %u", h.ack.cc_type);
 		break;
 	case UET_PDS_TYPE_NACK:
-		put(o, " code %s psn %u spdcid %u dpdcid %u",
+	case UET_PDS_TYPE_NACK_CCX:
+		put(o, " code %s psn %u spdcid %u dpdcid %u payload %u",
 		    name(uet_pds_nack_name(h.nack.code)), h.nack.psn,
-		    h.nack.spdcid, h.nack.dpdcid);
+		    h.nack.spdcid, h.nack.dpdcid, h.nack.payload);
+		if (h.type == UET_PDS_TYPE_NACK_CCX)
+			put(o, " ccx %u", h.nack.ccx_type);
 		break;
 	case UET_PDS_TYPE_CTRL:
 		put(o, " ctl %s psn %u spdcid %u", name(uet_pds_ctl_name(h.ctl.type)),

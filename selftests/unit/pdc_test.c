@@ -531,10 +531,12 @@ TEST(rx_bitmap_until_in_order)
 
 	small_cfg(&cfg, UET_PDC_RUD, 64);
 	ASSERT_EQ(0, uet_pdc_init(&pdc, &cfg, false, 100));
+	EXPECT_EQ(99, pdc.rx.high);
 	EXPECT_EQ(UET_PDC_RX_DELIVER_OOO,
 		  uet_pdc_rx_packet(&pdc, 102, UET_PDC_RX_SYN));
 	EXPECT_EQ(UET_PDC_RX_DELIVER_OOO, uet_pdc_rx_packet(&pdc, 104, 0));
 	EXPECT_EQ(2, pdc.rx.holes);
+	EXPECT_EQ(104, pdc.rx.high);		/* what a NACK's payload says */
 	uet_pdc_rx_build_ack(&pdc, &ack);
 	EXPECT_FALSE(uet_pdc_save(&pdc, &saved));
 	ASSERT_NE(NULL, pdc.rx.recvd);		/* holes at 100, 101, 103 */
@@ -542,6 +544,7 @@ TEST(rx_bitmap_until_in_order)
 	EXPECT_EQ(UET_PDC_RX_DELIVER, uet_pdc_rx_packet(&pdc, 101, 0));
 	EXPECT_EQ(102, pdc.rx.cack);
 	EXPECT_EQ(1, pdc.rx.holes);
+	EXPECT_EQ(104, pdc.rx.high);
 	uet_pdc_rx_build_ack(&pdc, &ack);
 	EXPECT_FALSE(uet_pdc_save(&pdc, &saved));
 	ASSERT_NE(NULL, pdc.rx.recvd);		/* 104 still waits for 103 */
@@ -552,8 +555,11 @@ TEST(rx_bitmap_until_in_order)
 	EXPECT_TRUE(uet_pdc_save(&pdc, &saved));
 	EXPECT_EQ(NULL, pdc.rx.recvd);
 	ASSERT_EQ(0, uet_pdc_restore(&pdc, &cfg, false, &saved));
+	EXPECT_EQ(104, pdc.rx.high);
 	EXPECT_EQ(UET_PDC_RX_DUPLICATE, uet_pdc_rx_packet(&pdc, 102, 0));
+	EXPECT_EQ(104, pdc.rx.high);
 	EXPECT_EQ(UET_PDC_RX_DELIVER_OOO, uet_pdc_rx_packet(&pdc, 106, 0));
+	EXPECT_EQ(106, pdc.rx.high);
 	ASSERT_NE(NULL, pdc.rx.recvd);
 	EXPECT_EQ(UET_PDC_RX_DUPLICATE, uet_pdc_rx_packet(&pdc, 106, 0));
 	EXPECT_FALSE(test_bit(107 & 63, pdc.rx.recvd));

@@ -293,7 +293,19 @@ static bool is_req(u8 type)
 
 static bool is_ack(u8 type)
 {
-	return type == UET_PDS_TYPE_ACK || type == UET_PDS_TYPE_ACK_CC;
+	return type == UET_PDS_TYPE_ACK || type == UET_PDS_TYPE_ACK_CC ||
+	       type == UET_PDS_TYPE_ACK_CCX;
+}
+
+static bool is_nack(u8 type)
+{
+	return type == UET_PDS_TYPE_NACK || type == UET_PDS_TYPE_NACK_CCX;
+}
+
+/* A header's length with @flags: an ACK's grows by the expected PSN. */
+static int pds_len(u8 type, int len, u8 flags)
+{
+	return type == UET_PDS_TYPE_ACK && (flags & 0x40) ? len + 4 : len;
 }
 
 /* The flags each type may carry, written out independently of wire.c. */
@@ -304,15 +316,19 @@ static bool pds_flags_ok(u8 type, u8 flags)
 	case UET_PDS_TYPE_ROD_REQ:
 	case UET_PDS_TYPE_RUD_CC_REQ:
 	case UET_PDS_TYPE_ROD_CC_REQ:
-	case UET_PDS_TYPE_CTRL:
 		return !(flags & 0x63);
+	case UET_PDS_TYPE_CTRL:
+		return !(flags & 0x43);
 	case UET_PDS_TYPE_RUDI_REQ:
 	case UET_PDS_TYPE_RUDI_RESP:
 		return !(flags & 0x4f);
 	case UET_PDS_TYPE_ACK:
+		return !(flags & 0x01) && (flags & 0x06) != 0x06;
 	case UET_PDS_TYPE_ACK_CC:
+	case UET_PDS_TYPE_ACK_CCX:
 		return !(flags & 0x41) && (flags & 0x06) != 0x06;
 	case UET_PDS_TYPE_NACK:
+	case UET_PDS_TYPE_NACK_CCX:
 		return !(flags & 0x47);
 	}
 	return !flags;
@@ -354,15 +370,24 @@ static void sample_pds(u8 type, u8 flags, struct uet_pds_hdr_info *info)
 		info->ack.ack_psn_offset = -7;
 		info->ack.spdcid = 0x1111;
 		info->ack.dpdcid = 0x2222;
-		if (type == UET_PDS_TYPE_ACK_CC) {
+		if (type != UET_PDS_TYPE_ACK) {
 			info->ack.cc_type = UET_PDS_CC_CREDIT;
 			info->ack.mpr = 0x3c;
 			info->ack.sack_psn_offset = 0x8001;
 			info->ack.sack_bitmap = 0x0123456789abcdefull;
+		}
+		if (type == UET_PDS_TYPE_ACK_CC) {
 			info->ack.credit = 0xfedcba;
 			info->ack.ooo_count = 0x4242;
 		}
-	} else if (type == UET_PDS_TYPE_NACK) {
+		if (type == UET_PDS_TYPE_ACK_CCX) {
+			info->ack.cc_type = 0xc;
+			memset(info->ack.ccx_state, 0xc5,
+			       sizeof(info->ack.ccx_state));
+		}
+		if (type == UET_PDS_TYPE_ACK && (flags & UET_PDS_F_EPSN))
+			info->ack.epsn = 0x31415926;
+	} else if (is_nack(type)) {
 		info->next_hdr = UET_SES_NH_NONE;
 		info->nack.code = UET_PDS_NACK_TRIMMED;
 		info->nack.vendor_code = 0x77;
@@ -370,6 +395,12 @@ static void sample_pds(u8 type, u8 flags, struct uet_pds_hdr_info *info)
 		info->nack.spdcid = 0x3333;
 		info->nack.dpdcid = 0x4444;
 		info->nack.payload = 0x50607080;
+		if (type == UET_PDS_TYPE_NACK_CCX) {
+			info->nack.ccx_type = 0xa;
+			memset(info->nack.ccx_state, 0x3c,
+			       sizeof(info->nack.ccx_state));
+			info->nack.ccx_state[0] = 0x0c;
+		}
 	} else if (type == UET_PDS_TYPE_CTRL) {
 		info->next_hdr = UET_SES_NH_NONE;
 		info->ctl.type = UET_PDS_CTL_PROBE;
@@ -400,7 +431,9 @@ FIXTURE_VARIANT_ADD(pds, rudi_resp) { .type = UET_PDS_TYPE_RUDI_RESP, .len = 8 }
 FIXTURE_VARIANT_ADD(pds, uud_req) { .type = UET_PDS_TYPE_UUD_REQ, .len = 4 };
 FIXTURE_VARIANT_ADD(pds, ack) { .type = UET_PDS_TYPE_ACK, .len = 12 };
 FIXTURE_VARIANT_ADD(pds, ack_cc) { .type = UET_PDS_TYPE_ACK_CC, .len = 32 };
+FIXTURE_VARIANT_ADD(pds, ack_ccx) { .type = UET_PDS_TYPE_ACK_CCX, .len = 40 };
 FIXTURE_VARIANT_ADD(pds, nack) { .type = UET_PDS_TYPE_NACK, .len = 16 };
+FIXTURE_VARIANT_ADD(pds, nack_ccx) { .type = UET_PDS_TYPE_NACK_CCX, .len = 32 };
 FIXTURE_VARIANT_ADD(pds, ctrl) { .type = UET_PDS_TYPE_CTRL, .len = 16 };
 
 FIXTURE_SETUP(pds)
@@ -420,6 +453,7 @@ TEST_F(pds, flag_combinations)
 	struct uet_pds_hdr_info in, out;
 	u8 pkt[MAX_HDR];
 	unsigned int flags;
+	int len;
 
 	for (flags = 0; flags < 128; flags++) {
 		sample_pds(variant->type, flags, &in);
@@ -430,15 +464,20 @@ TEST_F(pds, flag_combinations)
 			EXPECT_EQ(-EINVAL, uet_pds_parse(pkt, variant->len, &out));
 			continue;
 		}
-		ASSERT_EQ(variant->len, uet_pds_build(pkt, sizeof(pkt), &in));
-		ASSERT_EQ(variant->len, uet_pds_parse(pkt, variant->len, &out));
+		len = pds_len(variant->type, variant->len, flags);
+		ASSERT_EQ(len, uet_pds_build(pkt, sizeof(pkt), &in));
+		if (len > variant->len) {
+			EXPECT_EQ(-EMSGSIZE, uet_pds_parse(pkt, len - 1, &out));
+			EXPECT_EQ(-EMSGSIZE, uet_pds_build(pkt, len - 1, &in));
+		}
+		ASSERT_EQ(len, uet_pds_parse(pkt, len, &out));
 		ASSERT_EQ(0, memcmp(&in, &out, sizeof(in))) {
 			TH_LOG("flags 0x%02x", flags);
 		}
 	}
 }
 
-/* Next-header values 0-6 (control types 0-8) only. */
+/* Next-header values 0-6 (control types 0-9) only. */
 TEST_F(pds, next_hdr)
 {
 	bool ctl = variant->type == UET_PDS_TYPE_CTRL;
@@ -505,7 +544,7 @@ TEST_F(pds, every_bit)
 
 TEST(pds_unknown_types)
 {
-	static const u8 unknown[] = { 0, 1, 9, 12, 15, 16, 23, 31 };
+	static const u8 unknown[] = { 0, 1, 15, 16, 23, 31 };
 	struct uet_pds_hdr_info info;
 	u8 pkt[MAX_HDR] = {};
 	unsigned int i;
@@ -552,6 +591,68 @@ TEST(pds_reserved_fields)
 	pkt[27] = 0;
 	pkt[28] = 1;
 	EXPECT_EQ(-EINVAL, uet_pds_parse(pkt, 32, &info));
+
+	/* ACK_CCX: the low nibble of the CCX type byte. */
+	sample_pds(UET_PDS_TYPE_ACK_CCX, 0, &info);
+	ASSERT_EQ(40, uet_pds_build(pkt, sizeof(pkt), &info));
+	pkt[12] |= 0x08;
+	EXPECT_EQ(-EINVAL, uet_pds_parse(pkt, 40, &info));
+}
+
+/* The expected PSN, the CCX state, a negotiation, the sync opcodes. */
+TEST(pds_newer_vectors)
+{
+	/* ACK, EPSN and close request: 7 << 11 | 0x44 = 0x3844 */
+	static const u8 ack_epsn[] = {
+		0x38, 0x44, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00,
+		0x00, 0x07, 0x00, 0x09, 0x00, 0x00, 0x10, 0x05,
+	};
+	/* NACK_CCX, TRIMMED: 12 << 11 = 0x6000; CCX type 5, state 1..15 */
+	static const u8 nack_ccx[] = {
+		0x60, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x2a,
+		0x00, 0x01, 0x00, 0x02, 0x00, 0x00, 0x00, 0x2b,
+		0x50, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
+		0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,
+	};
+	/* CTRL NEGOTIATION with ISROD: 11 << 11 | 9 << 7 | 0x20 = 0x5ca0 */
+	static const u8 ctl_neg[] = {
+		0x5c, 0xa0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+		0x00, 0x03, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00,
+	};
+	struct uet_pds_hdr_info info;
+	u8 out[MAX_HDR];
+	int i;
+
+	ASSERT_EQ(16, uet_pds_parse(ack_epsn, sizeof(ack_epsn), &info));
+	EXPECT_EQ(UET_PDS_TYPE_ACK, info.type);
+	EXPECT_EQ(UET_PDS_F_EPSN | UET_PDS_ACK_REQ_CLOSE << 1, info.flags);
+	EXPECT_EQ(0x1000, info.ack.cack_psn);
+	EXPECT_EQ(0x1005, info.ack.epsn);
+	EXPECT_EQ(-EMSGSIZE, uet_pds_parse(ack_epsn, 12, &info));
+
+	ASSERT_EQ(32, uet_pds_parse(nack_ccx, sizeof(nack_ccx), &info));
+	EXPECT_EQ(UET_PDS_TYPE_NACK_CCX, info.type);
+	EXPECT_EQ(UET_PDS_NACK_TRIMMED, info.nack.code);
+	EXPECT_EQ(0x2a, info.nack.psn);
+	EXPECT_EQ(0x2b, info.nack.payload);
+	EXPECT_EQ(5, info.nack.ccx_type);
+	for (i = 0; i < UET_PDS_CCX_STATE_LEN; i++)
+		EXPECT_EQ(i, info.nack.ccx_state[i]);
+	ASSERT_EQ(32, uet_pds_build(out, sizeof(out), &info));
+	EXPECT_EQ(0, memcmp(out, nack_ccx, sizeof(nack_ccx)));
+	info.nack.ccx_type = 16;
+	EXPECT_EQ(-EINVAL, uet_pds_build(out, sizeof(out), &info));
+	info.nack.ccx_type = 5;
+	info.nack.ccx_state[0] = 0x10;
+	EXPECT_EQ(-EINVAL, uet_pds_build(out, sizeof(out), &info));
+
+	ASSERT_EQ(16, uet_pds_parse(ctl_neg, sizeof(ctl_neg), &info));
+	EXPECT_EQ(UET_PDS_CTL_NEGOTIATION, info.ctl.type);
+	EXPECT_EQ(UET_PDS_F_ISROD, info.flags);
+	EXPECT_STREQ("NEGOTIATION", uet_pds_ctl_name(info.ctl.type));
+	EXPECT_STREQ("SYNC_WRITE", uet_ses_opcode_name(0x10));
+	EXPECT_STREQ("SYNC_ATOMIC", uet_ses_opcode_name(0x11));
+	EXPECT_EQ(NULL, uet_ses_opcode_name(0x12));
 }
 
 TEST(pds_nack_codes)
@@ -645,6 +746,7 @@ static bool ses_x_ok(u8 nh, u8 x)
 	case UET_SES_NH_RSP:
 		return (x & 3) != UET_SES_RSP_WITH_DATA;
 	case UET_SES_NH_RSP_DATA:
+	case UET_SES_NH_RSP_DATA_SMALL:
 		return (x & 3) == UET_SES_RSP_WITH_DATA;
 	}
 	return true;
@@ -691,8 +793,13 @@ static void sample_ses(u8 nh, u8 x, struct uet_ses_hdr_info *info)
 	rsp->opcode = x & 3;
 	rsp->version = 1;
 	rsp->rc = UET_SES_RC_AT_PERM;
-	rsp->message_id = 0x5a5a;
 	rsp->job_id = 0x654321;
+	if (nh == UET_SES_NH_RSP_DATA_SMALL) {
+		rsp->payload_length = 0x2345;
+		rsp->req_psn = 0x9abcdef0;
+		return;
+	}
+	rsp->message_id = 0x5a5a;
 	rsp->modified_length = 0x01020304;
 	if (nh == UET_SES_NH_RSP) {
 		rsp->ri_generation = 0x42;
@@ -719,6 +826,7 @@ FIXTURE_VARIANT_ADD(ses, medium) { .nh = UET_SES_NH_REQ_MEDIUM, .len = 32 };
 FIXTURE_VARIANT_ADD(ses, std) { .nh = UET_SES_NH_REQ_STD, .len = 44 };
 FIXTURE_VARIANT_ADD(ses, rsp) { .nh = UET_SES_NH_RSP, .len = 12 };
 FIXTURE_VARIANT_ADD(ses, rsp_data) { .nh = UET_SES_NH_RSP_DATA, .len = 20 };
+FIXTURE_VARIANT_ADD(ses, rsp_small) { .nh = UET_SES_NH_RSP_DATA_SMALL, .len = 12 };
 
 FIXTURE_SETUP(ses)
 {
@@ -849,7 +957,7 @@ TEST(ses_unknown_values)
 	info.req.opcode = UET_SES_OPCODE_COUNT;
 	EXPECT_EQ(-EPROTONOSUPPORT, uet_ses_build(pkt, sizeof(pkt), &info));
 	for (v = UET_SES_NH_NONE; v < 16; v++) {
-		if (v >= UET_SES_NH_REQ_SMALL && v <= UET_SES_NH_RSP_DATA)
+		if (v >= UET_SES_NH_REQ_SMALL && v <= UET_SES_NH_RSP_DATA_SMALL)
 			continue;
 		EXPECT_EQ(-EPROTONOSUPPORT, uet_ses_parse(pkt, sizeof(pkt), v,
 							  &info));
@@ -890,6 +998,17 @@ TEST(ses_reserved_lengths)
 	pkt[4] = 0;
 	pkt[10] |= 0x80;
 	EXPECT_EQ(-EINVAL, uet_ses_parse(pkt, 20, UET_SES_NH_RSP_DATA, &info));
+
+	/* Response with small data: bits 15-14, the byte above the job ID. */
+	sample_ses(UET_SES_NH_RSP_DATA_SMALL, UET_SES_RSP_WITH_DATA, &info);
+	ASSERT_EQ(12, uet_ses_build(pkt, sizeof(pkt), &info));
+	pkt[2] |= 0x40;
+	EXPECT_EQ(-EINVAL, uet_ses_parse(pkt, 12, UET_SES_NH_RSP_DATA_SMALL,
+					 &info));
+	pkt[2] &= ~0x40;
+	pkt[4] = 0x80;
+	EXPECT_EQ(-EINVAL, uet_ses_parse(pkt, 12, UET_SES_NH_RSP_DATA_SMALL,
+					 &info));
 }
 
 TEST(ses_build_out_of_range)
