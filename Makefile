@@ -15,7 +15,8 @@
 #   make profile-pair two VMs: the same for perftest, uet beside rxe
 #   make deps         install the Debian packages all of this needs
 #   make netlink-gen  regenerate the netlink code from its YNL spec
-#   make install      module (to /lib/modules/KVER/updates), uetctl, libuet
+#   make install      module (to /lib/modules/KVER/updates), uetctl (with
+#                     its man page and bash completion), libuet
 #   make dkms-install register the module with DKMS, built for every kernel
 #
 # KDIR defaults to the running kernel's headers when installed, else to the

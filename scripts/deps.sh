@@ -19,8 +19,8 @@ pkgs=(
 	qemu-system-x86 busybox-static iproute2 rdma-core ibverbs-utils
 	ibverbs-providers perftest rdmacm-utils iperf3 tcpdump coreutils jq
 	util-linux
-	# install
-	dkms
+	# install; the man page's format check
+	dkms groff-base
 	# netlink spec tooling
 	python3-yaml python3-jsonschema
 	# the plots of make lab

@@ -99,6 +99,7 @@ step module-6.1-W1 kbuild build/kmod-check-6.1 "$kver61" W=1
 step checkpatch scripts/checkpatch.sh
 step userspace-build make -s userspace selftests
 step unit-tests make -s -C selftests/unit run
+step uetctl-docs selftests/uetctl_docs.sh
 step fuzz make -s -C selftests/fuzz run
 step vm-selftests selftests/vm/run-suite.sh selftests --timeout 1800
 step vm-pair selftests/vm/run-suite.sh pair
