@@ -126,15 +126,18 @@ spec_refusals() {
 	EOF
 	m=$(counter uet0 drop_malformed) u=$(counter uet0 drop_unsupported)
 	r=$(counter uet0 rx_packets)
-	C tcpdump -Z root -i veth0 -U -w "$pcap" udp port 4793 \
-		2>/tmp/inject-tcpdump.err &
+	# not through C(): $! must be tcpdump's pid, not a subshell's
+	ip netns exec "$NS_C" tcpdump -Z root -i veth0 -U -w "$pcap" \
+		udp port 4793 2>/tmp/inject-tcpdump.err &
 	pid=$!
 	sleep 2		# tcpdump is listening
+	kill -0 "$pid" || { sed 's/^/# /' /tmp/inject-tcpdump.err; return 1; }
 	C "$dir/uet_inject" -R "$f" "$UET_NET4.1" | sed 's/^/# /'
 	sleep 1
 	kill -TERM "$pid"
 	wait "$pid"
 	"$dir/uet_pcap" "$pcap" | sed 's/^/# /' | tee /tmp/inject-spec-dec.txt
+	rm -f "$pcap"
 	m=$(( $(counter uet0 drop_malformed) - m ))
 	u=$(( $(counter uet0 drop_unsupported) - u ))
 	r=$(( $(counter uet0 rx_packets) - r ))

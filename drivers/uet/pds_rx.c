@@ -668,7 +668,7 @@ void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
 		uet_rudi_rcv(udev, skb, &h, saddr, ce);
 		break;
 	default:
-		/* Delivery modes and control packets still to come. */
+		/* ACK_CCX, NACK_CCX: a vendor's congestion control */
 		uet_count(udev, UET_CNT_DROP_UNSUPPORTED, 1);
 		break;
 	}

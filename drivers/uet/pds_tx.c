@@ -932,6 +932,7 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 	u8 buf[sizeof(struct uet_ses_rsp_data)];
 	u64 now;
 	unsigned int slen = 0;
+	bool unsupported = false;
 	const u8 *p;
 
 	pdc = pdc_get_by_id(udev, skb, ai->dpdcid, true, ai->spdcid, saddr);
@@ -948,9 +949,13 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 		slen = sizeof(struct uet_ses_rsp_data);
 		break;
 	default:
-		/* a request's header, or data with no offset to place it at */
-		uet_count(udev, UET_CNT_DROP_UNSUPPORTED, 1);
-		goto put;
+		/*
+		 * A request's header, or small data with no offset to place
+		 * it at: refused whole, once it is known to be the peer's
+		 * (the request it answers goes again, and fails in the end).
+		 */
+		unsupported = true;
+		break;
 	}
 	p = slen ? skb_header_pointer(skb, hlen, slen, buf) : NULL;
 	if (slen && (!p || uet_ses_parse(p, slen, h->next_hdr, &ses) < 0)) {
@@ -972,6 +977,10 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 	now = ktime_get_ns();
 	if (!pdc_live_peer(pdc, ai->spdcid) || !ini_wake(pdc))
 		goto unlock;
+	if (unsupported) {
+		uet_count(udev, UET_CNT_DROP_UNSUPPORTED, 1);
+		goto unlock;
+	}
 	if (uet_pdc_tx_ack(&pdc->live->core, &ack, now, &acked)) {
 		/* names unsent PSNs: the core counted it for the PDC */
 		uet_count(udev, UET_CNT_DROP_OUT_OF_WINDOW, 1);

@@ -456,6 +456,12 @@ u8 uet_ses_deliver(const struct uet_ses_rx *rx, struct uet_ses_answer *ans)
 
 	if (rx->hlen < 0)
 		return UET_SES_RC_UNSUPPORTED_OP;
+	/* a response's header where a request's belongs */
+	if (rx->h->next_hdr < UET_SES_NH_REQ_SMALL ||
+	    rx->h->next_hdr > UET_SES_NH_REQ_STD) {
+		uet_count(rx->udev, UET_CNT_DROP_UNSUPPORTED, 1);
+		return UET_SES_RC_UNSUPPORTED_OP;
+	}
 	ans->msg_id = req->message_id;
 	ans->job = req->job_id;
 	/* a secure job takes only what opened under its own domain */

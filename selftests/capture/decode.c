@@ -71,6 +71,10 @@ static void put_pds_flags(struct out *o, unsigned int type, unsigned int f)
 	put(o, " flags");
 	if (!f)
 		put(o, " -");
+	if (type == UET_PDS_TYPE_ACK && (f & UET_PDS_F_EPSN))
+		put(o, " EPSN");
+	if (type == UET_PDS_TYPE_CTRL && (f & UET_PDS_F_ISROD))
+		put(o, " ISROD");
 	if (f & UET_PDS_F_RETX)
 		put(o, " RETX");
 	if (req && (f & UET_PDS_F_AR))
