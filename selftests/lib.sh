@@ -187,6 +187,24 @@ counter() {
 	done < <(dev_counters "$1")
 }
 
+# json_get FILTER CMD...: jq FILTER over CMD's JSON output
+json_get() {
+	local filter=$1 out
+	shift
+	out=$("$@") || return 1
+	jq -r "$filter" <<<"$out"
+}
+
+# expect_rc RC WANT_REGEX CMD...: CMD exits with RC and says WANT_REGEX
+expect_rc() {
+	local rc=$1 want=$2 out got
+	shift 2
+	out=$("$@" 2>&1)
+	got=$?
+	echo "# + $* -> rc=$got: $out"
+	[ "$got" -eq "$rc" ] && grep -qiE -- "$want" <<<"$out"
+}
+
 # expect_delta DEV NAME BEFORE DELTA: counter NAME moved by exactly DELTA
 expect_delta() {
 	local now

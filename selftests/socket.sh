@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The UDP side of uet: each namespace with a uet device listens on port
-# 4793 (IPv4 and IPv6) for as long as it has one; whatever arrives there is
-# counted, and malformed input is a counted drop, never a crash.
+# 4793 (IPv4 and IPv6), or the port its devices are set to, for as long
+# as it has one; whatever arrives there is counted, and malformed input is
+# a counted drop, never a crash.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/engine_lib.sh"
 
 A() { ip netns exec "$NS_A" "$@"; }
 B() { ip netns exec "$NS_B" "$@"; }
@@ -112,6 +114,63 @@ garbage_counted() {
 	[ $(( $(all_drops) - drops )) -eq $n ]
 }
 
+# ports A B: uet0 and uet1 set to them
+ports() {
+	A uetctl dev set uet0 udp-port "$1" && B uetctl dev set uet1 udp-port "$2"
+}
+
+# bound NS PORT: the UDP sockets listening on PORT in NS
+bound() { ip netns exec "$1" ss -Huln "sport = :$2" | wc -l; }
+
+# uet0 and uet1 on 4793 or 49150 (the reference provider's port), every
+# combination: a transfer arrives when both use the same port and nothing
+# when they differ; each namespace listens on its device's port only, and
+# a device takes nothing sent to another port.  A port something else
+# holds is refused and the device keeps its own.  The combinations that
+# deliver go first: a transfer that fails leaves its PDC retrying, whose
+# stale message would meet the next transfer's receiver.
+udp_ports() {
+	local pa pb other rx pid held rc
+	B rdma link add uet1 type uet netdev veth0 || return 1
+	for pa in 4793:4793 49150:49150 4793:49150 49150:4793; do
+		pb=${pa#*:} pa=${pa%:*}
+		ports "$pa" "$pb" || return 1
+		other=$((pa == 4793 ? 49150 : 4793))
+		[ "$(bound "$NS_A" "$pa")" -eq 2 ] &&
+		[ "$(bound "$NS_A" "$other")" -eq 0 ] &&
+		[ "$(bound "$NS_B" "$pb")" -eq 2 ] || return 1
+		rx=$(counter uet1 rx_packets)
+		if [ "$pa" = "$pb" ]; then
+			echo "# uet0 on $pa, uet1 on $pb: delivered"
+			xfer count=2 size=3000 timeout_s=10 || return 1
+		else
+			echo "# uet0 on $pa, uet1 on $pb: nothing arrives"
+			! xfer count=1 size=100 timeout_s=1 >/dev/null 2>&1 &&
+			expect_delta uet1 rx_packets "$rx" 0 || return 1
+		fi
+	done
+	# uet0 on 49150 takes nothing sent to 4793, which nothing holds
+	rx=$(counter uet0 rx_packets)
+	send4 "$RUD_REQ" && sleep 0.2 &&
+	expect_delta uet0 rx_packets "$rx" 0 || return 1
+	# a UDP socket of a program's own (its port the kernel's choice),
+	# then asked of uet0; one process throughout, to be killed
+	ip netns exec "$NS_A" bash -c \
+		"exec 3<>/dev/udp/$UET_NET4.2/9 && exec sleep 10" &
+	pid=$!
+	sleep 0.5
+	held=$(A ss -Hun | awk '{ for (i = 2; i <= NF; i++)
+		if ($i ~ /:9$/) { n = split($(i - 1), a, ":"); print a[n]; exit } }')
+	echo "# a shell holds UDP port $held"
+	[ -n "$held" ] &&
+	expect_rc 1 'cannot open the UDP port' A uetctl dev set uet0 udp-port "$held" &&
+	[ "$(json_get '.[0].udp_port' A uetctl -j dev show uet0)" = 49150 ]
+	rc=$?
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	ports 4793 4793 && B rdma link del uet1 && return $rc
+}
+
 # Deleting the namespace removes its device and closes its socket.
 netns_deleted() {
 	timeout 60 ip netns del "$NS_A" || return 1
@@ -120,7 +179,7 @@ netns_deleted() {
 
 trap fabric_down EXIT
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 10
 ktap_test_result "setup" setup
 ktap_test_result "port 4793 open while the namespace has a device" port_follows_devices
 ktap_test_result "malformed packet: counted drop" malformed_counted
@@ -129,6 +188,7 @@ ktap_test_result "IPv6 packets arrive" ipv6_counted
 ktap_test_result "multicast: counted drop, no PDC" multicast_dropped
 ktap_test_result "unknown PDC: counted drop, NACKed at a bounded rate" unknown_pdc_nacked
 ktap_test_result "random datagrams: all counted, no crash" garbage_counted
+ktap_test_result "UDP ports per device: every combination of 4793 and 49150" udp_ports
 ktap_test_result "namespace deletion removes its device" netns_deleted
 fabric_down
 modprobe -r uet

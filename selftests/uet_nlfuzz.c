@@ -75,7 +75,7 @@
 /* at most this many bytes after a name's NUL */
 #define NAME_TAIL		8
 /* the most attributes a request has (dev-set's) */
-#define REQ_MAX			27
+#define REQ_MAX			28
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
@@ -141,6 +141,7 @@ static const struct attr dev_attrs[UET_A_DEV_MAX + 1] = {
 	[UET_A_DEV_LB] = { K_U8, 0, UET_LB_MODE_REPS },
 	[UET_A_DEV_LB_PATHS] = { K_U32, 1, UET_LB_PATHS_MAX },
 	[UET_A_DEV_SSI] = { K_U32 },
+	[UET_A_DEV_UDP_PORT] = { K_U16, 1, UINT16_MAX },
 };
 
 static const struct attr job_attrs[UET_A_JOB_MAX + 1] = {
@@ -287,7 +288,7 @@ static const struct cmd cmds[UET_CMD_MAX + 1] = {
 				  UET_A_DEV_CC_ALPHA_PCT, UET_A_DEV_CC_ETA_PCT,
 				  UET_A_DEV_CC_MD_PCT, UET_A_DEV_CC_IGNORE_PCT,
 				  UET_A_DEV_LB, UET_A_DEV_LB_PATHS,
-				  UET_A_DEV_SSI },
+				  UET_A_DEV_SSI, UET_A_DEV_UDP_PORT },
 			      .admin = true },
 	[UET_CMD_JOB_GET] = { "job-get", &job_set, { UET_A_JOB_DEV_NAME, UET_A_JOB_ID },
 			      .reply = true, .dump = true },

@@ -163,6 +163,7 @@ void uet_dev_cfg_default(struct uet_dev_cfg *cfg)
 		.lb = UET_LB_MODE_SINGLE,
 		.lb_paths = UET_DEF_LB_PATHS,
 		.profile = UET_PROFILE_DEFAULT,
+		.udp_port = UET_UDP_PORT,
 	};
 	for (tc = 0; tc <= UET_TC_MAX; tc++)
 		cfg->tc_dscp[tc] = tc << UET_DSCP_CS_SHIFT;
@@ -350,7 +351,7 @@ static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
 	err = uet_socket_attach(udev);
 	if (err) {
 		pr_err("%s: cannot open UDP port %u in the namespace of %s: %d\n",
-		       ibdev_name, UET_UDP_PORT, ndev->name, err);
+		       ibdev_name, udev->cfg.udp_port, ndev->name, err);
 		goto err_pds;
 	}
 

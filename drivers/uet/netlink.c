@@ -28,6 +28,7 @@
 #include "pds.h"
 #include "profile.h"
 #include "secdom.h"
+#include "socket.h"
 #include "uet.h"
 
 static struct genl_family uet_nl_family;
@@ -216,6 +217,7 @@ static int dev_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 	    nla_put_u8(skb, UET_A_DEV_LB, READ_ONCE(cfg->lb)) ||
 	    nla_put_u32(skb, UET_A_DEV_LB_PATHS, READ_ONCE(cfg->lb_paths)) ||
 	    nla_put_u32(skb, UET_A_DEV_SSI, READ_ONCE(cfg->ssi)) ||
+	    nla_put_u16(skb, UET_A_DEV_UDP_PORT, READ_ONCE(cfg->udp_port)) ||
 	    nla_put_u8(skb, UET_A_DEV_PROFILE, READ_ONCE(cfg->profile)) ||
 	    nla_put_u32(skb, UET_A_DEV_JOBS, uet_jobs_count(udev)) ||
 	    nla_put_u32(skb, UET_A_DEV_PDCS, uet_pds_count(udev)))
@@ -370,6 +372,8 @@ static int dev_cfg_parse(struct uet_dev *udev, struct genl_info *info,
 		cfg->lb_paths = nla_get_u32(a[UET_A_DEV_LB_PATHS]);
 	if (a[UET_A_DEV_SSI])
 		cfg->ssi = nla_get_u32(a[UET_A_DEV_SSI]);
+	if (a[UET_A_DEV_UDP_PORT])
+		cfg->udp_port = nla_get_u16(a[UET_A_DEV_UDP_PORT]);
 
 	if ((u64)cfg->pdc_pool + cfg->pdc_reserved > UET_PDC_MAX) {
 		NL_SET_ERR_MSG(info->extack,
@@ -407,6 +411,14 @@ int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	mutex_lock(&uet_devs_lock);
 	cfg = udev->cfg;
 	err = dev_cfg_parse(udev, info, &cfg);
+	/* the one setting that may fail to apply goes first */
+	if (!err && cfg.udp_port != udev->cfg.udp_port) {
+		err = uet_socket_set_port(udev, cfg.udp_port);
+		if (err)
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[UET_A_DEV_UDP_PORT],
+					    "cannot open the UDP port in the device's namespace");
+	}
 	if (!err) {
 		bool idle_changed = cfg.pdc_idle_ms != udev->cfg.pdc_idle_ms;
 
@@ -430,6 +442,7 @@ int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		WRITE_ONCE(udev->cfg.lb, cfg.lb);
 		WRITE_ONCE(udev->cfg.lb_paths, cfg.lb_paths);
 		WRITE_ONCE(udev->cfg.ssi, cfg.ssi);
+		WRITE_ONCE(udev->cfg.udp_port, cfg.udp_port);
 		nl_cc_changed(udev);
 		if (idle_changed)
 			uet_pds_idle_changed(udev);

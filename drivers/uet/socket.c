@@ -3,8 +3,10 @@
  * uet socket and packet I/O.
  *
  * Every network namespace that holds a uet device has one UDP tunnel
- * socket per address family bound to port 4793; the first device of a
- * namespace opens them, the last one closes them.  Received packets are
+ * socket per address family bound to each port its devices use (4793,
+ * UET's, unless a device is set to another: struct uet_port); the first
+ * device on a port opens them, the last one closes them.  A device takes
+ * only the packets that arrive at its own port.  Received packets are
  * handled in the softirq that delivers them (encap_rcv), on the device
  * whose netdev they arrived through, or, for packets a device sends to an
  * address of its own netdev (they arrive through the loopback device), on
@@ -68,13 +70,35 @@ static DEFINE_MUTEX(uet_nets_lock);
 /**
  * struct uet_net - uet's state in one network namespace
  * @devs: the namespace's uet devices (RCU list, writers hold uet_nets_lock)
- * @sock4: the IPv4 socket, %NULL while the namespace has no device
- * @sock6: the IPv6 socket, %NULL without a device or without IPv6
+ * @ports: the UDP ports they use, struct uet_port (under uet_nets_lock)
  */
 struct uet_net {
 	struct list_head devs;
-	struct socket __rcu *sock4;
-	struct socket __rcu *sock6;
+	struct list_head ports;
+};
+
+/**
+ * struct uet_port - the sockets of one UDP port in one namespace
+ * @list: entry in the namespace's @ports
+ * @un: the namespace's uet state
+ * @port: the port, network order
+ * @users: the namespace's devices on it (their @uport)
+ * @sock4: the IPv4 socket
+ * @sock6: the IPv6 socket, %NULL without IPv6
+ *
+ * The sockets are open from creation until the port is freed: when its
+ * last device leaves it, or when the namespace goes.  Devices reach it
+ * through their @uport under RCU, the sockets' softirqs through their
+ * user data; both are gone before it is freed.  Written under
+ * uet_nets_lock.
+ */
+struct uet_port {
+	struct list_head list;
+	struct uet_net *un;
+	__be16 port;
+	unsigned int users;
+	struct socket *sock4;
+	struct socket *sock6;
 };
 
 /*
@@ -218,10 +242,13 @@ static void uet_rcv_unowned(struct sk_buff *skb)
 /* Called by the UDP layer in softirq; returns 0: the packet is consumed. */
 static int uet_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 {
-	struct uet_net *un = rcu_dereference_sk_user_data(sk);
+	struct uet_port *up = rcu_dereference_sk_user_data(sk);
 	struct uet_dev *udev;
 
-	udev = un ? uet_dev_rcv(un, skb) : NULL;
+	udev = up ? uet_dev_rcv(up->un, skb) : NULL;
+	/* a device takes only what comes to its own port */
+	if (udev && rcu_access_pointer(udev->uport) != up)
+		udev = NULL;
 	if (udev) {
 		uet_rcv(udev, skb);
 	} else {
@@ -241,15 +268,17 @@ static int uet_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 
 /**
  * struct uet_route - where a device's packets to one destination go
- * @sk: the namespace's socket of the destination's family.
+ * @sk: the device's port's socket of the destination's family.
  * @dst: the route, referenced.
  * @saddr: the source address, IPv4 as IPv4-mapped IPv6.
+ * @dport: the destination UDP port, the device's own.
  * @v4: an IPv4 route.
  */
 struct uet_route {
 	struct sock *sk;
 	struct dst_entry *dst;
 	struct in6_addr saddr;
+	__be16 dport;
 	bool v4;
 };
 
@@ -261,7 +290,7 @@ static int uet_route4(struct uet_dev *udev, struct uet_route *r,
 		.flowi4_proto = IPPROTO_UDP,
 		.daddr = daddr,
 		.fl4_sport = sport,
-		.fl4_dport = htons(UET_UDP_PORT),
+		.fl4_dport = r->dport,
 	};
 	struct rtable *rt = NULL;
 
@@ -320,7 +349,7 @@ static int uet_route6(struct uet_dev *udev, struct uet_route *r,
 		.flowi6_proto = IPPROTO_UDP,
 		.daddr = *daddr,
 		.fl6_sport = sport,
-		.fl6_dport = htons(UET_UDP_PORT),
+		.fl6_dport = r->dport,
 	};
 	struct dst_entry *dst = NULL;
 
@@ -349,21 +378,17 @@ static int uet_route(struct uet_dev *udev, struct uet_route *r,
 		     const struct in6_addr *daddr, __be16 sport,
 		     struct dst_cache *cache)
 {
+	struct uet_port *up = rcu_dereference_bh(udev->uport);
 	struct socket *sock = NULL;
-	struct uet_net *un;
-	struct net *net;
 
 	r->v4 = ipv6_addr_v4mapped(daddr);
-	net = rcu_dereference_bh(udev->net);
-	if (net) {
-		un = uet_net(net);
-		sock = r->v4 ? rcu_dereference_bh(un->sock4) :
-			       rcu_dereference_bh(un->sock6);
-	}
+	if (up)
+		sock = r->v4 ? up->sock4 : up->sock6;
 	/* a device without its namespace sends nothing */
 	if (!sock)
 		return -ENETDOWN;
 	r->sk = sock->sk;
+	r->dport = up->port;
 	return r->v4 ? uet_route4(udev, r, daddr->s6_addr32[3], sport, cache) :
 		       uet_route6(udev, r, daddr, sport, cache);
 }
@@ -412,7 +437,7 @@ static void uet_route_xmit(struct uet_dev *udev, const struct uet_route *r,
 		udp_tunnel_xmit_skb((struct rtable *)r->dst, r->sk, skb,
 				    r->saddr.s6_addr32[3], daddr->s6_addr32[3],
 				    tos, ip4_dst_hoplimit(r->dst), htons(IP_DF),
-				    sport, htons(UET_UDP_PORT), false, false);
+				    sport, r->dport, false, false);
 		return;
 	}
 	/*
@@ -425,8 +450,8 @@ static void uet_route_xmit(struct uet_dev *udev, const struct uet_route *r,
 	saddr6 = r->saddr;
 	daddr6 = *daddr;
 	udp_tunnel6_xmit_skb(r->dst, r->sk, skb, NULL, &saddr6, &daddr6, tos,
-			     ip6_dst_hoplimit(r->dst), 0, sport,
-			     htons(UET_UDP_PORT), false);
+			     ip6_dst_hoplimit(r->dst), 0, sport, r->dport,
+			     false);
 }
 
 /*
@@ -751,17 +776,17 @@ static void uet_txsk_release(struct socket *sock)
 		sock_release(sock);
 }
 
-static struct socket *uet_sock_open(struct net *net, struct uet_net *un,
+static struct socket *uet_sock_open(struct net *net, struct uet_port *up,
 				    int family)
 {
 	struct udp_tunnel_sock_cfg tcfg = {
-		.sk_user_data = un,
+		.sk_user_data = up,
 		.encap_type = 1,
 		.encap_rcv = uet_udp_encap_recv,
 	};
 	struct udp_port_cfg cfg = {
 		.family = family,
-		.local_udp_port = htons(UET_UDP_PORT),
+		.local_udp_port = up->port,
 	};
 	struct socket *sock;
 	int err;
@@ -786,66 +811,99 @@ static struct socket *uet_sock_open(struct net *net, struct uet_net *un,
 	return sock;
 }
 
-static void uet_sock_close(struct uet_net *un)
+/*
+ * Close @up's sockets and free it; no device uses it any more.  Each
+ * socket's release waits for the softirqs that may still see @up.
+ */
+static void uet_port_free(struct uet_port *up)
 {
-	struct socket *s4, *s6;
-
 	lockdep_assert_held(&uet_nets_lock);
-	s4 = rcu_replace_pointer(un->sock4, NULL, lockdep_is_held(&uet_nets_lock));
-	s6 = rcu_replace_pointer(un->sock6, NULL, lockdep_is_held(&uet_nets_lock));
-	synchronize_net();
-	if (s4)
-		udp_tunnel_sock_release(s4);
-	if (s6)
-		udp_tunnel_sock_release(s6);
+	list_del(&up->list);
+	udp_tunnel_sock_release(up->sock4);
+	if (up->sock6)
+		udp_tunnel_sock_release(up->sock6);
+	kfree(up);
 }
 
-static int uet_sock_open_all(struct net *net, struct uet_net *un)
+/* One device more on @port (host order) in @net: its sockets, opened if new. */
+static struct uet_port *uet_port_get(struct net *net, u16 port)
 {
+	struct uet_net *un = uet_net(net);
 	struct socket *sock;
+	struct uet_port *up;
 
 	lockdep_assert_held(&uet_nets_lock);
-	sock = uet_sock_open(net, un, AF_INET);
-	if (IS_ERR(sock))
-		return PTR_ERR(sock);
-	rcu_assign_pointer(un->sock4, sock);
-
-	if (!ipv6_mod_enabled())
-		return 0;
-	sock = uet_sock_open(net, un, AF_INET6);
-	if (IS_ERR(sock)) {
-		uet_sock_close(un);
-		return PTR_ERR(sock);
+	list_for_each_entry(up, &un->ports, list) {
+		if (up->port == htons(port)) {
+			up->users++;
+			return up;
+		}
 	}
-	rcu_assign_pointer(un->sock6, sock);
-	return 0;
+	up = kzalloc(sizeof(*up), GFP_KERNEL);
+	if (!up)
+		return ERR_PTR(-ENOMEM);
+	up->un = un;
+	up->port = htons(port);
+	up->users = 1;
+	sock = uet_sock_open(net, up, AF_INET);
+	if (IS_ERR(sock))
+		goto err_free;
+	up->sock4 = sock;
+	if (ipv6_mod_enabled()) {
+		sock = uet_sock_open(net, up, AF_INET6);
+		if (IS_ERR(sock)) {
+			udp_tunnel_sock_release(up->sock4);
+			goto err_free;
+		}
+		up->sock6 = sock;
+	}
+	list_add_tail(&up->list, &un->ports);
+	return up;
+
+err_free:
+	kfree(up);
+	return ERR_CAST(sock);
+}
+
+/* One device fewer on @up, if any: the last one frees it. */
+static void uet_port_put(struct uet_port *up)
+{
+	lockdep_assert_held(&uet_nets_lock);
+	if (up && !--up->users)
+		uet_port_free(up);
 }
 
 /**
  * uet_socket_attach() - start receiving UET packets for @udev
  * @udev: a device being created; its netdev's namespace is used
  *
- * Opens the namespace's sockets if @udev is its first device.
+ * Opens the sockets of @udev's UDP port in that namespace if it is the
+ * first device on it.
  *
  * Return: 0, or a negative errno (e.g. -EADDRINUSE when something else
- * holds UDP port 4793 in that namespace).
+ * holds the port in that namespace).
  */
 int uet_socket_attach(struct uet_dev *udev)
 {
 	struct net *net = dev_net(udev->ndev);
 	struct uet_net *un = uet_net(net);
-	int err = 0;
+	struct uet_port *up;
+	int err;
 
 	mutex_lock(&uet_nets_lock);
 	err = uet_txsk_open(udev);
-	if (!err && list_empty(&un->devs))
-		err = uet_sock_open_all(net, un);
-	if (!err) {
-		rcu_assign_pointer(udev->net, net);
-		list_add_tail_rcu(&udev->net_list, &un->devs);
-	} else {
+	if (err)
+		goto unlock;
+	up = uet_port_get(net, READ_ONCE(udev->cfg.udp_port));
+	if (IS_ERR(up)) {
+		err = PTR_ERR(up);
 		uet_txsk_release(uet_txsk_unhook(udev));
+		goto unlock;
 	}
+	rcu_assign_pointer(udev->uport, up);
+	rcu_assign_pointer(udev->net, net);
+	list_add_tail_rcu(&udev->net_list, &un->devs);
+unlock:
 	mutex_unlock(&uet_nets_lock);
 	return err;
 }
@@ -855,12 +913,13 @@ int uet_socket_attach(struct uet_dev *udev)
  * @udev: a device attached with uet_socket_attach()
  *
  * Returns after any softirq that could still see @udev has finished; closes
- * the namespace's sockets with its last device (unless the namespace went
- * first: uet_net_exit() detached @udev), and @udev's accounting socket.
+ * the sockets of @udev's port with its last device (unless the namespace
+ * went first: uet_net_exit() detached @udev), and @udev's accounting
+ * socket.
  */
 void uet_socket_detach(struct uet_dev *udev)
 {
-	struct uet_net *un = NULL;
+	struct uet_port *up;
 	struct socket *txsk;
 	struct net *net;
 
@@ -869,16 +928,54 @@ void uet_socket_detach(struct uet_dev *udev)
 	net = rcu_dereference_protected(udev->net,
 					lockdep_is_held(&uet_nets_lock));
 	if (net) {
-		un = uet_net(net);
 		list_del_rcu(&udev->net_list);
 		RCU_INIT_POINTER(udev->net, NULL);
 	}
-	if (un && list_empty(&un->devs))
-		uet_sock_close(un);	/* and waits for the readers */
-	else
-		synchronize_net();
+	up = rcu_replace_pointer(udev->uport, NULL,
+				 lockdep_is_held(&uet_nets_lock));
+	synchronize_net();
+	uet_port_put(up);
 	mutex_unlock(&uet_nets_lock);
 	uet_txsk_release(txsk);
+}
+
+/**
+ * uet_socket_set_port() - move @udev to another UDP port
+ * @udev: an attached device
+ * @port: the port, host order
+ *
+ * Packets @udev sends go to @port from now on, and it takes only those
+ * arriving at @port; the sockets of its old port close if it was their
+ * last device.
+ *
+ * Return: 0, or a negative errno (-EADDRINUSE: something else holds
+ * @port in @udev's namespace); @udev keeps its port then.
+ */
+int uet_socket_set_port(struct uet_dev *udev, u16 port)
+{
+	struct uet_port *up, *old;
+	struct net *net;
+	int err = 0;
+
+	mutex_lock(&uet_nets_lock);
+	net = rcu_dereference_protected(udev->net,
+					lockdep_is_held(&uet_nets_lock));
+	old = rcu_dereference_protected(udev->uport,
+					lockdep_is_held(&uet_nets_lock));
+	/* a device without its namespace sends and receives nothing */
+	if (!net || (old && old->port == htons(port)))
+		goto unlock;
+	up = uet_port_get(net, port);
+	if (IS_ERR(up)) {
+		err = PTR_ERR(up);
+		goto unlock;
+	}
+	rcu_assign_pointer(udev->uport, up);
+	synchronize_net();
+	uet_port_put(old);
+unlock:
+	mutex_unlock(&uet_nets_lock);
+	return err;
 }
 
 static int __net_init uet_net_init(struct net *net)
@@ -886,6 +983,7 @@ static int __net_init uet_net_init(struct net *net)
 	struct uet_net *un = uet_net(net);
 
 	INIT_LIST_HEAD(&un->devs);
+	INIT_LIST_HEAD(&un->ports);
 	return 0;
 }
 
@@ -899,13 +997,17 @@ static void __net_exit uet_net_exit(struct net *net)
 {
 	struct uet_net *un = uet_net(net);
 	struct uet_dev *udev, *tmp;
+	struct uet_port *up, *next;
 
 	mutex_lock(&uet_nets_lock);
 	list_for_each_entry_safe(udev, tmp, &un->devs, net_list) {
 		list_del_rcu(&udev->net_list);
 		RCU_INIT_POINTER(udev->net, NULL);
+		RCU_INIT_POINTER(udev->uport, NULL);
 	}
-	uet_sock_close(un);	/* and waits for the readers */
+	synchronize_net();
+	list_for_each_entry_safe(up, next, &un->ports, list)
+		uet_port_free(up);
 	mutex_unlock(&uet_nets_lock);
 }
 

@@ -101,6 +101,7 @@ int uet_socket_init(void);
 void uet_socket_exit(void);
 int uet_socket_attach(struct uet_dev *udev);
 void uet_socket_detach(struct uet_dev *udev);
+int uet_socket_set_port(struct uet_dev *udev, u16 port);
 bool uet_socket_tx_full(struct uet_dev *udev);
 void uet_xmit(struct uet_dev *udev, struct sk_buff *skb,
 	      const struct in6_addr *daddr, u16 entropy,

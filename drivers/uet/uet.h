@@ -56,6 +56,8 @@
  * @profile: the active profile, enum uet_profile (profile.c).
  * @ssi: the secure source identifier the device seals with under direct
  *	keys (tss_pkt.c), 0 for none.
+ * @udp_port: the UDP port the device receives on and sends to, UET's
+ *	4793 by default (socket.c); changed through uet_socket_set_port().
  *
  * Written by the control plane under uet_devs_lock, each field read once
  * (READ_ONCE()) where it is used, so that a change applies to PDCs created
@@ -81,7 +83,10 @@ struct uet_dev_cfg {
 	u32 lb_paths;
 	u8 profile;
 	u32 ssi;
+	u16 udp_port;
 };
+
+struct uet_port;
 
 /**
  * struct uet_dev - one uet RDMA device bound to one network device
@@ -95,6 +100,9 @@ struct uet_dev_cfg {
  *	attach until detach or the namespace's exit, %NULL then; under RCU,
  *	written under socket.c's uet_nets_lock.
  * @net_list: entry in that namespace's device list (socket.c).
+ * @uport: the sockets of its UDP port in that namespace, from attach
+ *	until detach or the namespace's exit, %NULL then; under RCU, written
+ *	under uet_nets_lock (socket.c).
  * @txsk: owns the device's packets in qdiscs and drivers, which it
  *	bounds (socket.c); under RCU, written under uet_nets_lock.
  * @counters: per-CPU counters (counters.c).
@@ -125,6 +133,7 @@ struct uet_dev {
 	bool registered;
 	struct net __rcu *net;
 	struct list_head net_list;
+	struct uet_port __rcu *uport;
 	struct socket __rcu *txsk;
 	struct uet_counters __percpu *counters;
 	struct uet_pds pds;

@@ -233,6 +233,7 @@ TEST(lb_of_device_and_job)
 	attr_u8(&m, UET_A_DEV_LB, UET_LB_MODE_REPS);
 	attr_u32(&m, UET_A_DEV_LB_PATHS, 64);
 	attr_u32(&m, UET_A_DEV_SSI, 0xcafebabe);
+	attr_u16(&m, UET_A_DEV_UDP_PORT, 49150);
 	msg_end(&m);
 	ASSERT_EQ(1, uet_nl_parse(m.b, m.len, 0, 0, &r));	/* no end yet */
 	ASSERT_EQ(1, ndevs);
@@ -242,6 +243,8 @@ TEST(lb_of_device_and_job)
 	ASSERT_STREQ("reps", uet_lb_mode_name(dev.lb));
 	ASSERT_TRUE(UET_HAS(&dev, UET_A_DEV_SSI));
 	ASSERT_EQ(0xcafebabeu, dev.ssi);
+	ASSERT_TRUE(UET_HAS(&dev, UET_A_DEV_UDP_PORT));
+	ASSERT_EQ(49150, dev.udp_port);
 
 	r = job_reply();
 	m.len = 0;

@@ -228,6 +228,12 @@ TEST(dev_set)
 	ASSERT_EQ(s.present, 1ULL << UET_A_DEV_SSI);
 	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "ssi", "0x100000000"));
 	ASSERT_NE(NULL, strstr(err, "invalid ssi \"0x100000000\""));
+	ASSERT_EQ(0, PARSE(args_dev_set, &s, "uet0", "udp-port", "49150"));
+	ASSERT_EQ(49150, s.udp_port);
+	ASSERT_EQ(s.present, 1ULL << UET_A_DEV_UDP_PORT);
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "udp-port", "0"));
+	ASSERT_NE(NULL, strstr(err, "invalid udp-port \"0\""));
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "udp-port", "65536"));
 }
 
 TEST(dev_set_errors)

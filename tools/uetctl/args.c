@@ -182,6 +182,16 @@ int args_dev_set(int argc, char **argv, struct uet_dev_attrs *s, char *err)
 			UET_SET(s, UET_A_DEV_TC_DSCP);
 			continue;
 		}
+		if (!strcmp(argv[i], "udp-port")) {
+			if (num("udp-port", argv[i + 1], UINT16_MAX, &v, err))
+				return -1;
+			if (!v)
+				return ERR("invalid udp-port \"%s\" (1-65535)",
+					   argv[i + 1]);
+			s->udp_port = (uint16_t)v;
+			UET_SET(s, UET_A_DEV_UDP_PORT);
+			continue;
+		}
 		if (!strcmp(argv[i], "ctl-tc")) {
 			if (num("ctl-tc", argv[i + 1], UINT8_MAX, &v, err))
 				return -1;

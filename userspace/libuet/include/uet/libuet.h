@@ -96,6 +96,8 @@ struct uet_dev_attrs {
 	uint32_t lb_paths;
 	/* the secure source identifier, 0 for none */
 	uint32_t ssi;
+	/* the UDP port it receives on and sends to */
+	uint16_t udp_port;
 };
 
 /*
