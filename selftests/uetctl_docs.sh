@@ -4,7 +4,8 @@
 # uetctl's man page and bash completion against uetctl itself: every
 # object, command and keyword the usage lines of "uetctl OBJECT help" name
 # is in the man page and offered by the completion, and the man page
-# formats without a warning.  No VM: uetctl's help needs no kernel.
+# formats without a warning; and every counter has its meaning in
+# Documentation/counters.rst.  No VM: uetctl's help needs no kernel.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -82,6 +83,14 @@ while read -r obj cmd rest; do
 	[ -z "$missing_comp" ]
 	result $? "completion: uetctl $obj $cmd${missing_comp:+ (missing:$missing_comp)}"
 done <<<"$usage"
+
+# every counter of the module has its row in Documentation/counters.rst,
+# and the table no other
+names=$(sed -n 's/.*\.name = "\([a-z0-9_]*\)".*/\1/p' "$top/drivers/uet/counters.c")
+rows=$(sed -n 's/^``\([a-z0-9_]*\)``  .*/\1/p' "$top/Documentation/counters.rst")
+diff <(sort <<<"$names") <(sort <<<"$rows") | sed 's/^/# /'
+[ -n "$names" ] && [ "$(sort <<<"$names")" = "$(sort <<<"$rows")" ]
+result $? "counters: $(wc -l <<<"$names") in counters.c, each with its meaning"
 
 # a value is left to the user, an enumerated one offered
 [ -z "$(offers job add dev uet0 id "")" ] &&

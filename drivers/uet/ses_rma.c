@@ -114,8 +114,10 @@ u8 ses_rx_read(struct uet_ep *ep, const struct in6_addr *peer,
 	struct sk_buff *skb;
 	u8 rc;
 
-	if (len > ses_max_payload(ep, peer))
+	if (len > ses_max_payload(ep, peer)) {
+		uet_count(ep->udev, UET_CNT_DROP_UNSUPPORTED, 1);
 		return UET_SES_RC_UNSUPPORTED_SIZE;
+	}
 	rc = ep_allows(ep, UET_ACCESS_REMOTE_READ);
 	if (rc == UET_SES_RC_OK)
 		rc = uet_ri_check(ep->udev, req, ep->domain,
@@ -124,8 +126,10 @@ u8 ses_rx_read(struct uet_ep *ep, const struct in6_addr *peer,
 	if (rc != UET_SES_RC_OK)
 		return rc;
 	skb = ses_rsp_data(req, len);
-	if (!skb)
+	if (!skb) {
+		uet_count(ep->udev, UET_CNT_DROP_NO_MEMORY, 1);
 		return UET_SES_RC_NO_MATCH;	/* try again later */
+	}
 	if (uet_mem_copy(mem, req->buffer_offset, skb_put(skb, len), len,
 			 false)) {
 		kfree_skb(skb);
