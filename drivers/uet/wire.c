@@ -385,17 +385,42 @@ static int build_rudi(void *buf, const struct uet_pds_hdr_info *info)
 	return 0;
 }
 
-static int parse_ack_cc(const struct uet_pds_ack_cc *h,
-			struct uet_pds_ack_info *ack)
-{
-	u32 word;
+/*
+ * ACK_CC and ACK_CCX share bytes 12-23: the CC (or CCX) type, the MPR and
+ * the SACK fields, read and written through struct uet_pds_ack_cc.
+ */
+static_assert(offsetof(struct uet_pds_ack_ccx, state) ==
+	      offsetof(struct uet_pds_ack_cc, nscc));
 
+static int parse_sack(const struct uet_pds_ack_cc *h,
+		      struct uet_pds_ack_info *ack)
+{
 	if (h->cc_type & UET_PDS_ACK_CC_RSVD)
 		return -EINVAL;
 	ack->cc_type = FIELD_GET(UET_PDS_ACK_CC_TYPE, h->cc_type);
 	ack->mpr = h->mpr;
 	ack->sack_psn_offset = be16_to_cpu(h->sack_psn_offset);
 	ack->sack_bitmap = be64_to_cpu(h->sack_bitmap);
+	return 0;
+}
+
+static void build_sack(struct uet_pds_ack_cc *h,
+		       const struct uet_pds_ack_info *ack)
+{
+	h->cc_type = FIELD_PREP(UET_PDS_ACK_CC_TYPE, ack->cc_type);
+	h->mpr = ack->mpr;
+	h->sack_psn_offset = cpu_to_be16(ack->sack_psn_offset);
+	h->sack_bitmap = cpu_to_be64(ack->sack_bitmap);
+}
+
+static int parse_ack_cc(const struct uet_pds_ack_cc *h,
+			struct uet_pds_ack_info *ack)
+{
+	int err = parse_sack(h, ack);
+	u32 word;
+
+	if (err)
+		return err;
 	switch (ack->cc_type) {
 	case UET_PDS_CC_NSCC:
 		word = be32_to_cpu(h->nscc.rc_pend_bytes);
@@ -417,17 +442,12 @@ static int parse_ack_cc(const struct uet_pds_ack_cc *h,
 }
 
 /* ACK_CCX: the SACK fields as in ACK_CC, the CC state left as it is. */
-static int parse_ack_ccx(const struct uet_pds_ack_ccx *h,
-			 struct uet_pds_ack_info *ack)
+static int parse_ack_ccx(const void *buf, struct uet_pds_ack_info *ack)
 {
-	if (h->ccx_type & UET_PDS_ACK_CC_RSVD)
-		return -EINVAL;
-	ack->cc_type = FIELD_GET(UET_PDS_ACK_CC_TYPE, h->ccx_type);
-	ack->mpr = h->mpr;
-	ack->sack_psn_offset = be16_to_cpu(h->sack_psn_offset);
-	ack->sack_bitmap = be64_to_cpu(h->sack_bitmap);
+	const struct uet_pds_ack_ccx *h = buf;
+
 	memcpy(ack->ccx_state, h->state, sizeof(ack->ccx_state));
-	return 0;
+	return parse_sack(buf, ack);
 }
 
 static int parse_ack(const void *buf, struct uet_pds_hdr_info *info)
@@ -451,10 +471,7 @@ static int parse_ack(const void *buf, struct uet_pds_hdr_info *info)
 static int build_ack_cc(struct uet_pds_ack_cc *h,
 			const struct uet_pds_ack_info *ack)
 {
-	h->cc_type = FIELD_PREP(UET_PDS_ACK_CC_TYPE, ack->cc_type);
-	h->mpr = ack->mpr;
-	h->sack_psn_offset = cpu_to_be16(ack->sack_psn_offset);
-	h->sack_bitmap = cpu_to_be64(ack->sack_bitmap);
+	build_sack(h, ack);
 	switch (ack->cc_type) {
 	case UET_PDS_CC_NSCC:
 		if (!FIELD_FIT(UET_NSCC_CWND_PEND, ack->cwnd_pend) ||
@@ -479,15 +496,13 @@ static int build_ack_cc(struct uet_pds_ack_cc *h,
 	return -EPROTONOSUPPORT;
 }
 
-static int build_ack_ccx(struct uet_pds_ack_ccx *h,
-			 const struct uet_pds_ack_info *ack)
+static int build_ack_ccx(void *buf, const struct uet_pds_ack_info *ack)
 {
+	struct uet_pds_ack_ccx *h = buf;
+
 	if (!FIELD_FIT(UET_PDS_ACK_CC_TYPE, ack->cc_type))
 		return -EINVAL;
-	h->ccx_type = FIELD_PREP(UET_PDS_ACK_CC_TYPE, ack->cc_type);
-	h->mpr = ack->mpr;
-	h->sack_psn_offset = cpu_to_be16(ack->sack_psn_offset);
-	h->sack_bitmap = cpu_to_be64(ack->sack_bitmap);
+	build_sack(buf, ack);
 	memcpy(h->state, ack->ccx_state, sizeof(h->state));
 	return 0;
 }
