@@ -113,10 +113,11 @@ capture_seeds() {
 # a closing ACK with its expected PSN (to no PDC), and a RUD request
 # opening a PDC for SYNC_WRITE, 0x10.  Each is parsed, none is counted
 # malformed, the first three and the request are refused as unsupported,
-# and the request is answered UNSUPPORTED_OP.  Byte layouts:
-# Documentation/wire-format.rst.
+# and the request is answered UNSUPPORTED_OP.  Then the first four again
+# with a UDP checksum of zero, as the specification sends them, over IPv4
+# and IPv6: all taken.  Byte layouts: Documentation/wire-format.rst.
 spec_refusals() {
-	local f=/tmp/inject-spec.txt pcap=/tmp/inject-spec.pcap pid m u r rc=0
+	local f=/tmp/inject-spec.txt pcap=/tmp/inject-spec.pcap pid n rc=0
 	cat >"$f" <<-EOF
 	48000000000000100001000250000000000000000000000000000000000000000000000000000000
 	6000010000000010000100020000001150000000000000000000000000000000
@@ -124,28 +125,44 @@ spec_refusals() {
 	38400000000000100001000200000011
 	118c0000000010000007000010030001000000650000000000000000000000000000000000000000000000000000000000000000000000000000000000000000
 	EOF
-	m=$(counter uet0 drop_malformed) u=$(counter uet0 drop_unsupported)
-	r=$(counter uet0 rx_packets)
+	head -n 4 "$f" >"$f.4"
 	# not through C(): $! must be tcpdump's pid, not a subshell's
 	ip netns exec "$NS_C" tcpdump -Z root -i veth0 -U -w "$pcap" \
 		udp port 4793 2>/tmp/inject-tcpdump.err &
 	pid=$!
 	sleep 2		# tcpdump is listening
 	kill -0 "$pid" || { sed 's/^/# /' /tmp/inject-tcpdump.err; return 1; }
-	C "$dir/uet_inject" -R "$f" "$UET_NET4.1" | sed 's/^/# /'
+	spec_round "$f" "$UET_NET4.1" 5 4 || rc=1
+	spec_round "$f.4" "$UET_NET4.1" 4 3 -z || rc=1
+	spec_round "$f.4" "$UET_NET6::1" 4 3 -z || rc=1
 	sleep 1
 	kill -TERM "$pid"
 	wait "$pid"
 	"$dir/uet_pcap" "$pcap" | sed 's/^/# /' | tee /tmp/inject-spec-dec.txt
+	grep -q 'pds ACK.* ses RSP rc UNSUPPORTED_OP' /tmp/inject-spec-dec.txt ||
+		rc=1
+	# the four IPv4 packets sent without a checksum went so (-Z root:
+	# the guest has no tcpdump user to drop privileges to)
+	n=$(tcpdump -Z root -r "$pcap" -nvv 2>/dev/null | grep -c 'no cksum')
+	echo "# IPv4 packets without a checksum: $n"
+	[ "$n" -eq 4 ] || rc=1
 	rm -f "$pcap"
+	return $rc
+}
+
+# spec_round FILE ADDR RX UNSUPPORTED [-z]: FILE's packets sent to ADDR;
+# uet0 counts RX of them, UNSUPPORTED refused as such, none malformed
+spec_round() {
+	local m u r
+	m=$(counter uet0 drop_malformed) u=$(counter uet0 drop_unsupported)
+	r=$(counter uet0 rx_packets)
+	C "$dir/uet_inject" ${5:+"$5"} -R "$1" "$2" | sed 's/^/# /'
+	sleep 0.5
 	m=$(( $(counter uet0 drop_malformed) - m ))
 	u=$(( $(counter uet0 drop_unsupported) - u ))
 	r=$(( $(counter uet0 rx_packets) - r ))
-	echo "# uet0: rx_packets +$r, drop_malformed +$m, drop_unsupported +$u"
-	[ "$r" -eq 5 ] && [ "$m" -eq 0 ] && [ "$u" -eq 4 ] || rc=1
-	grep -q 'pds ACK.* ses RSP rc UNSUPPORTED_OP' /tmp/inject-spec-dec.txt ||
-		rc=1
-	return $rc
+	echo "# to $2${5:+ ($5)}: rx_packets +$r, drop_malformed +$m, drop_unsupported +$u"
+	[ "$r" -eq "$3" ] && [ "$m" -eq 0 ] && [ "$u" -eq "$4" ]
 }
 
 # wait_idle: both devices back to the PDCs they had (10 s at most)

@@ -33,7 +33,8 @@
  * the clock of the kernel log's timestamps; past 16 MiB the file moves to
  * TRACE.old and starts again), and -R sends the packets of such a file,
  * or lines of bare hex, again in order: the reproducer of a kernel report
- * is the packets sent just before it.
+ * is the packets sent just before it.  -z sends them with a zero UDP
+ * checksum, which the UE specification asks for (IPv4 and IPv6).
  *
  * The first line printed gives the seed and the time of the start, on
  * the trace's clock; the last ones say what was sent, "uet_inject: sent N
@@ -43,6 +44,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -222,6 +224,13 @@ static void load_pcap(const char *path)
 /* ---- the device's live PDCs ---- */
 
 static int pdcs_fd = -1;
+
+/* -z: UDP checksums of zero, "none" (RFC 768; RFC 6935 for IPv6) */
+static bool zero_csum;
+
+#ifndef UDP_NO_CHECK6_TX
+#define UDP_NO_CHECK6_TX	101	/* linux/udp.h */
+#endif
 
 static bool is_own(const struct in6_addr *a)
 {
@@ -1089,7 +1098,7 @@ static void make_packet(struct pkt *p)
 
 static void open_targets(char **addrs, int n)
 {
-	int i;
+	int i, one = 1;
 
 	for (i = 0; i < n && ntargets < TARGETS_MAX; i++) {
 		struct target *t = &targets[ntargets++];
@@ -1115,6 +1124,12 @@ static void open_targets(char **addrs, int n)
 		if (t->fd < 0 || connect(t->fd, (void *)&t->addr, t->alen) ||
 		    getsockname(t->fd, (void *)&local, &llen))
 			die("%s: %s", addrs[i], strerror(errno));
+		if (zero_csum && (t->addr.ss_family == AF_INET ?
+				  setsockopt(t->fd, SOL_SOCKET, SO_NO_CHECK,
+					     &one, sizeof(one)) :
+				  setsockopt(t->fd, IPPROTO_UDP, UDP_NO_CHECK6_TX,
+					     &one, sizeof(one))))
+			die("%s: no checksum: %s", addrs[i], strerror(errno));
 		if (local.ss_family == AF_INET) {
 			memset(&t->local, 0, sizeof(t->local));
 			t->local.s6_addr[10] = 0xff;
@@ -1360,8 +1375,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: uet_inject [-p CAPTURE.pcap]... [-P PDCS|-] [-s SEED] [-t SECONDS]\n"
-		"                  [-n COUNT] [-r RATE] [-T TRACE] ADDR...\n"
-		"       uet_inject -R TRACE [-r RATE] ADDR...\n");
+		"                  [-n COUNT] [-r RATE] [-T TRACE] [-z] ADDR...\n"
+		"       uet_inject -R TRACE [-r RATE] [-z] ADDR...\n");
 	exit(2);
 }
 
@@ -1386,7 +1401,7 @@ int main(int argc, char **argv)
 	uint64_t start;
 	int c;
 
-	while ((c = getopt(argc, argv, "p:P:s:t:n:r:T:R:h")) != -1) {
+	while ((c = getopt(argc, argv, "p:P:s:t:n:r:T:R:zh")) != -1) {
 		switch (c) {
 		case 'p':
 			load_pcap(optarg);
@@ -1411,6 +1426,9 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			replay_path = optarg;
+			break;
+		case 'z':
+			zero_csum = true;
 			break;
 		default:
 			usage();

@@ -19,7 +19,10 @@
 #define IPPROTO_UDP_NUM		17
 #define IPV6_HLEN		40
 #define UDP_HLEN		8
-#define UET_PORT		4793
+#define UET_PORT		4793	/* UET_UDP_PORT of include/uapi/linux/uet.h */
+
+/* The UDP port UET packets go to: UET's, or a device's own (uet_pcap -p). */
+unsigned int uet_pcap_port = UET_PORT;
 
 struct out {
 	char *buf;
@@ -267,7 +270,7 @@ int uet_pcap_udp(uint32_t linktype, const unsigned char *p, size_t len,
 	u->sport = be16(udp);
 	u->dport = be16(udp + 2);
 	ulen = be16(udp + 4);
-	if (u->dport != UET_PORT)
+	if (u->dport != uet_pcap_port)
 		return -1;
 	len -= iplen + UDP_HLEN;
 	if (ulen >= UDP_HLEN && ulen - UDP_HLEN < len)

@@ -15,11 +15,14 @@
  *   uet_pcap -x uet.pcap
  *
  * prints each UET packet's UDP payload instead, in hex, one per line:
- * what uet_inject -R sends again.
+ * what uet_inject -R sends again.  -p PORT takes the packets to PORT
+ * for UET's, for devices set to another port than 4793.
  */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "uet_pcap.h"
 
@@ -42,18 +45,32 @@ int main(int argc, char **argv)
 	char line[UET_PCAP_LINE];
 	struct uet_pcap_file pf;
 	unsigned int n = 0;
+	unsigned long port;
 	const char *path;
-	bool hex;
+	bool hex = false;
 	size_t len;
+	char *end;
 	FILE *f;
-	int rc;
+	int rc, c;
 
-	hex = argc == 3 && !strcmp(argv[1], "-x");
-	if (argc != 2 && !hex) {
-		fprintf(stderr, "usage: uet_pcap [-x] FILE.pcap\n");
-		return 2;
+	while ((c = getopt(argc, argv, "xp:")) != -1) {
+		switch (c) {
+		case 'x':
+			hex = true;
+			break;
+		case 'p':
+			port = strtoul(optarg, &end, 10);
+			if (*end || !port || port > UINT16_MAX)
+				goto usage;
+			uet_pcap_port = (unsigned int)port;
+			break;
+		default:
+			goto usage;
+		}
 	}
-	path = argv[argc - 1];
+	if (optind != argc - 1)
+		goto usage;
+	path = argv[optind];
 	f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	if (!f) {
 		perror(path);
@@ -77,4 +94,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	return 0;
+
+usage:
+	fprintf(stderr, "usage: uet_pcap [-x] [-p PORT] FILE.pcap\n");
+	return 2;
 }

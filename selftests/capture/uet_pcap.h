@@ -27,7 +27,7 @@ int uet_pcap_next(struct uet_pcap_file *pf, unsigned char *frame,
  * @src: source address, 4 or 16 bytes, in the frame
  * @dst: destination address, likewise
  * @sport: UDP source port
- * @dport: UDP destination port, 4793
+ * @dport: UDP destination port, uet_pcap_port
  * @payload: the UET packet, from its first header, in the frame
  * @len: bytes of it captured
  */
@@ -40,6 +40,8 @@ struct uet_pcap_udp {
 };
 
 /* decode.c */
+extern unsigned int uet_pcap_port;
+
 int uet_pcap_udp(uint32_t linktype, const unsigned char *p, size_t len,
 		 struct uet_pcap_udp *u);
 int uet_pcap_frame(uint32_t linktype, const unsigned char *p, size_t len,
