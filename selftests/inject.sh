@@ -78,13 +78,8 @@ setup_all() {
 # The seeds: a capture of every operation and mode in both directions,
 # refusals and the idle CLOSE among them.
 capture_seeds() {
-	local pid rc=0
-	# not through A(): $! must be tcpdump's pid, not a subshell's
-	ip netns exec "$NS_A" tcpdump -Z root -i veth0 -U -w "$pcap" \
-		udp port 4793 2>/tmp/inject-tcpdump.err &
-	pid=$!
-	sleep 2		# tcpdump is listening
-	kill -0 "$pid" || { sed 's/^/# /' /tmp/inject-tcpdump.err; return 1; }
+	local rc=0
+	tcpdump_start "$NS_A" "$pcap" udp port 4793 || return 1
 	xfer count=4 size=4096 && xfer op=tsend count=4 size=3000 &&
 	xfer op=write count=2 size=3000 && xfer op=writeimm count=2 size=100 &&
 	xfer op=read count=2 size=3000 && xfer mode=rod count=4 size=4096 &&
@@ -99,8 +94,7 @@ capture_seeds() {
 	xfer src=uet1 dst=uet0 addr="$UET_NET4.1" op=read count=2 size=3000 ||
 		rc=1
 	sleep 1		# the idle PDCs close
-	kill -TERM "$pid"
-	wait "$pid"
+	tcpdump_stop
 	"$dir/uet_pcap" "$pcap" >/tmp/inject-seed.txt || return 1
 	echo "# $(wc -l </tmp/inject-seed.txt) packets captured:" \
 		"$(awk '{ n[$8]++ } END { for (t in n) printf "%s %d ", t, n[t] }' \
@@ -117,7 +111,7 @@ capture_seeds() {
 # with a UDP checksum of zero, as the specification sends them, over IPv4
 # and IPv6: all taken.  Byte layouts: Documentation/wire-format.rst.
 spec_refusals() {
-	local f=/tmp/inject-spec.txt pcap=/tmp/inject-spec.pcap pid n rc=0
+	local f=/tmp/inject-spec.txt pcap=/tmp/inject-spec.pcap n rc=0
 	cat >"$f" <<-EOF
 	48000000000000100001000250000000000000000000000000000000000000000000000000000000
 	6000010000000010000100020000001150000000000000000000000000000000
@@ -126,18 +120,12 @@ spec_refusals() {
 	118c0000000010000007000010030001000000650000000000000000000000000000000000000000000000000000000000000000000000000000000000000000
 	EOF
 	head -n 4 "$f" >"$f.4"
-	# not through C(): $! must be tcpdump's pid, not a subshell's
-	ip netns exec "$NS_C" tcpdump -Z root -i veth0 -U -w "$pcap" \
-		udp port 4793 2>/tmp/inject-tcpdump.err &
-	pid=$!
-	sleep 2		# tcpdump is listening
-	kill -0 "$pid" || { sed 's/^/# /' /tmp/inject-tcpdump.err; return 1; }
+	tcpdump_start "$NS_C" "$pcap" udp port 4793 || return 1
 	spec_round "$f" "$UET_NET4.1" 5 4 || rc=1
 	spec_round "$f.4" "$UET_NET4.1" 4 3 -z || rc=1
 	spec_round "$f.4" "$UET_NET6::1" 4 3 -z || rc=1
 	sleep 1
-	kill -TERM "$pid"
-	wait "$pid"
+	tcpdump_stop
 	"$dir/uet_pcap" "$pcap" | sed 's/^/# /' | tee /tmp/inject-spec-dec.txt
 	grep -q 'pds ACK.* ses RSP rc UNSUPPORTED_OP' /tmp/inject-spec-dec.txt ||
 		rc=1

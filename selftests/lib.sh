@@ -187,6 +187,26 @@ counter() {
 	done < <(dev_counters "$1")
 }
 
+# tcpdump_start NS PCAP FILTER...: capture on NS's veth0 into PCAP in the
+# background, until tcpdump_stop; returns once tcpdump listens.  Not
+# through a function like A(): $! must be tcpdump's own pid.  -Z root: the
+# guest has no tcpdump user to drop privileges to.
+tcpdump_start() {
+	local ns=$1 pcap=$2
+	shift 2
+	ip netns exec "$ns" tcpdump -Z root -i veth0 -U -w "$pcap" "$@" \
+		2>/tmp/tcpdump.err &
+	tcpdump_pid=$!
+	sleep 2		# tcpdump is listening
+	kill -0 "$tcpdump_pid" || { sed 's/^/# /' /tmp/tcpdump.err; return 1; }
+}
+
+# SIGTERM: a background job of a script ignores SIGINT
+tcpdump_stop() {
+	kill -TERM "$tcpdump_pid"
+	wait "$tcpdump_pid"
+}
+
 # json_get FILTER CMD...: jq FILTER over CMD's JSON output
 json_get() {
 	local filter=$1 out

@@ -127,18 +127,12 @@ bound() { ip netns exec "$1" ss -Huln "sport = :$2" | wc -l; }
 # capture_port PORT CMD...: CMD's packets on uet-a's link are UET's to
 # PORT, every one, in both directions (uet_pcap -p decodes them)
 capture_port() {
-	local port=$1 pcap=/tmp/socket-port.pcap pid n rc
+	local port=$1 pcap=/tmp/socket-port.pcap n rc
 	shift
-	# not through A(): $! must be tcpdump's pid, not a subshell's
-	ip netns exec "$NS_A" tcpdump -Z root -i veth0 -U -w "$pcap" udp \
-		2>/tmp/socket-tcpdump.err &
-	pid=$!
-	sleep 2		# tcpdump is listening
-	kill -0 "$pid" || { sed 's/^/# /' /tmp/socket-tcpdump.err; return 1; }
+	tcpdump_start "$NS_A" "$pcap" udp || return 1
 	"$@"
 	rc=$?
-	kill -TERM "$pid"
-	wait "$pid"
+	tcpdump_stop
 	n=$("$dir/uet_pcap" -p "$port" "$pcap" | grep -c ' pds ')
 	echo "# $n packets to port $port, decoded;" \
 		"$("$dir/uet_pcap" -p "$port" "$pcap" | grep -c 'not UET') not"
