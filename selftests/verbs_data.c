@@ -542,6 +542,46 @@ TEST_F(pair, qp_access_flags)
 	EXPECT_EQ(5, *(uint64_t *)b->buf[2]);
 }
 
+/*
+ * A zero-length RDMA write or read names no memory: its key and address
+ * are not checked (InfiniBand Architecture Specification, C9-88).  UCX's
+ * rc_verbs transport sends such writes with key 0; with immediate data the
+ * receiver still gets its completion.  The QP's access flags still apply.
+ */
+TEST_F(pair, zero_length_rdma)
+{
+	struct side *a = &self->s[0], *b = &self->s[1];
+	struct ibv_sge rs = { (uintptr_t)b->buf[2], 16, b->mr[2]->lkey };
+	struct ibv_qp_attr attr = { .qp_access_flags = IBV_ACCESS_REMOTE_READ };
+	struct ibv_wc wc;
+
+	ASSERT_EQ(0, post(a->qp[2], IBV_WR_RDMA_WRITE, NULL, 0, 0, 0, 0, 1));
+	ASSERT_EQ(0, wait_wc(a->cq, &wc));
+	ASSERT_EQ(IBV_WC_SUCCESS, wc.status) TH_LOG("write: %s",
+						 ibv_wc_status_str(wc.status));
+	ASSERT_EQ(0, post(a->qp[2], IBV_WR_RDMA_READ, NULL, 0, 0, 0, 0, 2));
+	ASSERT_EQ(0, wait_wc(a->cq, &wc));
+	ASSERT_EQ(IBV_WC_SUCCESS, wc.status) TH_LOG("read: %s",
+						 ibv_wc_status_str(wc.status));
+	ASSERT_EQ(IBV_WC_RDMA_READ, wc.opcode);
+
+	ASSERT_EQ(0, post_recv(b->qp[2], &rs, 1, 7));
+	ASSERT_EQ(0, post(a->qp[2], IBV_WR_RDMA_WRITE_WITH_IMM, NULL, 0,
+			  0x1000, 0xdead, 0xc0de, 3));
+	ASSERT_EQ(0, wait_wc(a->cq, &wc));
+	ASSERT_EQ(IBV_WC_SUCCESS, wc.status);
+	ASSERT_EQ(0, wait_wc(b->cq, &wc));
+	ASSERT_EQ(IBV_WC_SUCCESS, wc.status);
+	ASSERT_EQ(IBV_WC_RECV_RDMA_WITH_IMM, wc.opcode);
+	ASSERT_EQ(0xc0de, ntohl(wc.imm_data));
+	ASSERT_EQ(0, wc.byte_len);
+
+	/* a QP that takes no writes refuses even an empty one */
+	ASSERT_EQ(0, ibv_modify_qp(b->qp[2], &attr, IBV_QP_ACCESS_FLAGS));
+	ASSERT_EQ(0, post(a->qp[2], IBV_WR_RDMA_WRITE, NULL, 0, 0, 0, 0, 4));
+	expect_failure(_metadata, a, 2, IBV_WC_REM_ACCESS_ERR);
+}
+
 TEST_F(pair, bad_rkey)
 {
 	struct side *a = &self->s[0], *b = &self->s[1];

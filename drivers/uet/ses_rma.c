@@ -47,10 +47,11 @@ u8 ses_rx_write(struct uet_ep *ep, const struct uet_ses_req_info *req,
 		return UET_SES_RC_AT_OUT_OF_RANGE;
 	}
 	rc = ep_allows(ep, UET_ACCESS_REMOTE_WRITE);
-	if (rc == UET_SES_RC_OK)
-		rc = uet_ri_check(ep->udev, req, ep->domain,
-				  UET_ACCESS_REMOTE_WRITE, start,
-				  req->request_length, &mem);
+	/* an empty write names no memory: no key to check (IBA C9-88) */
+	if (rc != UET_SES_RC_OK || !req->request_length)
+		return rc;
+	rc = uet_ri_check(ep->udev, req, ep->domain, UET_ACCESS_REMOTE_WRITE,
+			  start, req->request_length, &mem);
 	if (rc == UET_SES_RC_OK &&
 	    uet_mem_copy_skb(mem, req->buffer_offset, skb, hlen, len))
 		rc = UET_SES_RC_UNCOR;
@@ -119,7 +120,8 @@ u8 ses_rx_read(struct uet_ep *ep, const struct in6_addr *peer,
 		return UET_SES_RC_UNSUPPORTED_SIZE;
 	}
 	rc = ep_allows(ep, UET_ACCESS_REMOTE_READ);
-	if (rc == UET_SES_RC_OK)
+	/* an empty read names no memory: no key to check (IBA C9-88) */
+	if (rc == UET_SES_RC_OK && len)
 		rc = uet_ri_check(ep->udev, req, ep->domain,
 				  UET_ACCESS_REMOTE_READ,
 				  req->buffer_offset, len, &mem);
@@ -130,8 +132,8 @@ u8 ses_rx_read(struct uet_ep *ep, const struct in6_addr *peer,
 		uet_count(ep->udev, UET_CNT_DROP_NO_MEMORY, 1);
 		return UET_SES_RC_NO_MATCH;	/* try again later */
 	}
-	if (uet_mem_copy(mem, req->buffer_offset, skb_put(skb, len), len,
-			 false)) {
+	if (len && uet_mem_copy(mem, req->buffer_offset, skb_put(skb, len),
+				len, false)) {
 		kfree_skb(skb);
 		return UET_SES_RC_UNCOR;
 	}
