@@ -78,13 +78,15 @@ TEST_F(dev, device_limits)
 	EXPECT_GT(4096, attr.max_qp);	/* QPNs are 12-bit PIDonFEPs */
 	EXPECT_LE(1024, attr.max_qp_wr);
 	EXPECT_LE(16, attr.max_sge);
-	EXPECT_LE(1024, attr.max_cqe);
+	/* ofi_rxm's CQ for 256 peers: 65,536 entries */
+	EXPECT_LE(65536, attr.max_cqe);
 	EXPECT_LT(0, attr.max_mr);
 	EXPECT_LT(0, attr.max_srq);
 }
 
 TEST_F(dev, cq_create_resize_destroy)
 {
+	struct ibv_device_attr attr;
 	struct ibv_wc wc[4];
 	struct ibv_cq *cq;
 
@@ -101,7 +103,13 @@ TEST_F(dev, cq_create_resize_destroy)
 	EXPECT_EQ(0, ibv_req_notify_cq(cq, 1));
 	EXPECT_EQ(0, ibv_destroy_cq(cq));
 
-	/* too large, or nothing */
+	/* as large as the device says, no larger, or nothing */
+	ASSERT_EQ(0, ibv_query_device(self->ctx, &attr));
+	cq = ibv_create_cq(self->ctx, attr.max_cqe, NULL, NULL, 0);
+	ASSERT_NE(NULL, cq);
+	EXPECT_LE(attr.max_cqe, cq->cqe);
+	EXPECT_EQ(0, ibv_destroy_cq(cq));
+	EXPECT_EQ(NULL, ibv_create_cq(self->ctx, attr.max_cqe + 1, NULL, NULL, 0));
 	EXPECT_EQ(NULL, ibv_create_cq(self->ctx, 1 << 24, NULL, NULL, 0));
 	EXPECT_EQ(NULL, ibv_create_cq(self->ctx, 0, NULL, NULL, 0));
 }

@@ -44,7 +44,12 @@
 
 /* Limits reported in the device attributes and enforced at creation. */
 #define UET_MAX_QP_WR		16383
-#define UET_MAX_CQE		65535
+/*
+ * The most a uet queue holds (queue.c).  Middleware sizes its CQs for the
+ * whole job: libfabric's ofi_rxm asks (128 receive + 128 send entries) x
+ * 256 peers = 65,536 for its verbs CQ with its defaults.
+ */
+#define UET_MAX_CQE		(BIT(20) - 1)
 #define UET_MAX_SRQ_WR		16383
 #define UET_MAX_INLINE		512
 #define UET_MAX_FMR_PAGES	512
