@@ -19,6 +19,9 @@ pkgs=(
 	qemu-system-x86 busybox-static iproute2 rdma-core ibverbs-utils
 	ibverbs-providers perftest rdmacm-utils iperf3 tcpdump coreutils jq
 	util-linux
+	# middleware over uet between the pair VMs (middleware.sh)
+	libfabric-bin ucx-utils openmpi-bin libopenmpi-dev openssh-client
+	openssh-server
 	# install; the man page's format check
 	dkms groff-base
 	# netlink spec tooling

@@ -313,3 +313,51 @@ perf_report() {
 				printf "#   %5.1f%%  %s\n", 100 * share[f] / busy, f | "sort -k2 -rn | head -n 40"
 		     }' "$2" -
 }
+
+# mpi_hosts_up PEER_IP (pair topology, UET_ROLE a or b): the two VMs'
+# names and an sshd, for mpirun to start its daemons on the other VM over
+# ssh, as root with the key the image carries (vm/mkinitramfs.sh,
+# UET_VM_MIDDLEWARE); returns once this VM reaches the other's sshd.
+mpi_hosts_up() {
+	local i
+	printf '%s uet-vm-a\n%s uet-vm-b\n' "$UET_NET4.1" "$UET_NET4.2" >>/etc/hosts
+	mkdir -p /run/sshd && chmod 755 /run/sshd
+	ssh-keygen -q -t ed25519 -N '' -f /tmp/ssh_host_key &&
+	/usr/sbin/sshd -f /dev/null -h /tmp/ssh_host_key -E /tmp/sshd.log \
+		-o PidFile=/run/sshd.pid -o UsePAM=no \
+		-o PermitRootLogin=prohibit-password || return 1
+	for i in $(seq 60); do
+		ssh "$1" true 2>/dev/null && return 0
+		sleep 1
+	done
+	echo "# no ssh to $1"
+	sed 's/^/# /' /tmp/sshd.log
+	return 1
+}
+
+mpi_hosts_down() { kill "$(cat /run/sshd.pid)"; }
+
+# mpi_pair NAME PEER_IP LOG MPIRUN_ARGS...: on VM a, an Open MPI job of
+# two ranks, one per VM, its output in LOG, and its exit status left on
+# VM b; VM b waits for that status (up to 400 s).  Returns the status.
+mpi_pair() {
+	local name=$1 peer_ip=$2 log=$3 rc i
+	shift 3
+	# Open MPI refuses root unless told twice; the VMs have no other user.
+	if [ "$UET_ROLE" = a ]; then
+		OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+			timeout 300 mpirun --host uet-vm-a,uet-vm-b -np 2 \
+			--mca oob_tcp_if_include eth0 "$@" >"$log" 2>&1
+		rc=$?
+		ssh "$peer_ip" "echo $rc >/tmp/mpi-$name.rc"
+		return $rc
+	fi
+	for i in $(seq 400); do
+		[ -s "/tmp/mpi-$name.rc" ] && break
+		sleep 1
+	done
+	rc=$(cat "/tmp/mpi-$name.rc" 2>/dev/null || echo 124)
+	echo "# VM a's mpirun $name: exit $rc"
+	return "$rc"
+}
+

@@ -155,7 +155,7 @@ teardown() {
 }
 
 ktap_print_header
-ktap_set_plan 26
+ktap_set_plan 22
 ktap_test_result "socket link carries traffic" link_up
 ktap_test_result "uet and rxe side by side on eth0" side_by_side
 ktap_test_result "rxe RC ping-pong between the VMs" rxe_pingpong
@@ -168,8 +168,11 @@ ktap_test_result "uet RDMA write over IPv6 between the VMs" \
 	over_ipv6 ib_write_bw -F -n 200 -s 65536
 ktap_test_result "uet RDMA read over IPv6 between the VMs" \
 	over_ipv6 ib_read_bw -F -n 200 -s 65536
+# every tool at the sizes in between, writes at the smallest and largest
 for size in 64 4096 65536 1048576; do
-	for prog in ib_write_bw ib_read_bw ib_send_bw; do
+	progs="ib_write_bw ib_read_bw ib_send_bw"
+	case $size in 64|1048576) progs=ib_write_bw ;; esac
+	for prog in $progs; do
 		ktap_test_result "$prog -D, $size B, reports a result" \
 			duration "$prog" -s "$size"
 	done

@@ -13,7 +13,9 @@
 # The guest runs bash as /init (selftests/vm/init) with real iproute2,
 # rdma-core, perftest, iperf3, tcpdump and kmod; busybox provides the
 # remaining small utilities; UET_VM_EXTRA_PROGS adds host programs (make
-# profile adds perf, 30 MB with its libraries).  Kernel modules are copied
+# profile adds perf, 30 MB with its libraries).  UET_VM_MIDDLEWARE=1 adds
+# what the pair topology's middleware test runs (libfabric, UCX, Open MPI,
+# OpenSSH: 35 MB), each package copied whole but for its documentation.  Kernel modules are copied
 # with their dependencies and indexed by depmod, so "modprobe" and the
 # kernel's own module auto-loading work in the guest as on a real host.
 set -euo pipefail
@@ -57,9 +59,10 @@ copy() {	# copy a file to the same path in the guest, keeping symlinks
 	[ -e "$root$f" ] && return 0
 	mkdir -p "$root$(dirname "$f")"
 	cp -a "$f" "$root$f"
-	if [ -L "$f" ]; then
+	if [ -L "$f" ]; then	# one link at a time: /etc/alternatives too
 		local t
-		t=$(readlink -f "$f")
+		t=$(readlink "$f")
+		[ "${t#/}" != "$t" ] || t=$(dirname "$f")/$t
 		copy "$t"
 	fi
 }
@@ -76,6 +79,22 @@ copy_with_libs() {
 for p in "${progs[@]}"; do
 	copy_with_libs "$p"
 done
+
+# copy_pkg PKG...: every file of the Debian packages but documentation,
+# ELF files with the libraries they need
+copy_pkg() {
+	local f
+	dpkg -L "$@" | grep -vE '^/usr/share/(doc|man|lintian)/' |
+	while read -r f; do
+		[ -f "$f" ] || continue
+		if head -c 4 "$f" | grep -q ELF; then
+			copy_with_libs "$f"
+		else
+			copy "$f"
+		fi
+	done
+}
+
 copy /usr/libexec/coreutils/libstdbuf.so
 # glibc loads it when a thread exits (rping's threads)
 copy /usr/lib/x86_64-linux-gnu/libgcc_s.so.1
@@ -96,6 +115,25 @@ copy_with_libs /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
 echo 'root:x:0:0:root:/root:/bin/bash' >"$root/etc/passwd"
 echo 'root:x:0:' >"$root/etc/group"
 printf '127.0.0.1 localhost\n::1 localhost\n' >"$root/etc/hosts"
+
+if [ "${UET_VM_MIDDLEWARE:-0}" = 1 ]; then
+	copy_pkg libfabric1 libfabric-bin libucx0 ucx-utils \
+		openmpi-bin openmpi-common libopenmpi3 libpmix2 libhwloc15 \
+		openssh-client openssh-server openssh-sftp-server
+	# the names Debian's alternatives give mpirun
+	copy /usr/bin/mpirun
+	copy /usr/bin/mpiexec
+	# mpirun starts its daemons on the other VM over ssh, as root with a
+	# key made for this image alone; sshd's privilege separation user
+	echo 'sshd:x:100:65534::/run/sshd:/usr/sbin/nologin' >>"$root/etc/passwd"
+	echo 'nogroup:x:65534:' >>"$root/etc/group"
+	mkdir -p -m 700 "$root/root/.ssh"
+	ssh-keygen -q -t ed25519 -N '' -C uet-vm -f "$root/root/.ssh/id_ed25519"
+	cp "$root/root/.ssh/id_ed25519.pub" "$root/root/.ssh/authorized_keys"
+	printf '%s\n' 'Host *' '	StrictHostKeyChecking no' \
+		'	UserKnownHostsFile /dev/null' '	LogLevel ERROR' \
+		>"$root/root/.ssh/config"
+fi
 
 if [ ! -d "$kernel" ]; then
 	kver=$kernel

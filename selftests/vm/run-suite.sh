@@ -68,6 +68,11 @@ for t in "${testmods[@]}"; do
 	kos+=:$(ls "$out"/*.ko | tr '\n' ':' | sed 's/:$//')
 done
 initrd=$top/build/vm/initrd-$name.gz
+# The pair topology's middleware test needs libfabric, UCX and Open MPI.
+if [ "$suite" = pair ]; then
+	export UET_VM_MIDDLEWARE=1
+	initrd=$top/build/vm/initrd-$name-pair.gz
+fi
 "$top/selftests/vm/mkinitramfs.sh" "$initrd" "$kos" "$top/build/selftests-install" "$modules"
 
 vm=("$top/selftests/vm/run-vm.sh" --kernel "$kernel" --initrd "$initrd"
