@@ -109,7 +109,7 @@ for link in order:
     print("%-26s %14s %14s %8s %5s" % ("test", "uet", "rxe", "uet/rxe", "runs"))
     for r in res.values():
         if (r["link"] != link or r["dev"] != "uet0" or
-                r["test"].endswith("_tss")):
+                r["test"].endswith("_tss") or r["test"].startswith("mpi_")):
             continue
         x = res.get((link, "rxe0", r["test"], r["size"]), {})
         name = "%s %d B" % (r["test"], r["size"])
@@ -136,6 +136,31 @@ for link in order:
                           "meaningful": info["latency_meaningful"]})
     print("%-26s %9s Mbit/s (ceiling)" % ("iperf3 TCP",
           num(info["iperf3_mbit_s"], "%.1f")))
+    # MPI (selftests/mpi_bench.c) over uet, over rxe and over TCP
+    mpi = sorted((r for r in res.values() if r["link"] == link and
+                  r["dev"] == "uet0" and r["test"].startswith("mpi_")),
+                 key=lambda r: (r["test"], r["size"]))
+    if mpi:
+        print("%-26s %12s %12s %12s %8s %8s" % ("MPI", "uet", "rxe", "TCP",
+                                             "uet/rxe", "uet/TCP"))
+    for r in mpi:
+        x = res.get((link, "rxe0", r["test"], r["size"]), {})
+        t = res.get((link, "tcp", r["test"], r["size"]), {})
+        for k, unit in (("typical_us", "us"), ("mb_s", "MB/s")):
+            if k not in r:
+                continue
+            u, v, w = r[k], x.get(k), t.get(k)
+            f = "%.1f" if unit == "us" else "%.2f"
+            print("%-26s %7s %-4s %7s %-4s %7s %-4s %8s %8s" % (
+                  "%s %d B" % (r["test"], r["size"]), num(u, f), unit,
+                  num(v, f), unit, num(w, f), unit,
+                  num(ratio(u, v), "%.2f"), num(ratio(u, w), "%.2f")))
+            table.append({"link": link, "test": r["test"], "size": r["size"],
+                          "unit": unit, "uet": u, "rxe": v, "tcp": w,
+                          "uet_over_rxe": ratio(u, v),
+                          "uet_over_tcp": ratio(u, w),
+                          "meaningful": info["latency_meaningful"] or
+                                        unit == "MB/s"})
     # what the second-wave engine's issue asks: shares of the ceiling and
     # of the lossless figure
     for dev in ("uet0", "rxe0"):
