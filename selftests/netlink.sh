@@ -308,7 +308,7 @@ batch_stops() {
 }
 
 stats() {
-	local j
+	local j out
 	j=$(A uetctl -j stats show dev uet0) || return 1
 	echo "# $j"
 	# the same counters, by the same names, as the RDMA hw counters
@@ -319,7 +319,20 @@ stats() {
 	echo "# $j" &&
 	[ "$(jq -c 'keys' <<<"$j")" = '["errors","rx_bytes","rx_packets","tx_bytes","tx_packets"]' ] &&
 	expect_rc 1 'No job with this ID' A uetctl stats show dev uet0 job 99 &&
-	expect_rc 2 'which device' A uetctl stats show job 0
+	expect_rc 2 'which device' A uetctl stats show job 0 || return 1
+	# -s: dev show with the same counters, as ip -s link; none moves here
+	j=$(A uetctl -j -s dev show uet0) &&
+	[ "$(jq -c '.[0].stats | keys' <<<"$j")" = \
+	  "$(A uetctl -j stats show dev uet0 | jq -c keys)" ] &&
+	[ "$(jq '.[0].stats.pdcs_created' <<<"$j")" = \
+	  "$(json_get .pdcs_created A uetctl -j stats show dev uet0)" ] &&
+	out=$(A uetctl -statistics dev show uet0) &&
+	sed -n '/stats:/,$p' <<<"$out" | sed 's/^/# /' &&
+	grep -q '^    stats:$' <<<"$out" &&
+	grep -qE '^    tx_packets [0-9]+ tx_bytes [0-9]+ rx_packets [0-9]+ rx_bytes [0-9]+$' <<<"$out" &&
+	[ "$(sed -n '/stats:/,$p' <<<"$out" | wc -w)" -eq \
+	  $((1 + 2 * $(jq '.[0].stats | length' <<<"$j"))) ] &&
+	! A uetctl dev show uet0 | grep -q 'stats:'
 }
 
 # The shows of every_device_shows, with uet0 and uet2 in uet-a.
@@ -632,7 +645,7 @@ ktap_test_result "changes, and PDCs, need CAP_NET_ADMIN" unprivileged
 ktap_test_result "profiles gate delivery modes" profiles
 ktap_test_result "10,000 jobs: batch add, dump, delete" many_jobs
 ktap_test_result "a batch stops at its first failure" batch_stops
-ktap_test_result "stats of a device and of a job" stats
+ktap_test_result "stats of a device and of a job, and dev show -s" stats
 ktap_test_result "keys: add, rekey, refusals, never read back" keys
 # 4096 keys' setup took 79 s on the debug kernel, through no path that
 # the keys case does not take: stock kernel only

@@ -12,6 +12,8 @@
 #include "uetctl.h"
 
 #define MAX_DEVS 256
+/* -s: counters per line of the text output */
+#define STATS_PER_LINE 4
 
 static void settings_text(const struct uet_dev_attrs *a)
 {
@@ -70,6 +72,35 @@ static void settings_json(const struct uet_dev_attrs *a)
 	       a->rx_bytes);
 }
 
+/* -s: a device's counters under its settings, one per line, or a "stats" object */
+static int stat_one(const struct uet_counter_attrs *c, void *arg)
+{
+	int *n = arg;
+
+	if (!opts.json)
+		printf("%s %s %" PRIu64, *n % STATS_PER_LINE ? "" : "\n   ",
+		       c->name, c->value);
+	else
+		printf("%s\"%s\":%" PRIu64, *n ? "," : "", c->name, c->value);
+	(*n)++;
+	return 0;
+}
+
+static int dev_stats(const char *name)
+{
+	int n = 0, ret;
+
+	if (!nl())
+		return EXIT_RUNTIME;
+	if (opts.json)
+		printf(",\"stats\":{");
+	else
+		printf("    stats:");
+	ret = uet_nl_stats_get(nl(), name, false, 0, stat_one, &n);
+	printf(opts.json ? "}" : "\n");
+	return ret ? nl_fail("dev show -s", ret) : 0;
+}
+
 /*
  * The netlink view of @name, if the device is in this namespace and the
  * family answers; devices of other namespaces show their sysfs part only.
@@ -91,7 +122,7 @@ static int dev_show(int argc, char **argv)
 	static struct uet_dev_info devs[MAX_DEVS];
 	struct uet_dev_attrs a;
 	const char *only = NULL;
-	int i, n, shown = 0;
+	int i, n, shown = 0, rc = 0;
 	bool have;
 
 	if (argc > 1)
@@ -123,6 +154,8 @@ static int dev_show(int argc, char **argv)
 			       devs[i].netdev, devs[i].node_guid, devs[i].state);
 			if (have)
 				settings_text(&a);
+			if (have && opts.stats)
+				rc = dev_stats(devs[i].name) ?: rc;
 			continue;
 		}
 		json_sep(i);
@@ -136,11 +169,13 @@ static int dev_show(int argc, char **argv)
 		json_string(devs[i].state);
 		if (have)
 			settings_json(&a);
+		if (have && opts.stats)
+			rc = dev_stats(devs[i].name) ?: rc;
 		printf("}");
 	}
 	if (opts.json)
 		json_end_list(shown);
-	return 0;
+	return rc;
 }
 
 static int dev_set(int argc, char **argv)

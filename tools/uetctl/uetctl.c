@@ -38,7 +38,7 @@ static int do_help(int argc, char **argv)
 		"Usage: uetctl [OPTIONS] OBJECT COMMAND [ARGS]\n"
 		"       uetctl [OPTIONS] -b[atch] FILE\n"
 		"OBJECT := dev | job | profile | pdc | stats | key\n"
-		"OPTIONS := -j[son] | -p[retty] | -V[ersion] | -h[elp]\n"
+		"OPTIONS := -j[son] | -p[retty] | -s[tatistics] | -V[ersion] | -h[elp]\n"
 		"Without a device, show lists every uet device of this network namespace\n"
 		"(dev show: of the host, with the settings of this namespace's).\n");
 	print_usage(objects);
@@ -87,6 +87,8 @@ int main(int argc, char **argv)
 			opts.json = true;
 		} else if (matches(o, "pretty")) {
 			opts.pretty = true;
+		} else if (matches(o, "stats") || matches(o, "statistics")) {
+			opts.stats = true;
 		} else if (matches(o, "batch")) {
 			if (argc < 3) {
 				fprintf(stderr, "uetctl: -batch needs a file\n");

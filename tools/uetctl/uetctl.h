@@ -15,6 +15,7 @@
 struct uetctl_opts {
 	bool json;
 	bool pretty;
+	bool stats;	/* -s: show adds the counters, as ip -s does */
 };
 
 extern struct uetctl_opts opts;
