@@ -15,9 +15,10 @@
 # remaining small utilities; UET_VM_EXTRA_PROGS adds host programs (make
 # profile adds perf, 30 MB with its libraries).  UET_VM_MIDDLEWARE=1 adds
 # what the pair topology's middleware test runs (libfabric, UCX, Open MPI,
-# OpenSSH: 35 MB), each package copied whole but for its documentation.  Kernel modules are copied
-# with their dependencies and indexed by depmod, so "modprobe" and the
-# kernel's own module auto-loading work in the guest as on a real host.
+# OpenSSH: 35 MB), each package copied whole but for its documentation.
+# Kernel modules are copied with their dependencies and indexed by depmod,
+# so "modprobe" and the kernel's own module auto-loading work in the guest
+# as on a real host.
 set -euo pipefail
 
 out=$1 kos=$2 selftests=$3 kernel=$4

@@ -72,7 +72,10 @@ static void settings_json(const struct uet_dev_attrs *a)
 	       a->rx_bytes);
 }
 
-/* -s: a device's counters under its settings, one per line, or a "stats" object */
+/*
+ * -s: a device's counters under its settings, STATS_PER_LINE to a line,
+ * or a "stats" object
+ */
 static int stat_one(const struct uet_counter_attrs *c, void *arg)
 {
 	int *n = arg;
