@@ -54,8 +54,20 @@ while [ $# -gt 0 ]; do
 done
 [ -r "$kernel" ] && [ -r "$initrd" ] ||
 	{ echo "run-vm.sh: --kernel and --initrd must name readable files" >&2; exit 2; }
+# No CMPXCHG16B under TCG.  QEMU 7.2 (Debian 12's) emulates it in a
+# helper that computes the flags from env->cc_op, which the translator
+# has not always written back by then (cpu_cc_compute_all(env, CC_OP) in
+# helper_cmpxchg16b_unlocked; QEMU 8.0 inlined the instruction and
+# computes the flags first).  With a stale CC_OP_EFLAGS the helper takes
+# whatever CC_SRC last held as the whole EFLAGS: the kernel's SLUB fast
+# path (this_cpu_try_cmpxchg128) then ran on with bits no CPU sets (TF,
+# IOPL, VM), and an interrupt in the few instructions before the next
+# arithmetic one pushed them.  Every "fault no CPU makes" below fits:
+# each double fault was at the retry of slab_alloc_node, its EFLAGS the
+# low half of a register.  Without CX16 the kernel takes
+# this_cpu_cmpxchg16b_emu (pushf, cli, compare, popf).
 case $accel in
-tcg) cpu=max ;;
+tcg) cpu=max,cx16=off ;;
 kvm) cpu=host ;;
 *) echo "run-vm.sh: --accel must be tcg or kvm, not '$accel'" >&2; exit 2 ;;
 esac
