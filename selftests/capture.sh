@@ -32,18 +32,11 @@ capture() {
 	B ip link set dev veth0 gso_max_segs 1 || return 1
 	# uet0's class 0 as AF31 (DSCP 26); uet1 as a new device has it
 	A uetctl dev set uet0 tc-dscp "$DSCP_MAP" || return 1
-	# -Z root: the guest has no tcpdump user to drop privileges to
-	ip netns exec "$NS_A" tcpdump -Z root -i veth0 -U -w "$pcap" udp \
-		2>/tmp/tcpdump.err &
-	tcpdump_pid=$!
-	sleep 2		# tcpdump is listening
-	kill -0 "$tcpdump_pid" || { sed 's/^/# /' /tmp/tcpdump.err; return 1; }
+	tcpdump_start "$NS_A" "$pcap" udp || return 1
 	xfer count=2 size=4096 && xfer op=write count=1 size=2000 &&
 	xfer op=read count=1 size=2000 || return 1
 	sleep 11	# the idle PDC closes
-	# SIGTERM: a background job of a script ignores SIGINT
-	kill -TERM "$tcpdump_pid"
-	wait "$tcpdump_pid"
+	tcpdump_stop
 	A ip link set dev veth0 gso_max_segs 65535
 	B ip link set dev veth0 gso_max_segs 65535
 	A uetctl dev set uet0 tc-dscp 0,8,16,24,32,40,48,56 || return 1
@@ -141,10 +134,10 @@ ds_field() {
 # spray_ports MODE JOB [ARG...]: uet0's lb MODE over 16 entropies; 4
 # messages of 64 KiB by a new PDC (of job JOB; xfer's ARGs besides);
 # prints "PORTS SPREAD SETS": how many source ports its requests left
-# from, the most requests on one less the fewest, and how many sets of 16
-# the ports fall in
+# from (each PSN at its first transmission), the most requests on one
+# less the fewest, and how many sets of 16 the ports fall in
 spray_ports() {
-	local pid lb=$1 job=$2
+	local lb=$1 job=$2
 	shift 2
 
 	A uetctl dev set uet0 lb "$lb" lb-paths 16 || return 1
@@ -153,18 +146,21 @@ spray_ports() {
 	# 10 s, may leave meanwhile from that PDC's entropy (a slow run saw
 	# 17 ports in 2 sets); the smallest request here, a message's last,
 	# carries some 400 bytes
-	ip netns exec "$NS_A" tcpdump -Z root -i veth0 -U -w /tmp/spray.pcap \
-		"udp and src $A_IP and dst port 4793 and greater 200" \
-		2>/tmp/tcpdump.err &
-	pid=$!
-	sleep 2		# tcpdump is listening
+	tcpdump_start "$NS_A" /tmp/spray.pcap \
+		"udp and src $A_IP and dst port 4793 and greater 200" || return 1
 	xfer job="$job" count=4 size=65536 "$@" >&2
-	kill -TERM "$pid"
-	wait "$pid"
+	tcpdump_stop
 	A ip link set dev veth0 gso_max_segs 65535
 	A uetctl dev set uet0 lb single || return 1
-	tcpdump -Z root -r /tmp/spray.pcap -nn 2>/dev/null | awk '
-	{ split($3, s, "."); n[s[5]]++; set[int(s[5] / 16)] = 1 }
+	# first transmissions only: a retransmission may take any entropy
+	"$dir/uet_pcap" /tmp/spray.pcap | awk '
+	match($0, / psn [0-9]+ /) {
+		psn = substr($0, RSTART, RLENGTH)
+		all++
+		if (psn in seen) next
+		seen[psn] = 1
+		split($2, s, "."); n[s[5]]++; set[int(s[5] / 16)] = 1
+	}
 	END {
 		min = -1
 		for (p in n) {
@@ -173,6 +169,7 @@ spray_ports() {
 			if (min < 0 || n[p] < min) min = n[p]
 		}
 		for (k in set) sets++
+		printf "# %d requests, %d sent again\n", all, all - length(seen) >"/dev/stderr"
 		print ports + 0, max - min, sets + 0
 	}'
 }

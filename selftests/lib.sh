@@ -188,21 +188,58 @@ counter() {
 }
 
 # tcpdump_start NS PCAP FILTER...: capture on NS's veth0 into PCAP in the
-# background, until tcpdump_stop; returns once tcpdump listens.  Not
-# through a function like A(): $! must be tcpdump's own pid.  -Z root: the
-# guest has no tcpdump user to drop privileges to.
+# background, until tcpdump_stop; returns once tcpdump listens, which it
+# says on stderr after its filter is on the socket.  --immediate-mode:
+# otherwise the packet ring hands tcpdump its packets a block at a time,
+# at the latest a second after the first, and a capture stopped sooner
+# after a short transfer wrote none of them ("52 packets received by
+# filter", "0 packets captured").  That mode's ring has a slot per packet,
+# each as large as the snapshot length (tcpdump's 256 KiB by default: 8
+# slots in its 2 MiB, and a burst of 64 KiB messages lost 77 of 188
+# requests): 64 KiB, a GSO batch's most, in 32 MiB.  Not through a
+# function like A(): $! must be tcpdump's own pid.  -Z root: the guest has
+# no tcpdump user to drop privileges to.
 tcpdump_start() {
-	local ns=$1 pcap=$2
+	local ns=$1 pcap=$2 i
 	shift 2
-	ip netns exec "$ns" tcpdump -Z root -i veth0 -U -w "$pcap" "$@" \
+	ip netns exec "$ns" tcpdump -Z root -i veth0 --immediate-mode \
+		-s 65535 -B 32768 -U -w "$pcap" "$@" \
 		2>/tmp/tcpdump.err &
 	tcpdump_pid=$!
-	sleep 2		# tcpdump is listening
-	kill -0 "$tcpdump_pid" || { sed 's/^/# /' /tmp/tcpdump.err; return 1; }
+	for i in $(seq 300); do
+		grep -q 'listening on' /tmp/tcpdump.err && return 0
+		kill -0 "$tcpdump_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "# tcpdump is not listening after ${i}00 ms:"
+	sed 's/^/# /' /tmp/tcpdump.err
+	kill "$tcpdump_pid" 2>/dev/null
+	wait "$tcpdump_pid"
+	return 1
 }
 
-# SIGTERM: a background job of a script ignores SIGINT
+# tcpdump_captured: "N C": tcpdump has said N times how many packets it
+# has written (on SIGUSR1: "tcpdump: 1 packet captured, 6 packets
+# received by filter, ..."), the last time C
+tcpdump_captured() {
+	grep -oE '[0-9]+ packets? captured' /tmp/tcpdump.err |
+		awk '{ c = $1 } END { print NR, c + 0 }'
+}
+
+# tcpdump_stop: once tcpdump's count of packets written stands still
+# between two of its answers (what is still queued on its socket at
+# SIGTERM is lost: a busy guest once lost 124 of 188), SIGTERM (a
+# background job of a script ignores SIGINT)
 tcpdump_stop() {
+	local n c said=0 last=-1
+	for _ in $(seq 50); do
+		kill -USR1 "$tcpdump_pid" 2>/dev/null || break
+		sleep 0.2
+		read -r n c < <(tcpdump_captured)
+		[ "$n" -gt "$said" ] || continue
+		[ "$c" = "$last" ] && break
+		said=$n last=$c
+	done
 	kill -TERM "$tcpdump_pid"
 	wait "$tcpdump_pid"
 }

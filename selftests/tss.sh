@@ -150,21 +150,16 @@ only() {
 # captured JOB [TCPDUMP FILTER]: a transfer of JOB from uet0, captured at
 # uet-a's veth packet by packet into $PCAP
 captured() {
-	local job=$1 filter=udp pid rc
+	local job=$1 filter=udp rc
 	shift
 	[ $# -eq 0 ] || filter="udp and $*"
 	rm -f "$PCAP"
 	A ip link set dev veth0 gso_max_segs 1 || return 1
-	ip netns exec "$NS_A" tcpdump -Z root -i veth0 -U -w "$PCAP" "$filter" \
-		2>/tmp/tcpdump.err &
-	pid=$!
-	sleep 2		# tcpdump is listening
-	kill -0 "$pid" || { sed 's/^/# /' /tmp/tcpdump.err; return 1; }
+	tcpdump_start "$NS_A" "$PCAP" "$filter" || return 1
 	xfer job="$job" count=4 size=16384
 	rc=$?
 	sleep 0.5
-	kill -TERM "$pid"
-	wait "$pid"
+	tcpdump_stop
 	A ip link set dev veth0 gso_max_segs 65535
 	return $rc
 }
@@ -397,17 +392,15 @@ reasm() {
 # the address it goes to (the debug kernel has no ingress qdisc to drop
 # with; its sender's retransmissions, later, are opened too).
 fragmented() {
-	local rc=0 pid r0 m0
+	local rc=0 r0 m0
 	B ip addr del "$UET_NET4.2/24" dev veth0 || return 1
 	rm -f "$PCAP"
-	ip netns exec "$NS_A" tcpdump -Z root -i veth0 -U -w "$PCAP" \
-		"udp and src host $UET_NET4.1" 2>/tmp/tcpdump.err &
-	pid=$!
-	sleep 2
-	kill -0 "$pid" || { sed 's/^/# /' /tmp/tcpdump.err; rc=1; }
-	xfer job=$SJOB count=1 size=1000 timeout_s=1 >/dev/null
-	kill -TERM "$pid"
-	wait "$pid"
+	if tcpdump_start "$NS_A" "$PCAP" "udp and src host $UET_NET4.1"; then
+		xfer job=$SJOB count=1 size=1000 timeout_s=1 >/dev/null
+		tcpdump_stop
+	else
+		rc=1
+	fi
 	B ip addr add "$UET_NET4.2/24" dev veth0 || rc=1
 	"$dir/uet_pcap" -x "$PCAP" | grep -m 1 "^$TSS7" >/tmp/tss.frag
 	[ -s /tmp/tss.frag ] || { echo "# nothing sealed captured"; return 1; }
