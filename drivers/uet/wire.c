@@ -310,7 +310,9 @@ static int parse_dst(u16 word, u8 flags, struct uet_pds_dst_info *dst)
 	}
 	if (word & UET_PDS_SYN_RSVD)
 		return -EINVAL;
-	dst->use_rsv = word & UET_PDS_SYN_USE_RSV;
+	if ((word & UET_PDS_SYN_USE_RSV) && (word & UET_PDS_SYN_USE_RSV_REF))
+		return -EINVAL;
+	dst->use_rsv = word & (UET_PDS_SYN_USE_RSV | UET_PDS_SYN_USE_RSV_REF);
 	dst->psn_offset = FIELD_GET(UET_PDS_SYN_PSN_OFFSET, word);
 	return 0;
 }

@@ -115,10 +115,14 @@ enum uet_pds_ack_req {
 /*
  * With SYN set, the DPDCID field of RUD/ROD requests and control packets
  * instead says which PDC pool the target should use and how far the PSN
- * is from the PDC's start PSN.
+ * is from the PDC's start PSN.  "Use the reserved pool" is bit 15 in
+ * Wireshark and XDP2, bit 12 (a 4-bit pdc_info of 1) in the reference
+ * provider: either is understood, bit 15 is sent, both at once are
+ * malformed (Documentation/wire-format.rst, "Use reserved PDC").
  */
 #define UET_PDS_SYN_USE_RSV	BIT(15)
-#define UET_PDS_SYN_RSVD	GENMASK(14, 12)
+#define UET_PDS_SYN_RSVD	GENMASK(14, 13)
+#define UET_PDS_SYN_USE_RSV_REF	BIT(12)
 #define UET_PDS_SYN_PSN_OFFSET	GENMASK(11, 0)
 
 /* RUD and ROD requests, 12 B: dissect_pds_rud_rod_req(). */

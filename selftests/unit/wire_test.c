@@ -102,6 +102,31 @@ TEST(rud_req_vector)
 	EXPECT_EQ(0, memcmp(out, rud_req_bytes, sizeof(rud_req_bytes)));
 }
 
+/*
+ * The reference provider's reserved-pool SYN: pdc_info 1 in the word's
+ * top nibble (bit 12) where Wireshark and XDP2 have bit 15.  Understood
+ * as the same request; uet answers in its own spelling.
+ */
+TEST(syn_word_ref_reserved_pool)
+{
+	struct uet_pds_hdr_info info;
+	u8 pkt[sizeof(rud_req_bytes)];
+	u8 out[MAX_HDR];
+
+	memcpy(pkt, rud_req_bytes, sizeof(pkt));
+	pkt[10] = 0x10;
+	ASSERT_EQ(12, uet_pds_parse(pkt, sizeof(pkt), &info));
+	EXPECT_TRUE(info.req.dst.use_rsv);
+	EXPECT_EQ(5, info.req.dst.psn_offset);
+	ASSERT_EQ(12, uet_pds_build(out, sizeof(out), &info));
+	EXPECT_EQ(0, memcmp(out, rud_req_bytes, sizeof(rud_req_bytes)));
+
+	pkt[10] = 0x00;
+	ASSERT_EQ(12, uet_pds_parse(pkt, sizeof(pkt), &info));
+	EXPECT_FALSE(info.req.dst.use_rsv);
+	EXPECT_EQ(5, info.req.dst.psn_offset);
+}
+
 TEST(ack_vector)
 {
 	struct uet_pds_hdr_info info;
@@ -562,9 +587,13 @@ TEST(pds_reserved_fields)
 	struct uet_pds_hdr_info info;
 	u8 pkt[MAX_HDR];
 
-	/* SYN word: bits 14-12. */
+	/* SYN word: bits 14-13, and both spellings of the reserved pool. */
 	memcpy(pkt, rud_req_bytes, sizeof(rud_req_bytes));
 	pkt[10] |= 0x10;
+	EXPECT_EQ(-EINVAL, uet_pds_parse(pkt, sizeof(rud_req_bytes), &info));
+	pkt[10] = 0x20;
+	EXPECT_EQ(-EINVAL, uet_pds_parse(pkt, sizeof(rud_req_bytes), &info));
+	pkt[10] = 0x40;
 	EXPECT_EQ(-EINVAL, uet_pds_parse(pkt, sizeof(rud_req_bytes), &info));
 
 	/* RUDI and UUD: bytes 2-3. */
