@@ -443,6 +443,74 @@ pdcs_after_traffic() {
 	A uetctl dev set uet0 pdc-idle-ms 10000 && B uetctl dev set uet1 pdc-idle-ms 10000
 }
 
+# mon_sync FILE: until the monitor writing FILE shows a change of uet0
+# (one a second, for 10 s): it listens from then on
+mon_sync() {
+	local i
+	for i in $(seq 10); do
+		A uetctl dev set uet0 pdc-idle-ms 0 || return 1
+		sleep 1
+		grep -q 'change' "$1" && return 0
+	done
+	echo "# no event in $1: $(cat "$1")"
+	return 1
+}
+
+# uetctl monitor: a listener in uet-a (JSON) sees a device come, change
+# and go, a job come and go, and a PDC made and given back, in that order,
+# each once; a second one (text, jobs and PDCs) the same jobs and PDC as
+# lines; a listener in uet-b sees none of uet-a's devices; nobody may not
+# listen.
+monitor() {
+	local pa pt pb rc=0 lp j
+	A uetctl -j monitor >/tmp/mon-a.json 2>&1 &
+	pa=$!
+	A uetctl monitor job pdc dev >/tmp/mon-t.txt 2>&1 &
+	pt=$!
+	B uetctl monitor dev >/tmp/mon-b.txt 2>&1 &
+	pb=$!
+	mon_sync /tmp/mon-a.json && mon_sync /tmp/mon-t.txt || rc=1
+	A ip link add veth1 type veth peer name veth2 &&
+	A rdma link add uet2 type uet netdev veth1 &&
+	A uetctl dev set uet2 lb reps &&
+	A rdma link del uet2 &&
+	A ip link del veth1 &&
+	A uetctl job add dev uet0 id 77 tc 2 mode rod &&
+	A uetctl job del dev uet0 id 77 || rc=1
+	modprobe uet_test_engine src=uet0 dst=uet1 addr="$UET_NET4.2" count=1 size=100 &&
+	rmmod uet_test_engine || rc=1
+	lp=$(A uetctl -j pdc show dev uet0 | jq '.[0].lpdcid')
+	A uetctl pdc close dev uet0 id "$lp" && wait_pdcs A uet0 'length == 0' || rc=1
+	A uetctl dev set uet0 pdc-idle-ms 10000 || rc=1
+	sleep 1
+	kill $pa $pt $pb
+	wait $pa $pt $pb 2>/dev/null
+	expect_rc 1 'Operation not permitted' AN uetctl monitor || rc=1
+	sed 's/^/# /' /tmp/mon-t.txt
+	# uet-a's events but the changes of uet0 (mon_sync's)
+	j=$(jq -c 'select(.dev != "uet0" or .event != "dev-change") |
+		   [.event, .dev, .netdev // .id // .role, .lb // .mode // .peer]' \
+		/tmp/mon-a.json) || return 1
+	echo "$j" | sed 's/^/# /'
+	[ "$j" = '["dev-add","uet2","veth1","single"]
+["dev-change","uet2","veth1","reps"]
+["dev-del","uet2","veth1",null]
+["job-add","uet0",77,"rod"]
+["job-del","uet0",77,null]
+["pdc-add","uet0","initiator","rud"]
+["pdc-del","uet0","initiator","rud"]' ] || rc=1
+	[ "$(jq -s "[.[] | select(.event | startswith(\"pdc\")) |
+		     \"\(.lpdcid) \(.peer)\"] == [\"$lp 198.18.0.2\", \"$lp 198.18.0.2\"]" \
+	     /tmp/mon-a.json)" = true ] || rc=1
+	grep -qx '\[job\] add uet0 job 77 tc 2 mode rod' /tmp/mon-t.txt &&
+	grep -qx '\[job\] del uet0 job 77' /tmp/mon-t.txt &&
+	grep -qxE "\[pdc\] add uet0 pdc $lp initiator mode rud peer 198.18.0.2 job [0-9]+ tc [0-9]+" /tmp/mon-t.txt &&
+	grep -qxE "\[pdc\] del uet0 pdc $lp rpdc [0-9]+ initiator mode rud peer 198.18.0.2 job [0-9]+ tc [0-9]+" /tmp/mon-t.txt &&
+	grep -qx '\[dev\] del uet2 netdev veth1' /tmp/mon-t.txt || rc=1
+	[ ! -s /tmp/mon-b.txt ] || { sed 's/^/# uet-b: /' /tmp/mon-b.txt; rc=1; }
+	return $rc
+}
+
 # A session as Documentation/netlink.rst shows it: each command and its
 # output, all of which must succeed.
 session() {
@@ -631,7 +699,7 @@ netlink_fuzz() {
 
 trap fabric_down EXIT
 ktap_print_header
-ktap_set_plan 20
+ktap_set_plan 21
 ktap_test_result "setup" setup
 ktap_test_result "help at every level, usage errors exit 2" help_everywhere
 ktap_test_result "dev show: settings and JSON" dev_show_and_json
@@ -656,6 +724,7 @@ else
 fi
 ktap_test_result "show without dev lists every device of the namespace" every_device_shows
 ktap_test_result "PDCs after traffic: dump, get, close" pdcs_after_traffic
+ktap_test_result "monitor: devices, jobs and PDCs as they come and go" monitor
 ktap_test_result "a documented session" session
 ktap_test_result "netlink fuzzing: every command, boundary and malformed attributes, as root and as nobody" \
 	netlink_fuzz

@@ -58,20 +58,30 @@ result $? "the man page formats without a warning"
 while read -r obj cmd rest; do
 	[ "$cmd" = help ] && continue
 	missing_man='' missing_comp=''
+	# an object without commands ("monitor [all | dev ...]...")
+	if [[ $cmd == '['* ]]; then
+		rest="$cmd $rest" cmd=''
+	fi
 	# what completion offers for this command: its words, their values
-	if [ "$obj/$cmd" = dev/set ] || [ "$obj/$cmd" = dev/show ]; then
+	if [ -z "$cmd" ]; then
+		pre=()
+	elif [ "$obj/$cmd" = dev/set ] || [ "$obj/$cmd" = dev/show ]; then
 		pre=(uet0)
 	else
 		pre=(dev uet0)
 	fi
-	offered=$(offers "$obj" "$cmd" "${pre[@]}" "")
-	for w in $offered; do
-		offered+=$'\n'$(offers "$obj" "$cmd" "${pre[@]}" "$w" "")
-	done
+	if [ -n "$cmd" ]; then
+		offered=$(offers "$obj" "$cmd" "${pre[@]}" "")
+		for w in $offered; do
+			offered+=$'\n'$(offers "$obj" "$cmd" "${pre[@]}" "$w" "")
+		done
+	else
+		offered=$(offers "$obj" "")
+	fi
 	offers "" | grep -qx "$obj" || missing_comp+=" $obj"
-	offers "$obj" "" | grep -qx "$cmd" || missing_comp+=" $cmd"
+	[ -z "$cmd" ] || offers "$obj" "" | grep -qx "$cmd" || missing_comp+=" $cmd"
 	in_man "$obj" || missing_man+=" $obj"
-	in_man "$cmd" || missing_man+=" $cmd"
+	[ -z "$cmd" ] || in_man "$cmd" || missing_man+=" $cmd"
 	# the lower-case words of the usage line, alternatives split
 	for w in $(tr '[]|{}' '     ' <<<"$rest"); do
 		[[ $w =~ ^[a-z0-9][a-z0-9-]*$ ]] || continue

@@ -198,6 +198,8 @@ static void uet_dev_unclaim(struct uet_dev *udev)
  */
 void uet_dev_release(struct uet_dev *udev)
 {
+	if (udev->registered)
+		uet_nl_dev_notify(udev, false);
 	debugfs_remove_recursive(udev->debugfs);
 	uet_socket_detach(udev);
 	uet_tss_drain(udev);
@@ -385,11 +387,13 @@ static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
 	udev->registered = true;
 	gone = READ_ONCE(ndev->reg_state) != NETREG_REGISTERED;
 	mutex_unlock(&uet_devs_lock);
-	if (gone)
+	if (gone) {
 		ib_unregister_device_queued(&udev->ibdev);
-	else
+	} else {
 		pr_info("%s: created on %s\n", dev_name(&udev->ibdev.dev),
 			ndev->name);
+		uet_nl_dev_notify(udev, true);
+	}
 	return 0;
 
 err_pds:

@@ -35,6 +35,27 @@ static struct genl_family uet_nl_family;
 
 enum { DUMP_DEV, DUMP_POS, DUMP_ONE_DONE };
 
+/*
+ * The notifications' group: joining it needs CAP_NET_ADMIN over the
+ * namespace, as reading PDCs does (the spec's mcgrp-monitor).
+ */
+enum { UET_NLGRP_MONITOR };
+
+static const struct genl_multicast_group uet_nl_mcgrps[] = {
+	[UET_NLGRP_MONITOR] = {
+		.name = UET_MCGRP_MONITOR,
+		.flags = GENL_MCAST_CAP_NET_ADMIN,
+	},
+};
+
+/*
+ * Set while the family is registered.  Notifications come from the
+ * engine's softirqs and from device teardown, which can outlast the
+ * family at module exit: each checks it in the RCU read-side section it
+ * sends in, and uet_netlink_exit() clears it and waits for them.
+ */
+static bool nl_live;
+
 static int nl_missing(struct genl_info *info, int attr)
 {
 	if (!GENL_REQ_ATTR_CHECK(info, attr))
@@ -124,6 +145,50 @@ static int nl_reply(struct genl_info *info, nl_fill_fn fill, void *obj)
 		return err;
 	}
 	return genlmsg_reply(msg, info);
+}
+
+/* --- notifications --- */
+
+static bool nl_listened(struct net *net)
+{
+	return READ_ONCE(nl_live) &&
+	       genl_has_listeners(&uet_nl_family, net, UET_NLGRP_MONITOR);
+}
+
+/*
+ * Send @msg, built by a get's fill, to @net's monitor group as command
+ * @cmd: a notification carries its get reply's attributes under its own
+ * command (the spec's "notify: dev-get").  Consumes @msg.
+ */
+static void nl_multicast(struct net *net, struct sk_buff *msg, u8 cmd)
+{
+	struct genlmsghdr *g = nlmsg_data(nlmsg_hdr(msg));
+
+	g->cmd = cmd;
+	rcu_read_lock();
+	if (READ_ONCE(nl_live))
+		genlmsg_multicast_netns(&uet_nl_family, net, msg, 0,
+					UET_NLGRP_MONITOR, GFP_ATOMIC);
+	else
+		nlmsg_free(msg);
+	rcu_read_unlock();
+}
+
+/* Notify @net's monitor group of @obj as @fill puts it.  May sleep. */
+static void nl_notify(struct net *net, u8 cmd, nl_fill_fn fill, void *obj)
+{
+	struct sk_buff *msg;
+
+	if (!nl_listened(net))
+		return;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	if (fill(msg, obj, 0, 0, 0)) {
+		nlmsg_free(msg);
+		return;
+	}
+	nl_multicast(net, msg, cmd);
 }
 
 /* --- devices --- */
@@ -236,6 +301,42 @@ static int dev_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 cancel:
 	genlmsg_cancel(skb, hdr);
 	return -EMSGSIZE;
+}
+
+/* A device that went away: what names it. */
+static int dev_gone_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
+			 int flags)
+{
+	struct uet_dev *udev = obj;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &uet_nl_family, flags,
+			  UET_CMD_DEV_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, UET_A_DEV_NAME, dev_name_of(udev)) ||
+	    nla_put_string(skb, UET_A_DEV_NETDEV, udev->ndev->name) ||
+	    nla_put_u32(skb, UET_A_DEV_IFINDEX, udev->ndev->ifindex)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/**
+ * uet_nl_dev_notify() - tell the monitor group a device came or went
+ * @udev: the device, registered with the RDMA core (@added) or being
+ *	released after it was
+ * @added: whether it came
+ *
+ * Context: process; may sleep.
+ */
+void uet_nl_dev_notify(struct uet_dev *udev, bool added)
+{
+	nl_notify(dev_net(udev->ndev),
+		  added ? UET_CMD_DEV_ADD_NTF : UET_CMD_DEV_DEL_NTF,
+		  added ? dev_fill : dev_gone_fill, udev);
 }
 
 int uet_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -448,6 +549,9 @@ int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 			uet_pds_idle_changed(udev);
 	}
 	mutex_unlock(&uet_devs_lock);
+	if (!err)
+		nl_notify(dev_net(udev->ndev), UET_CMD_DEV_CHANGE_NTF, dev_fill,
+			  udev);
 	nl_dev_put(udev);
 	return err;
 }
@@ -457,6 +561,7 @@ int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 struct job_msg {
 	struct uet_dev *udev;
 	struct uet_job *job;
+	u32 id;			/* a job gone: job_gone_fill() */
 };
 
 static int job_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
@@ -502,6 +607,43 @@ static int job_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 cancel:
 	genlmsg_cancel(skb, hdr);
 	return -EMSGSIZE;
+}
+
+/* A job that went away: its device and ID (@obj a struct job_msg). */
+static int job_gone_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
+			 int flags)
+{
+	const struct job_msg *m = obj;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &uet_nl_family, flags,
+			  UET_CMD_JOB_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, UET_A_JOB_DEV_NAME, dev_name_of(m->udev)) ||
+	    nla_put_u32(skb, UET_A_JOB_ID, m->id)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* Tell the monitor group job @id of @udev came (as it is now) or went. */
+static void job_notify(struct uet_dev *udev, u32 id, bool added)
+{
+	struct job_msg m = { .udev = udev, .id = id };
+
+	if (!added) {
+		nl_notify(dev_net(udev->ndev), UET_CMD_JOB_DEL_NTF,
+			  job_gone_fill, &m);
+		return;
+	}
+	m.job = uet_job_get(udev, id);
+	if (!m.job)
+		return;		/* gone again already */
+	nl_notify(dev_net(udev->ndev), UET_CMD_JOB_ADD_NTF, job_fill, &m);
+	uet_job_put(m.job);
 }
 
 /* The job @info names on @udev, referenced. */
@@ -605,8 +747,10 @@ int uet_nl_job_add_doit(struct sk_buff *skb, struct genl_info *info)
 	err = nscc_parse(a, true, cfg.nscc, &cfg.nscc_set, info->extack);
 	if (!err)
 		err = uet_job_add(udev, &cfg, info->extack);
-	if (!err)
+	if (!err) {
 		nl_cc_changed(udev);
+		job_notify(udev, cfg.id, true);
+	}
 out:
 	nl_dev_put(udev);
 	return err;
@@ -624,8 +768,10 @@ int uet_nl_job_del_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!err)
 		err = uet_job_del(udev, nla_get_u32(info->attrs[UET_A_JOB_ID]),
 				  info->extack);
-	if (!err)
+	if (!err) {
 		nl_cc_changed(udev);
+		job_notify(udev, nla_get_u32(info->attrs[UET_A_JOB_ID]), false);
+	}
 	nl_dev_put(udev);
 	return err;
 }
@@ -792,6 +938,66 @@ static int pdc_fill(const struct uet_pdc_info *pi, void *arg)
 	/* a do request wants this one PDC only */
 	return m->only ? 1 : 0;
 }
+
+/* The size of a PDC's identity in a message (pdc_id_fill()). */
+static size_t pdc_id_size(void)
+{
+	return nla_total_size(IB_DEVICE_NAME_MAX) +	/* DEV_NAME */
+	       2 * nla_total_size(sizeof(u16)) +	/* LPDCID, RPDCID */
+	       2 * nla_total_size(sizeof(u8)) +		/* MODE, TC */
+	       nla_total_size(0) +			/* INITIATOR */
+	       nla_total_size(sizeof(u32)) +		/* JOB */
+	       nla_total_size(sizeof(struct in6_addr));	/* PEER */
+}
+
+/* A PDC's identity, what never changes (struct uet_pds_events). */
+static int pdc_id_fill(struct sk_buff *skb, struct uet_dev *udev,
+		       const struct uet_pdc_info *pi)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, 0, 0, &uet_nl_family, 0, UET_CMD_PDC_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, UET_A_PDC_DEV_NAME, dev_name_of(udev)) ||
+	    nla_put_u16(skb, UET_A_PDC_LPDCID, pi->lpdcid) ||
+	    (pi->rpdcid && nla_put_u16(skb, UET_A_PDC_RPDCID, pi->rpdcid)) ||
+	    nla_put_u8(skb, UET_A_PDC_MODE, pi->mode) ||
+	    (pi->initiator && nla_put_flag(skb, UET_A_PDC_INITIATOR)) ||
+	    nla_put_u32(skb, UET_A_PDC_JOB, pi->job) ||
+	    nla_put_u8(skb, UET_A_PDC_TC, pi->tc) ||
+	    nla_put_in6_addr(skb, UET_A_PDC_PEER, &pi->peer)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static bool nl_pdc_wanted(struct uet_dev *udev)
+{
+	return nl_listened(dev_net(udev->ndev));
+}
+
+static void nl_pdc_event(struct uet_dev *udev, const struct uet_pdc_info *pi,
+			 bool added)
+{
+	struct sk_buff *msg = genlmsg_new(pdc_id_size(), GFP_ATOMIC);
+
+	if (!msg)
+		return;
+	if (pdc_id_fill(msg, udev, pi)) {
+		nlmsg_free(msg);
+		return;
+	}
+	nl_multicast(dev_net(udev->ndev), msg,
+		     added ? UET_CMD_PDC_ADD_NTF : UET_CMD_PDC_DEL_NTF);
+}
+
+static const struct uet_pds_events nl_pds_events = {
+	.wanted = nl_pdc_wanted,
+	.pdc = nl_pdc_event,
+};
 
 static int pdc_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 			struct uet_dev *udev)
@@ -1109,10 +1315,14 @@ static struct genl_family uet_nl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.ops = uet_nl_ops,
 	.n_ops = ARRAY_SIZE(uet_nl_ops),
+	.mcgrps = uet_nl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(uet_nl_mcgrps),
 };
 
 int __init uet_netlink_init(void)
 {
+	int err;
+
 	/* The uapi enums spell the engine's own. */
 	BUILD_BUG_ON((int)UET_DELIVERY_MODE_RUD != (int)UET_PDC_RUD ||
 		     (int)UET_DELIVERY_MODE_ROD != (int)UET_PDC_ROD ||
@@ -1125,10 +1335,18 @@ int __init uet_netlink_init(void)
 		     (int)UET_PDC_STATE_CLOSING != (int)UET_PDC_CLOSING);
 	BUILD_BUG_ON(UET_NAME_MAX_LEN + 1 != IB_DEVICE_NAME_MAX);
 	BUILD_BUG_ON(U16_MAX != UET_PDC_MAX);
-	return genl_register_family(&uet_nl_family);
+	err = genl_register_family(&uet_nl_family);
+	if (err)
+		return err;
+	WRITE_ONCE(nl_live, true);
+	uet_pds_set_events(&nl_pds_events);
+	return 0;
 }
 
 void uet_netlink_exit(void)
 {
+	uet_pds_set_events(NULL);
+	WRITE_ONCE(nl_live, false);
+	synchronize_rcu();	/* notifications being sent: nl_live */
 	genl_unregister_family(&uet_nl_family);
 }

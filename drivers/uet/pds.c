@@ -79,6 +79,7 @@ static void pdc_reclaim(struct uet_pds *pds, struct uet_pds_pdc *pdc)
 		pds->general--;
 	spin_unlock_bh(&pds->lock);
 	xa_erase_bh(&pds->pdcs, pdc->lpdcid);
+	pdc_event(pdc, false);
 	pdc_teardown(pdc, -ECONNRESET);
 }
 

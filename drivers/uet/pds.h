@@ -486,4 +486,23 @@ int uet_pds_dump(struct uet_dev *udev, unsigned long *pos, uet_pds_info_fn fn,
 		 void *arg);
 u32 uet_pds_count(struct uet_dev *udev);
 
+/**
+ * struct uet_pds_events - the control plane's hook at a PDC's start and end
+ * @wanted: whether anyone listens for @udev's PDC events; only then is
+ *	@pdc called
+ * @pdc: a PDC of @udev was made (@added) or went back to its pool; @info
+ *	holds its identity only, the fields from @peer to @initiator
+ *
+ * The PDS engine's one call up to the control plane.  Both are called in
+ * any context, from softirqs and under the engine's locks, within an RCU
+ * read-side section: they must not sleep nor call into the engine.
+ */
+struct uet_pds_events {
+	bool (*wanted)(struct uet_dev *udev);
+	void (*pdc)(struct uet_dev *udev, const struct uet_pdc_info *info,
+		    bool added);
+};
+
+void uet_pds_set_events(const struct uet_pds_events *ev);
+
 #endif /* _UET_PDS_H */

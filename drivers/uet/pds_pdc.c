@@ -556,6 +556,47 @@ void pdc_unhash(struct uet_pds_pdc *pdc)
 		rhashtable_remove_fast(&pds->tgt, &pdc->node, tgt_params);
 }
 
+static const struct uet_pds_events __rcu *pds_events;
+
+/**
+ * uet_pds_set_events() - set the control plane's hook for PDC events
+ * @ev: the hook, or %NULL for none
+ *
+ * The caller waits for RCU readers (synchronize_rcu()) before it takes
+ * away what a hook it replaced may still be running.
+ */
+void uet_pds_set_events(const struct uet_pds_events *ev)
+{
+	rcu_assign_pointer(pds_events, ev);
+}
+
+/*
+ * Tell the control plane that @pdc was made (@added) or went back to its
+ * pool (struct uet_pds_events): its identity, which it never changes but
+ * for an initiator's peer PDCID, learnt once.
+ */
+void pdc_event(struct uet_pds_pdc *pdc, bool added)
+{
+	const struct uet_pds_events *ev;
+	struct uet_pdc_info info;
+
+	rcu_read_lock();
+	ev = rcu_dereference(pds_events);
+	if (ev && ev->wanted(pdc->udev)) {
+		info = (struct uet_pdc_info) {
+			.peer = pdc->key.raddr,
+			.job = pdc->key.job,
+			.lpdcid = pdc->lpdcid,
+			.rpdcid = READ_ONCE(pdc->rpdcid),
+			.mode = pdc->key.mode,
+			.tc = pdc->key.tc,
+			.initiator = pdc->initiator,
+		};
+		ev->pdc(pdc->udev, &info, added);
+	}
+	rcu_read_unlock();
+}
+
 /* The parameters of a core of @mode on @udev, from its settings now. */
 static void pdc_cfg(struct uet_dev *udev, enum uet_pdc_mode mode,
 		    struct uet_pdc_cfg *cfg)
@@ -903,6 +944,7 @@ struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 	spin_unlock_bh(&pdc->lock);
 	if (err)
 		return NULL;
+	pdc_event(pdc, true);
 	pdc_get(pdc);
 	return pdc;
 }

@@ -120,6 +120,7 @@ static inline u32 pdc_tgt_domain(bool sealed, u32 job)
 }
 
 void pdc_unhash(struct uet_pds_pdc *pdc);
+void pdc_event(struct uet_pds_pdc *pdc, bool added);
 u64 pds_tick_of(unsigned long at);
 void pdc_wheel_add(struct uet_pds_pdc *pdc, unsigned long at);
 void pdc_wheel_sooner(struct uet_pds_pdc *pdc, unsigned long at);

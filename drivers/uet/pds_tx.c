@@ -993,7 +993,8 @@ void pds_rcv_ack(struct uet_dev *udev, struct sk_buff *skb,
 	if (!pdc->rpdcid_known) {
 		if (!acked.newly)
 			goto unlock;	/* proves nothing: learn nothing */
-		pdc->rpdcid = ai->spdcid;
+		/* read unlocked by pdc_event() */
+		WRITE_ONCE(pdc->rpdcid, ai->spdcid);
 		pdc->rpdcid_known = true;
 	}
 	if (h->flags & UET_PDS_F_M)

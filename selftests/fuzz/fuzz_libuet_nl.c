@@ -4,7 +4,7 @@
  * (userspace/libuet/parse.c): whatever the bytes, the parser reads only
  * within them, hands out only NUL-terminated strings, and stops on
  * errors.  The first byte picks which reply is expected: the family
- * lookup or one of the uet commands.
+ * lookup, one of the uet commands, or notifications.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -70,14 +70,38 @@ static int on_key(const struct uet_key_attrs *k, void *arg __attribute__((unused
 	return 0;
 }
 
+static int on_event(const struct uet_event *ev, void *arg)
+{
+	sink += ev->cmd;
+	switch (ev->cmd) {
+	case UET_CMD_DEV_ADD_NTF:
+	case UET_CMD_DEV_CHANGE_NTF:
+	case UET_CMD_DEV_DEL_NTF:
+		return on_dev(&ev->dev, arg);
+	case UET_CMD_JOB_ADD_NTF:
+	case UET_CMD_JOB_DEL_NTF:
+		return on_job(&ev->job, arg);
+	case UET_CMD_PDC_ADD_NTF:
+	case UET_CMD_PDC_DEL_NTF:
+		return on_pdc(&ev->pdc, arg);
+	default:
+		__builtin_trap();	/* handed an event it does not know */
+	}
+}
+
+/*
+ * The first byte picks what the parser expects: the family lookup, a uet
+ * command's replies, or (the last) the monitor group's notifications.
+ */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static void * const fns[] = {
 		NULL, on_dev, on_job, on_profile, on_pdc, on_counter, on_key,
+		on_event,
 	};
 	static const uint8_t cmds[] = {
 		0, UET_CMD_DEV_GET, UET_CMD_JOB_GET, UET_CMD_PROFILE_GET,
-		UET_CMD_PDC_GET, UET_CMD_STATS_GET, UET_CMD_KEY_GET,
+		UET_CMD_PDC_GET, UET_CMD_STATS_GET, UET_CMD_KEY_GET, 0,
 	};
 	struct uet_nl_reply r = { 0 };
 	unsigned int pick;
@@ -92,6 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf, data + 1, size - 1);
 	pick = data[0] % sizeof(cmds);
 	r.ctrl = pick == 0;
+	r.monitor = pick == sizeof(cmds) - 1;
 	r.cmd = cmds[pick];
 	r.fn = fns[pick];
 	uet_nl_parse(buf, size - 1, 0, 0, &r);

@@ -515,4 +515,120 @@ TEST(family_lookup)
 	ASSERT_EQ(0x1b, r.family);
 }
 
+/* The controller's answer names the family's multicast groups. */
+TEST(family_lookup_with_groups)
+{
+	struct msgbuf m = { .len = 0 };
+	struct uet_nl_reply r = { .ctrl = 1 };
+	struct nlattr *groups, *grp;
+	static const struct {
+		const char *name;
+		uint32_t id;
+	} list[] = { { "other", 9 }, { UET_MCGRP_MONITOR, 12 } };
+	unsigned int i;
+
+	msg_begin(&m, GENL_ID_CTRL, 0);
+	genl(&m, CTRL_CMD_NEWFAMILY);
+	attr_str(&m, CTRL_ATTR_FAMILY_NAME, "uet");
+	attr_u16(&m, CTRL_ATTR_FAMILY_ID, 0x1b);
+	groups = (struct nlattr *)(m.b + m.len);
+	attr(&m, CTRL_ATTR_MCAST_GROUPS | NLA_F_NESTED, NULL, 0);
+	for (i = 0; i < 2; i++) {
+		grp = (struct nlattr *)(m.b + m.len);
+		attr(&m, (i + 1) | NLA_F_NESTED, NULL, 0);
+		attr_str(&m, CTRL_ATTR_MCAST_GRP_NAME, list[i].name);
+		attr_u32(&m, CTRL_ATTR_MCAST_GRP_ID, list[i].id);
+		grp->nla_len = (uint8_t *)(m.b + m.len) - (uint8_t *)grp;
+	}
+	groups->nla_len = (uint8_t *)(m.b + m.len) - (uint8_t *)groups;
+	msg_end(&m);
+	error(&m, 0, NULL);
+	ASSERT_EQ(0, uet_nl_parse(m.b, m.len, 0, 0, &r));
+	ASSERT_EQ(0x1b, r.family);
+	ASSERT_EQ(12u, r.mcgrp);
+}
+
+static struct uet_event events[4];
+static int nevents;
+
+static int on_event(const struct uet_event *ev, void *arg)
+{
+	(void)arg;
+	if (nevents < 4)
+		events[nevents] = *ev;
+	nevents++;
+	return 0;
+}
+
+/*
+ * Notifications as the monitor group carries them (port ID and sequence
+ * number 0): a job added, a PDC made, a command of a newer kernel
+ * (skipped), a device gone; a get reply's command is none of them.
+ */
+TEST(notifications)
+{
+	struct uet_nl_reply r = { .monitor = 1, .fn = on_event };
+	struct msgbuf m = { .len = 0 };
+	uint8_t peer[16] = { [10] = 0xff, [11] = 0xff, 198, 18, 0, 2 };
+
+	nevents = 0;
+	job_msg(&m, 7);
+	((struct genlmsghdr *)(m.b + m.start + NLMSG_HDRLEN))->cmd =
+		UET_CMD_JOB_ADD_NTF;
+	msg_begin(&m, FAMILY, 0);
+	genl(&m, UET_CMD_PDC_ADD_NTF);
+	attr_str(&m, UET_A_PDC_DEV_NAME, "uet0");
+	attr_u16(&m, UET_A_PDC_LPDCID, 3);
+	attr_u8(&m, UET_A_PDC_MODE, UET_DELIVERY_MODE_RUD);
+	attr(&m, UET_A_PDC_INITIATOR, NULL, 0);
+	attr_u32(&m, UET_A_PDC_JOB, 7);
+	attr(&m, UET_A_PDC_PEER, peer, sizeof(peer));
+	msg_end(&m);
+	msg_begin(&m, FAMILY, 0);
+	genl(&m, UET_CMD_MAX + 1);
+	attr_u32(&m, 1, 5);
+	msg_end(&m);
+	msg_begin(&m, FAMILY, 0);
+	genl(&m, UET_CMD_DEV_DEL_NTF);
+	attr_str(&m, UET_A_DEV_NAME, "uet1");
+	attr_str(&m, UET_A_DEV_NETDEV, "veth1");
+	attr_u32(&m, UET_A_DEV_IFINDEX, 4);
+	msg_end(&m);
+	msg_begin(&m, FAMILY, 0);
+	genl(&m, UET_CMD_DEV_GET);
+	msg_end(&m);
+	ASSERT_EQ(1, uet_nl_parse(m.b, m.len, 0, 0, &r));
+	ASSERT_EQ(0, r.error);
+	ASSERT_EQ(3, nevents);
+	ASSERT_EQ(UET_CMD_JOB_ADD_NTF, events[0].cmd);
+	ASSERT_EQ(7u, events[0].job.id);
+	ASSERT_EQ(UET_DELIVERY_MODE_ROD, events[0].job.mode);
+	ASSERT_EQ(UET_CMD_PDC_ADD_NTF, events[1].cmd);
+	ASSERT_STREQ("uet0", events[1].pdc.dev);
+	ASSERT_EQ(3, events[1].pdc.lpdcid);
+	ASSERT_EQ(1, events[1].pdc.initiator);
+	ASSERT_FALSE(UET_HAS(&events[1].pdc, UET_A_PDC_RPDCID));
+	ASSERT_EQ(0, memcmp(peer, events[1].pdc.peer, sizeof(peer)));
+	ASSERT_EQ(UET_CMD_DEV_DEL_NTF, events[2].cmd);
+	ASSERT_STREQ("uet1", events[2].dev.name);
+	ASSERT_STREQ("veth1", events[2].dev.netdev);
+	ASSERT_EQ(4u, events[2].dev.ifindex);
+}
+
+/* A notification with an attribute of the wrong type is malformed. */
+TEST(notification_malformed)
+{
+	struct uet_nl_reply r = { .monitor = 1, .fn = on_event };
+	struct msgbuf m = { .len = 0 };
+
+	nevents = 0;
+	msg_begin(&m, FAMILY, 0);
+	genl(&m, UET_CMD_PDC_DEL_NTF);
+	attr_u8(&m, UET_A_PDC_LPDCID, 3);
+	msg_end(&m);
+	ASSERT_EQ(-1, uet_nl_parse(m.b, m.len, 0, 0, &r));
+	ASSERT_EQ(-EPROTO, r.error);
+	ASSERT_EQ(0, nevents);
+}
+
 TEST_HARNESS_MAIN

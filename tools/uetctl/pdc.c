@@ -3,19 +3,9 @@
 #include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <string.h>
 #include <uet/libuet.h>
 
 #include "uetctl.h"
-
-static void peer_str(const uint8_t *a, char *buf, size_t len)
-{
-	static const uint8_t v4mapped[12] = { [10] = 0xff, [11] = 0xff };
-	int v4 = !memcmp(a, v4mapped, sizeof(v4mapped));
-
-	if (!inet_ntop(v4 ? AF_INET : AF_INET6, v4 ? a + 12 : a, buf, len))
-		snprintf(buf, len, "?");
-}
 
 static int pdc_one(const struct uet_pdc_attrs *p, void *arg)
 {

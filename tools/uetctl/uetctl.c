@@ -26,6 +26,7 @@ static const struct uetctl_cmd objects[] = {
 	{ "pdc", do_pdc, "pdc help" },
 	{ "stats", do_stats, "stats help" },
 	{ "key", do_key, "key help" },
+	{ "monitor", do_monitor, "monitor [all | dev | job | pdc]..." },
 	{ "help", do_help, NULL },
 	{ NULL },
 };
@@ -37,7 +38,7 @@ static int do_help(int argc, char **argv)
 	fprintf(stderr,
 		"Usage: uetctl [OPTIONS] OBJECT COMMAND [ARGS]\n"
 		"       uetctl [OPTIONS] -b[atch] FILE\n"
-		"OBJECT := dev | job | profile | pdc | stats | key\n"
+		"OBJECT := dev | job | profile | pdc | stats | key | monitor\n"
 		"OPTIONS := -j[son] | -p[retty] | -s[tatistics] | -V[ersion] | -h[elp]\n"
 		"Without a device, show lists every uet device of this network namespace\n"
 		"(dev show: of the host, with the settings of this namespace's).\n");

@@ -40,6 +40,7 @@ void nscc_print(const uint32_t *nscc, int job, uint64_t present);
 void json_begin_list(void);
 void json_sep(int i);
 void json_end_list(int n);
+void peer_str(const uint8_t *a, char *buf, size_t len);
 /* Called with each device's name; a non-zero return stops the walk. */
 typedef int (*dev_name_fn)(const char *dev, void *arg);
 int walk_devs(dev_name_fn fn, void *arg);
@@ -78,5 +79,6 @@ int do_profile(int argc, char **argv);
 int do_pdc(int argc, char **argv);
 int do_stats(int argc, char **argv);
 int do_key(int argc, char **argv);
+int do_monitor(int argc, char **argv);
 
 #endif /* UETCTL_H */

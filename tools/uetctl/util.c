@@ -4,6 +4,7 @@
  * netlink socket, the devices of this namespace and how failures are
  * reported.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,4 +184,14 @@ void json_sep(int i)
 void json_end_list(int n)
 {
 	printf("%s]\n", n && opts.pretty ? "\n" : "");
+}
+
+/* A PDC's peer address, IPv4 as dotted quad when it is v4-mapped. */
+void peer_str(const uint8_t *a, char *buf, size_t len)
+{
+	static const uint8_t v4mapped[12] = { [10] = 0xff, [11] = 0xff };
+	int v4 = !memcmp(a, v4mapped, sizeof(v4mapped));
+
+	if (!inet_ntop(v4 ? AF_INET : AF_INET6, v4 ? a + 12 : a, buf, len))
+		snprintf(buf, len, "?");
 }

@@ -31,6 +31,8 @@ struct uet_nl {
 	uint32_t portid;
 	uint32_t seq;
 	uint16_t family;
+	uint32_t mcgrp;		/* the monitor group, 0 if none */
+	int joined;
 	char errmsg[UET_NL_ERRMSG_MAX];
 	char buf[UET_NL_BUF_SIZE];
 };
@@ -124,6 +126,7 @@ struct uet_nl *uet_nl_open(void)
 		goto err_close;
 	}
 	nl->family = r.family;
+	nl->mcgrp = r.mcgrp;
 	return nl;
 
 err_close:
@@ -488,4 +491,31 @@ int uet_nl_key_dump(struct uet_nl *nl, const char *dev, uet_key_fn fn, void *arg
 			return err;
 	}
 	return run(nl, nlh, UET_CMD_KEY_GET, fn, arg);
+}
+
+int uet_nl_monitor(struct uet_nl *nl, uet_event_fn fn, void *arg)
+{
+	struct uet_nl_reply r = { .monitor = 1, .fn = fn, .arg = arg };
+	unsigned int grp = nl->mcgrp;
+	ssize_t n;
+
+	nl->errmsg[0] = '\0';
+	if (!grp)
+		return -EOPNOTSUPP;
+	if (!nl->joined) {
+		if (mnl_socket_setsockopt(nl->sk, NETLINK_ADD_MEMBERSHIP, &grp,
+					  sizeof(grp)) < 0)
+			return -errno;
+		nl->joined = 1;
+	}
+	for (;;) {
+		n = mnl_socket_recvfrom(nl->sk, nl->buf, sizeof(nl->buf));
+		if (n < 0)
+			return -errno;
+		/* notifications: sequence number and port ID 0 */
+		if (uet_nl_parse(nl->buf, n, 0, 0, &r) < 0 && r.error)
+			return r.error;
+		if (r.cb_ret)
+			return r.cb_ret;
+	}
 }

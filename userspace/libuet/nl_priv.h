@@ -16,10 +16,13 @@
 /**
  * struct uet_nl_reply - what a request's replies are parsed into
  * @ctrl: the replies are the generic netlink controller's (family lookup)
+ * @monitor: the messages are the monitor group's notifications, @fn a
+ *	uet_event_fn
  * @cmd: the uet command whose messages are wanted (UET_CMD_*)
  * @fn: the callback for each object, typed after @cmd (uet_dev_fn, ...)
  * @arg: its argument
  * @family: out, @ctrl: the family id found
+ * @mcgrp: out, @ctrl: the monitor group's id, 0 if the family has none
  * @cb_ret: out: the callback's non-zero return, which stopped parsing
  * @error: out: the kernel's negative errno, 0 when it acknowledged
  * @errmsg: out: the kernel's extended ACK message
@@ -27,10 +30,12 @@
  */
 struct uet_nl_reply {
 	int ctrl;
+	int monitor;
 	uint8_t cmd;
 	void *fn;
 	void *arg;
 	uint16_t family;
+	uint32_t mcgrp;
 	int cb_ret;
 	int error;
 	char errmsg[UET_NL_ERRMSG_MAX];

@@ -165,6 +165,7 @@ static const enum mnl_attr_data_type counter_types[UET_A_COUNTER_MAX + 1] = {
 static const enum mnl_attr_data_type ctrl_types[CTRL_ATTR_MAX + 1] = {
 	[CTRL_ATTR_FAMILY_ID] = MNL_TYPE_U16,
 	[CTRL_ATTR_FAMILY_NAME] = MNL_TYPE_NUL_STRING,
+	[CTRL_ATTR_MCAST_GROUPS] = MNL_TYPE_NESTED,
 };
 
 struct parse_ctx {
@@ -235,7 +236,7 @@ static void get_nscc(const struct nlattr **tb, int job, uint32_t *nscc,
 	}
 }
 
-static int dev_msg(const struct nlattr **tb, struct uet_nl_reply *r)
+static void dev_attrs(const struct nlattr **tb, struct uet_dev_attrs *out)
 {
 	struct uet_dev_attrs d = { 0 };
 
@@ -273,10 +274,10 @@ static int dev_msg(const struct nlattr **tb, struct uet_nl_reply *r)
 	GET(&d, tb, UET_A_DEV_TX_BYTES, tx_bytes, 64);
 	GET(&d, tb, UET_A_DEV_RX_PACKETS, rx_packets, 64);
 	GET(&d, tb, UET_A_DEV_RX_BYTES, rx_bytes, 64);
-	return ((uet_dev_fn)r->fn)(&d, r->arg);
+	*out = d;
 }
 
-static int job_msg(const struct nlattr **tb, struct uet_nl_reply *r)
+static void job_attrs(const struct nlattr **tb, struct uet_job_attrs *out)
 {
 	struct uet_job_attrs j = { 0 };
 
@@ -298,7 +299,7 @@ static int job_msg(const struct nlattr **tb, struct uet_nl_reply *r)
 	GET(&j, tb, UET_A_JOB_ERRORS, errors, 64);
 	if (tb[UET_A_JOB_SECURE])
 		UET_SET(&j, UET_A_JOB_SECURE);
-	return ((uet_job_fn)r->fn)(&j, r->arg);
+	*out = j;
 }
 
 static int key_msg(const struct nlattr **tb, struct uet_nl_reply *r)
@@ -328,7 +329,7 @@ static int profile_msg(const struct nlattr **tb, struct uet_nl_reply *r)
 	return ((uet_profile_fn)r->fn)(&p, r->arg);
 }
 
-static int pdc_msg(const struct nlattr **tb, struct uet_nl_reply *r)
+static void pdc_attrs(const struct nlattr **tb, struct uet_pdc_attrs *out)
 {
 	struct uet_pdc_attrs p = { 0 };
 
@@ -369,7 +370,7 @@ static int pdc_msg(const struct nlattr **tb, struct uet_nl_reply *r)
 		       sizeof(p.peer));
 		UET_SET(&p, UET_A_PDC_PEER);
 	}
-	return ((uet_pdc_fn)r->fn)(&p, r->arg);
+	*out = p;
 }
 
 static int stats_msg(const struct nlmsghdr *nlh, const struct nlattr **tb,
@@ -402,11 +403,80 @@ static int stats_msg(const struct nlmsghdr *nlh, const struct nlattr **tb,
 	return 0;
 }
 
+/*
+ * A notification of the monitor group into @ev: 1 when parsed, 0 for a
+ * command this library does not know (a newer kernel's), -1 if malformed.
+ */
+static int ntf_msg(const struct nlmsghdr *nlh, uint8_t cmd,
+		   struct uet_event *ev)
+{
+	const struct nlattr *tb[MAX_ATTR];
+
+	ev->cmd = cmd;
+	switch (cmd) {
+	case UET_CMD_DEV_ADD_NTF:
+	case UET_CMD_DEV_CHANGE_NTF:
+	case UET_CMD_DEV_DEL_NTF:
+		if (parse_attrs(nlh, NULL, dev_types, UET_A_DEV_MAX, tb) < 0)
+			return -1;
+		dev_attrs(tb, &ev->dev);
+		return 1;
+	case UET_CMD_JOB_ADD_NTF:
+	case UET_CMD_JOB_DEL_NTF:
+		if (parse_attrs(nlh, NULL, job_types, UET_A_JOB_MAX, tb) < 0)
+			return -1;
+		job_attrs(tb, &ev->job);
+		return 1;
+	case UET_CMD_PDC_ADD_NTF:
+	case UET_CMD_PDC_DEL_NTF:
+		if (parse_attrs(nlh, NULL, pdc_types, UET_A_PDC_MAX, tb) < 0)
+			return -1;
+		pdc_attrs(tb, &ev->pdc);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The group ID of the family's group named UET_MCGRP_MONITOR, if listed. */
+static int ctrl_mcgrps(const struct nlattr *groups, struct uet_nl_reply *r)
+{
+	const struct nlattr *grp, *a;
+	const char *name;
+	uint32_t id;
+	int has_id;
+
+	mnl_attr_for_each_nested(grp, groups) {
+		name = NULL;
+		has_id = 0;
+		id = 0;
+		mnl_attr_for_each_nested(a, grp) {
+			switch (mnl_attr_get_type(a)) {
+			case CTRL_ATTR_MCAST_GRP_NAME:
+				if (mnl_attr_validate(a, MNL_TYPE_NUL_STRING) < 0)
+					return -1;
+				name = mnl_attr_get_str(a);
+				break;
+			case CTRL_ATTR_MCAST_GRP_ID:
+				if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
+					return -1;
+				id = mnl_attr_get_u32(a);
+				has_id = 1;
+				break;
+			}
+		}
+		if (name && has_id && !strcmp(name, UET_MCGRP_MONITOR))
+			r->mcgrp = id;
+	}
+	return 0;
+}
+
 static int data_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct uet_nl_reply *r = data;
 	const struct nlattr *tb[MAX_ATTR];
 	const struct genlmsghdr *g;
+	struct uet_event ev;
 	int ret;
 
 	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*g))
@@ -417,8 +487,22 @@ static int data_cb(const struct nlmsghdr *nlh, void *data)
 		    !tb[CTRL_ATTR_FAMILY_ID])
 			goto malformed;
 		r->family = mnl_attr_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
+		if (tb[CTRL_ATTR_MCAST_GROUPS] &&
+		    ctrl_mcgrps(tb[CTRL_ATTR_MCAST_GROUPS], r) < 0)
+			goto malformed;
 		r->count++;
 		return MNL_CB_OK;
+	}
+	if (r->monitor) {
+		if (!r->fn)
+			return MNL_CB_OK;
+		ret = ntf_msg(nlh, g->cmd, &ev);
+		if (ret < 0)
+			goto malformed;
+		if (!ret)
+			return MNL_CB_OK;
+		ret = ((uet_event_fn)r->fn)(&ev, r->arg);
+		goto done;
 	}
 	if (g->cmd != r->cmd || !r->fn)
 		return MNL_CB_OK;
@@ -427,12 +511,14 @@ static int data_cb(const struct nlmsghdr *nlh, void *data)
 	case UET_CMD_DEV_GET:
 		if (parse_attrs(nlh, NULL, dev_types, UET_A_DEV_MAX, tb) < 0)
 			goto malformed;
-		ret = dev_msg(tb, r);
+		dev_attrs(tb, &ev.dev);
+		ret = ((uet_dev_fn)r->fn)(&ev.dev, r->arg);
 		break;
 	case UET_CMD_JOB_GET:
 		if (parse_attrs(nlh, NULL, job_types, UET_A_JOB_MAX, tb) < 0)
 			goto malformed;
-		ret = job_msg(tb, r);
+		job_attrs(tb, &ev.job);
+		ret = ((uet_job_fn)r->fn)(&ev.job, r->arg);
 		break;
 	case UET_CMD_PROFILE_GET:
 		if (parse_attrs(nlh, NULL, profile_types, UET_A_PROFILE_MAX, tb) < 0)
@@ -442,7 +528,8 @@ static int data_cb(const struct nlmsghdr *nlh, void *data)
 	case UET_CMD_PDC_GET:
 		if (parse_attrs(nlh, NULL, pdc_types, UET_A_PDC_MAX, tb) < 0)
 			goto malformed;
-		ret = pdc_msg(tb, r);
+		pdc_attrs(tb, &ev.pdc);
+		ret = ((uet_pdc_fn)r->fn)(&ev.pdc, r->arg);
 		break;
 	case UET_CMD_STATS_GET:
 		if (parse_attrs(nlh, NULL, stats_types, UET_A_STATS_MAX, tb) < 0)
@@ -457,6 +544,7 @@ static int data_cb(const struct nlmsghdr *nlh, void *data)
 	default:
 		return MNL_CB_OK;
 	}
+done:
 	if (r->error)
 		return MNL_CB_ERROR;	/* a malformed counter */
 	r->count++;

@@ -230,6 +230,38 @@ int uet_nl_key_get(struct uet_nl *nl, const char *dev, uint32_t job, uint8_t an,
 /* The keys of @dev's jobs, or of every device's when @dev is NULL. */
 int uet_nl_key_dump(struct uet_nl *nl, const char *dev, uet_key_fn fn, void *arg);
 
+/**
+ * struct uet_event - a notification of the monitor group
+ * @cmd: UET_CMD_DEV_ADD_NTF ... UET_CMD_PDC_DEL_NTF
+ * @dev: with a DEV_*_NTF: the device as dev-get shows it; gone, only
+ *	its name, netdev and ifindex
+ * @job: with a JOB_*_NTF: the job as job-get shows it; gone, only its
+ *	device and ID
+ * @pdc: with a PDC_*_NTF: the PDC's identity (device, local and, once
+ *	known, peer PDCID, mode, role, job, traffic class, peer)
+ */
+struct uet_event {
+	uint8_t cmd;
+	union {
+		struct uet_dev_attrs dev;
+		struct uet_job_attrs job;
+		struct uet_pdc_attrs pdc;
+	};
+};
+
+typedef int (*uet_event_fn)(const struct uet_event *ev, void *arg);
+
+/*
+ * Join the monitor group (CAP_NET_ADMIN over the namespace) and call @fn
+ * with each notification of the devices, jobs and PDCs of the caller's
+ * network namespace, until it returns non-zero (returned) or an error: a
+ * negative errno, -ENOBUFS when notifications were lost (the socket's
+ * queue overflowed; calling again goes on), -EOPNOTSUPP if the kernel's
+ * family has no such group.  Use a handle of its own: its socket keeps
+ * the membership.
+ */
+int uet_nl_monitor(struct uet_nl *nl, uet_event_fn fn, void *arg);
+
 /*
  * Names of enum values as uetctl spells them ("rud", "ai-base", ...):
  * NULL for an unknown value.  The parsers return the value or -1.
