@@ -227,12 +227,14 @@ tcpdump_captured() {
 }
 
 # tcpdump_stop: once tcpdump's count of packets written stands still
-# between two of its answers (what is still queued on its socket at
-# SIGTERM is lost: a busy guest once lost 124 of 188), SIGTERM (a
-# background job of a script ignores SIGINT)
+# between two of its answers, for 2 s at most (what is still queued on
+# its socket at SIGTERM is lost: a busy guest once lost 124 of 188; a
+# PDC retransmitting meanwhile keeps the count moving, and a longer
+# capture held its peer's address away longer, see tss.sh's
+# fragmented), SIGTERM (a background job of a script ignores SIGINT)
 tcpdump_stop() {
-	local n c said=0 last=-1
-	for _ in $(seq 50); do
+	local n c said=0 last=-1 end=$((SECONDS + 2))
+	while [ "$SECONDS" -le "$end" ]; do
 		kill -USR1 "$tcpdump_pid" 2>/dev/null || break
 		sleep 0.2
 		read -r n c < <(tcpdump_captured)

@@ -397,7 +397,11 @@ fragmented() {
 	rm -f "$PCAP"
 	if tcpdump_start "$NS_A" "$PCAP" "udp and src host $UET_NET4.1"; then
 		xfer job=$SJOB count=1 size=1000 timeout_s=1 >/dev/null
-		tcpdump_stop
+		# its first request is all it needs: stop at once, so that
+		# the PDC's retransmissions to the missing address back off
+		# no further than they did (the rekey below reuses the PDC)
+		kill -TERM "$tcpdump_pid"
+		wait "$tcpdump_pid"
 	else
 		rc=1
 	fi
