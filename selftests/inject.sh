@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Hostile input at a live device.  uet_inject, on a third host, sends
-# mutated UET packets of every type and opcode at uet0, seeded from a
+# mutated UET packets of every type and opcode at uet0, half of them
+# directly over IP (some with a CRC that does not match), seeded from a
 # capture of real traffic and aimed at uet0's live PDCs (their IDs and
 # PSNs, from debugfs), while the engine moves data between uet0 and uet1
 # beside it.  Afterwards: every live transfer arrived intact, uet0
@@ -225,7 +226,7 @@ inject() {
 	live_n=0 live_bad=0
 	idle_ms 10000 || return 1
 	echo "uet-inject: injection starts" >/dev/kmsg
-	C "$dir/uet_inject" "${seed[@]}" -p "$pcap" -P - -t "$SECS" -r "$RATE" \
+	C "$dir/uet_inject" "${seed[@]}" -N -p "$pcap" -P - -t "$SECS" -r "$RATE" \
 		-T "$trace" "$UET_NET4.1" "$UET_NET6::1" \
 		</sys/kernel/debug/uet/uet0/pdcs >"$out" 2>&1 &
 	pid=$!
@@ -245,6 +246,7 @@ inject() {
 	reproducer
 	rm -f "$trace" "$trace.old"	# MBs in tmpfs, where memory is measured
 	sent=$(sed -n 's/^uet_inject: sent \([0-9]*\) packets.*/\1/p' "$out")
+	bad_crc=$(sed -n 's/^uet_inject: directly over IP [0-9]*, with a bad CRC \([0-9]*\)$/\1/p' "$out")
 	[ $rc = 0 ] && [ "${sent:-0}" -gt 0 ]
 }
 
@@ -271,7 +273,7 @@ quiet() {
 # uet0 received what the injector sent and what uet1 sent it, no more and
 # no less (nothing else sends to it; the veth loses nothing here)
 counted() {
-	local rx tx
+	local rx tx crc
 	quiet || echo "# still counting"
 	rx=$(( $(counter uet0 rx_packets) - $(awk '$1 == "rx_packets" { print $2 }' \
 		/tmp/inject-counters0.txt) ))
@@ -280,7 +282,10 @@ counted() {
 		$2 != b[$1] { printf "# uet0 %s +%d\n", $1, $2 - b[$1] }' \
 		/tmp/inject-counters0.txt -
 	echo "# uet0 rx_packets +$rx: $sent injected, $tx from uet1"
-	[ "$rx" -eq $((sent + tx)) ]
+	crc=$(( $(counter uet0 drop_bad_crc) - $(awk '$1 == "drop_bad_crc" { print $2 }' \
+		/tmp/inject-counters0.txt) ))
+	echo "# uet0 drop_bad_crc +$crc: $bad_crc injected with a bad CRC"
+	[ "$rx" -eq $((sent + tx)) ] && [ "$crc" -eq "${bad_crc:-x}" ]
 }
 
 # Unreclaimable slab may grow by 2 MiB (4 MiB on the debug kernel, whose

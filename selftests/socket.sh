@@ -4,7 +4,8 @@
 # The UDP side of uet: each namespace with a uet device listens on port
 # 4793 (IPv4 and IPv6), or the port its devices are set to, for as long
 # as it has one; whatever arrives there is counted, and malformed input is
-# a counted drop, never a crash.
+# a counted drop, never a crash.  And UET directly over IP (protocol 253),
+# which a device may send and always takes.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/engine_lib.sh"
 
@@ -197,6 +198,72 @@ udp_ports() {
 	ports 4793 4793 && B rdma link del uet1 && return $rc
 }
 
+# encaps PCAP EA EB: every UET packet of PCAP left as its sender's
+# device sends them (uet0, $UET_NET4.1 or $UET_NET6::1, with EA; uet1
+# with EB): over UDP to port 4793, or directly over IP with a good CRC;
+# some of each kind that was asked for
+encaps() {
+	# uet_pcap writes every group of an IPv6 address
+	local a6
+	a6=$(awk -F: '{ s = $0; for (i = NF; i < 7; i++) s = s ":0"; print s ":1." }' \
+		<<<"$UET_NET6")
+	"$dir/uet_pcap" "$1" | awk -v a4="$UET_NET4.1." -v a6="$a6" \
+			-v ea="$2" -v eb="$3" '
+		{ e = index($2, a4) == 1 || index($2, a6) == 1 ? ea : eb
+		  ip = $4 ~ /\.ip$/
+		  if (ip != (e == "ip") || (ip && $0 !~ / crc ok( |$)/) ||
+		      (!ip && $4 !~ /\.4793$/))
+			bad++
+		  n[e "-" ip]++ }
+		END { printf "# %d over UDP, %d directly over IP, %d not as sent\n",
+			     n["udp-0"], n["ip-1"], bad
+		      exit bad > 0 || (n["udp-0"] == 0) != (ea != "udp" && eb != "udp") ||
+			   (n["ip-1"] == 0) != (ea != "ip" && eb != "ip") }'
+}
+
+# uet0 and uet1 sending over UDP or directly over IP (protocol 253, as
+# the UEC reference provider does), every combination over IPv4 and the
+# native one over IPv6: a transfer arrives whole, each device's packets
+# on the wire as it sends them, a clear native packet with its CRC-32C.
+# With a bit flipped in 5% of the native packets on the way, the CRC
+# turns them away (drop_bad_crc) and the transfer still arrives whole.
+# On the slow (debug) kernel, the mixed combinations only.  Both devices
+# are new: a PDC the port test left retrying would take the transfer.
+native_ip() {
+	local pcap=/tmp/socket-native.pcap combo ea eb addr rc bad
+	A rdma link del uet0 && A rdma link add uet0 type uet netdev veth0 &&
+	B rdma link add uet1 type uet netdev veth0 || return 1
+	for combo in $(scaled "ip:ip:$UET_NET4.2 ip:ip:$UET_NET6::2 ip:udp:$UET_NET4.2 udp:ip:$UET_NET6::2" \
+			      "ip:udp:$UET_NET4.2 udp:ip:$UET_NET6::2"); do
+		ea=${combo%%:*} combo=${combo#*:}
+		eb=${combo%%:*} addr=${combo#*:}
+		echo "# uet0 over $ea, uet1 over $eb, to $addr"
+		A uetctl dev set uet0 encap "$ea" && B uetctl dev set uet1 encap "$eb" &&
+		[ "$(json_get '.[0].encap' A uetctl -j dev show uet0)" = "$ea" ] &&
+		tcpdump_start "$NS_A" "$pcap" udp or ip proto 253 or ip6 proto 253 ||
+			return 1
+		xfer count=4 size=3000 timeout_s=10 addr="$addr"
+		rc=$?
+		tcpdump_stop
+		[ $rc -eq 0 ] && encaps "$pcap" "$ea" "$eb"
+		rc=$?
+		[ $rc -eq 0 ] || "$dir/uet_pcap" "$pcap" | head -n 8 | sed 's/^/# /'
+		[ $rc -eq 0 ] || B rdma statistic show link uet1/1 |
+			tr -s ' ' '\n' | paste - - | awk '$2 != 0 { print "# uet1", $0 }'
+		rm -f "$pcap"
+		[ $rc -eq 0 ] || return 1
+	done
+	A uetctl dev set uet0 encap ip && B uetctl dev set uet1 encap ip || return 1
+	bad=$(counter uet1 drop_bad_crc)
+	netem corrupt 5% || return 1
+	xfer count="$(scaled 16 8)" size=65536 timeout_s=30
+	rc=$?
+	netem_off
+	[ $rc -eq 0 ] && [ "$(counter uet1 drop_bad_crc)" -gt "$bad" ] &&
+	echo "# drop_bad_crc: $bad -> $(counter uet1 drop_bad_crc)" || return 1
+	A uetctl dev set uet0 encap udp && B rdma link del uet1
+}
+
 # Deleting the namespace removes its device and closes its socket.
 netns_deleted() {
 	timeout 60 ip netns del "$NS_A" || return 1
@@ -205,7 +272,7 @@ netns_deleted() {
 
 trap fabric_down EXIT
 ktap_print_header
-ktap_set_plan 10
+ktap_set_plan 11
 ktap_test_result "setup" setup
 ktap_test_result "port 4793 open while the namespace has a device" port_follows_devices
 ktap_test_result "malformed packet: counted drop" malformed_counted
@@ -215,6 +282,7 @@ ktap_test_result "multicast: counted drop, no PDC" multicast_dropped
 ktap_test_result "unknown PDC: counted drop, NACKed at a bounded rate" unknown_pdc_nacked
 ktap_test_result "random datagrams: all counted, no crash" garbage_counted
 ktap_test_result "UDP ports per device: every combination of 4793 and 49150" udp_ports
+ktap_test_result "directly over IP: every combination with UDP, a CRC-32C that turns corruption away" native_ip
 ktap_test_result "namespace deletion removes its device" netns_deleted
 fabric_down
 modprobe -r uet

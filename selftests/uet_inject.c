@@ -34,7 +34,11 @@
  * TRACE.old and starts again), and -R sends the packets of such a file,
  * or lines of bare hex, again in order: the reproducer of a kernel report
  * is the packets sent just before it.  -z sends them with a zero UDP
- * checksum, which the UE specification asks for (IPv4 and IPv6).
+ * checksum, which the UE specification asks for (IPv4 and IPv6).  -N
+ * sends every other packet, at random, directly over IP instead (IP
+ * protocol 253, behind an entropy header, with its CRC-32C; one in 16 of
+ * those with a CRC one bit wrong, which the device must count in
+ * drop_bad_crc: the summary says how many).
  *
  * The first line printed gives the seed and the time of the start, on
  * the trace's clock; the last ones say what was sent, "uet_inject: sent N
@@ -54,11 +58,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/uet.h>
+
 #include "uet_pcap.h"
 #include "wire.h"
 #include "uet_rng.h"
 
-#define UET_PORT		4793
+#define UET_PORT		UET_UDP_PORT
 /* a UDP payload that leaves at MTU 1500 unfragmented, IPv4 and IPv6 */
 #define PKT_MAX			1452
 #define SEEDS_MAX		4096
@@ -108,6 +114,7 @@ struct target {
 	struct sockaddr_storage addr;
 	socklen_t alen;
 	int fd;
+	int raw;
 	struct in6_addr local;
 	const char *name;
 };
@@ -129,6 +136,7 @@ static struct {
 	unsigned long sent, bytes, aimed, aimed_own, mutated, from_capture;
 	unsigned long by_type[32];
 	unsigned long heard, heard_type[32];
+	unsigned long native, bad_crc;
 } st;
 
 static void die(const char *fmt, ...)
@@ -227,6 +235,8 @@ static int pdcs_fd = -1;
 
 /* -z: UDP checksums of zero, "none" (RFC 768; RFC 6935 for IPv6) */
 static bool zero_csum;
+/* -N: half the packets directly over IP */
+static bool native;
 
 #ifndef UDP_NO_CHECK6_TX
 #define UDP_NO_CHECK6_TX	101	/* linux/udp.h */
@@ -1096,6 +1106,23 @@ static void make_packet(struct pkt *p)
 
 /* ---- sending ---- */
 
+/* A raw IP socket of protocol 253 connected to @t's address. */
+static int raw_open(const struct target *t)
+{
+	struct sockaddr_storage a = t->addr;
+	int fd;
+
+	/* a raw socket's "port" is its protocol, or none */
+	if (a.ss_family == AF_INET)
+		((struct sockaddr_in *)&a)->sin_port = 0;
+	else
+		((struct sockaddr_in6 *)&a)->sin6_port = 0;
+	fd = socket(a.ss_family, SOCK_RAW, UET_IP_PROTO);
+	if (fd < 0 || connect(fd, (void *)&a, t->alen))
+		die("%s: raw IP socket: %s", t->name, strerror(errno));
+	return fd;
+}
+
 static void open_targets(char **addrs, int n)
 {
 	int i, one = 1;
@@ -1130,6 +1157,7 @@ static void open_targets(char **addrs, int n)
 				  setsockopt(t->fd, IPPROTO_UDP, UDP_NO_CHECK6_TX,
 					     &one, sizeof(one))))
 			die("%s: no checksum: %s", addrs[i], strerror(errno));
+		t->raw = native ? raw_open(t) : -1;
 		if (local.ss_family == AF_INET) {
 			memset(&t->local, 0, sizeof(t->local));
 			t->local.s6_addr[10] = 0xff;
@@ -1144,15 +1172,61 @@ static void open_targets(char **addrs, int n)
 		die("at most %d addresses", TARGETS_MAX);
 }
 
+/*
+ * @p directly over IP to @t, into @b: its entropy header, the packet and,
+ * unless it starts as a TSS header would, its CRC-32C, the bytes from the
+ * IP source address on (drivers/uet/wire.h), one in 16 with a bit wrong.
+ * Returns the length.
+ */
+static size_t native_wrap(const struct target *t, const struct pkt *p,
+			  uint8_t *b)
+{
+	bool v4 = t->addr.ss_family == AF_INET;
+	const void *dst = v4 ? (void *)&((struct sockaddr_in *)&t->addr)->sin_addr :
+			       (void *)&((struct sockaddr_in6 *)&t->addr)->sin6_addr;
+	const void *src = v4 ? (void *)&t->local.s6_addr[12] : (void *)&t->local;
+	size_t alen = v4 ? 4 : 16, len = UET_ENTROPY_HDR_LEN + p->len;
+	uint32_t crc;
+
+	b[0] = (uint8_t)below(256);
+	b[1] = (uint8_t)below(256);
+	b[2] = b[3] = 0;
+	memcpy(b + UET_ENTROPY_HDR_LEN, p->b, p->len);
+	st.native++;
+	/* the device takes it for sealed: no CRC (drivers/uet/socket.c) */
+	if (p->len >= sizeof(uint32_t) && p->b[0] >> 3 == UET_PDS_TYPE_TSS)
+		return len;
+	crc = uet_crc32c(UET_CRC32C_INIT, src, alen);
+	crc = uet_crc32c(crc, dst, alen);
+	crc = uet_crc32c_final(uet_crc32c(crc, b, len));
+	if (one_in(16)) {
+		crc ^= 1u << below(32);
+		st.bad_crc++;
+	}
+	b[len] = (uint8_t)crc;
+	b[len + 1] = (uint8_t)(crc >> 8);
+	b[len + 2] = (uint8_t)(crc >> 16);
+	b[len + 3] = (uint8_t)(crc >> 24);
+	return len + UET_CRC_LEN;
+}
+
 /* Send one packet; true if it left whole. */
 static bool send_one(const struct target *t, const struct pkt *p)
 {
-	int tries;
+	uint8_t b[UET_ENTROPY_HDR_LEN + PKT_MAX + UET_CRC_LEN];
+	const uint8_t *data = p->b;
+	size_t len = p->len;
+	int tries, fd = t->fd;
 
+	if (t->raw >= 0 && one_in(2)) {
+		len = native_wrap(t, p, b);
+		data = b;
+		fd = t->raw;
+	}
 	for (tries = 0; tries < 100; tries++) {
-		ssize_t n = send(t->fd, p->b, p->len, 0);
+		ssize_t n = send(fd, data, len, 0);
 
-		if (n == (ssize_t)p->len)
+		if (n == (ssize_t)len)
 			return true;
 		if (n >= 0 || (errno != EINTR && errno != ENOBUFS &&
 			       errno != EAGAIN && errno != ECONNREFUSED))
@@ -1365,6 +1439,9 @@ static void summary(double seconds)
 		printf(" %s", targets[i].name);
 	printf("\nuet_inject: aimed at live PDCs %lu (at our own %lu), mutated %lu, from captures %lu\n",
 	       st.aimed, st.aimed_own, st.mutated, st.from_capture);
+	if (native)
+		printf("uet_inject: directly over IP %lu, with a bad CRC %lu\n",
+		       st.native, st.bad_crc);
 	printf("uet_inject: by PDS type:");
 	print_types(st.by_type);
 	printf("uet_inject: answers heard %lu:", st.heard);
@@ -1375,8 +1452,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: uet_inject [-p CAPTURE.pcap]... [-P PDCS|-] [-s SEED] [-t SECONDS]\n"
-		"                  [-n COUNT] [-r RATE] [-T TRACE] [-z] ADDR...\n"
-		"       uet_inject -R TRACE [-r RATE] [-z] ADDR...\n");
+		"                  [-n COUNT] [-r RATE] [-T TRACE] [-z] [-N] ADDR...\n"
+		"       uet_inject -R TRACE [-r RATE] [-z] [-N] ADDR...\n");
 	exit(2);
 }
 
@@ -1401,7 +1478,7 @@ int main(int argc, char **argv)
 	uint64_t start;
 	int c;
 
-	while ((c = getopt(argc, argv, "p:P:s:t:n:r:T:R:zh")) != -1) {
+	while ((c = getopt(argc, argv, "p:P:s:t:n:r:T:R:zNh")) != -1) {
 		switch (c) {
 		case 'p':
 			load_pcap(optarg);
@@ -1429,6 +1506,9 @@ int main(int argc, char **argv)
 			break;
 		case 'z':
 			zero_csum = true;
+			break;
+		case 'N':
+			native = true;
 			break;
 		default:
 			usage();

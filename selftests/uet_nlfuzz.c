@@ -142,6 +142,7 @@ static const struct attr dev_attrs[UET_A_DEV_MAX + 1] = {
 	[UET_A_DEV_LB_PATHS] = { K_U32, 1, UET_LB_PATHS_MAX },
 	[UET_A_DEV_SSI] = { K_U32 },
 	[UET_A_DEV_UDP_PORT] = { K_U16, 1, UINT16_MAX },
+	[UET_A_DEV_ENCAP] = { K_U8, 0, UET_ENCAP_IP },
 };
 
 static const struct attr job_attrs[UET_A_JOB_MAX + 1] = {
@@ -288,7 +289,8 @@ static const struct cmd cmds[UET_CMD_MAX + 1] = {
 				  UET_A_DEV_CC_ALPHA_PCT, UET_A_DEV_CC_ETA_PCT,
 				  UET_A_DEV_CC_MD_PCT, UET_A_DEV_CC_IGNORE_PCT,
 				  UET_A_DEV_LB, UET_A_DEV_LB_PATHS,
-				  UET_A_DEV_SSI, UET_A_DEV_UDP_PORT },
+				  UET_A_DEV_SSI, UET_A_DEV_UDP_PORT,
+				  UET_A_DEV_ENCAP },
 			      .admin = true },
 	[UET_CMD_JOB_GET] = { "job-get", &job_set, { UET_A_JOB_DEV_NAME, UET_A_JOB_ID },
 			      .reply = true, .dump = true },

@@ -78,6 +78,7 @@ static const struct rdma_stat_desc uet_counter_descs[] = {
 	[UET_CNT_DROP_TSS_CLEAR].name = "drop_tss_clear",
 	[UET_CNT_TSS_DERIVED].name = "tss_derived",
 	[UET_CNT_DROP_TSS_WAITING].name = "drop_tss_waiting",
+	[UET_CNT_DROP_BAD_CRC].name = "drop_bad_crc",
 	[UET_CNT_PDCS_ACTIVE].name = "pdcs_active",
 };
 

@@ -71,6 +71,7 @@ enum uet_counter {
 	UET_CNT_DROP_TSS_CLEAR,
 	UET_CNT_TSS_DERIVED,
 	UET_CNT_DROP_TSS_WAITING,
+	UET_CNT_DROP_BAD_CRC,
 	UET_CNT_PDCS_ACTIVE,	/* a gauge: created minus closed, never counted */
 	UET_NUM_COUNTERS
 };

@@ -164,6 +164,7 @@ void uet_dev_cfg_default(struct uet_dev_cfg *cfg)
 		.lb_paths = UET_DEF_LB_PATHS,
 		.profile = UET_PROFILE_DEFAULT,
 		.udp_port = UET_UDP_PORT,
+		.encap = UET_ENCAP_UDP,
 	};
 	for (tc = 0; tc <= UET_TC_MAX; tc++)
 		cfg->tc_dscp[tc] = tc << UET_DSCP_CS_SHIFT;

@@ -103,7 +103,7 @@ const struct nla_policy uet_dev_get_nl_policy[UET_A_DEV_NAME + 1] = {
 };
 
 /* UET_CMD_DEV_SET - do */
-const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_UDP_PORT + 1] = {
+const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_ENCAP + 1] = {
 	[UET_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NAME_MAX_LEN, },
 	[UET_A_DEV_RC_MODE] = NLA_POLICY_MAX(NLA_U8, 1),
 	[UET_A_DEV_MAX_PAYLOAD] = NLA_POLICY_MAX(NLA_U32, UET_PAYLOAD_MAX),
@@ -132,6 +132,7 @@ const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_UDP_PORT + 1] = {
 	[UET_A_DEV_LB_PATHS] = NLA_POLICY_RANGE(NLA_U32, 1, UET_LB_PATHS_MAX),
 	[UET_A_DEV_SSI] = { .type = NLA_U32, },
 	[UET_A_DEV_UDP_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
+	[UET_A_DEV_ENCAP] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 /* UET_CMD_JOB_GET - do */
@@ -242,7 +243,7 @@ const struct genl_ops uet_nl_ops[14] = {
 		.cmd		= UET_CMD_DEV_SET,
 		.doit		= uet_nl_dev_set_doit,
 		.policy		= uet_dev_set_nl_policy,
-		.maxattr	= UET_A_DEV_UDP_PORT,
+		.maxattr	= UET_A_DEV_ENCAP,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 	{

@@ -283,6 +283,7 @@ static int dev_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 	    nla_put_u32(skb, UET_A_DEV_LB_PATHS, READ_ONCE(cfg->lb_paths)) ||
 	    nla_put_u32(skb, UET_A_DEV_SSI, READ_ONCE(cfg->ssi)) ||
 	    nla_put_u16(skb, UET_A_DEV_UDP_PORT, READ_ONCE(cfg->udp_port)) ||
+	    nla_put_u8(skb, UET_A_DEV_ENCAP, READ_ONCE(cfg->encap)) ||
 	    nla_put_u8(skb, UET_A_DEV_PROFILE, READ_ONCE(cfg->profile)) ||
 	    nla_put_u32(skb, UET_A_DEV_JOBS, uet_jobs_count(udev)) ||
 	    nla_put_u32(skb, UET_A_DEV_PDCS, uet_pds_count(udev)))
@@ -475,6 +476,8 @@ static int dev_cfg_parse(struct uet_dev *udev, struct genl_info *info,
 		cfg->ssi = nla_get_u32(a[UET_A_DEV_SSI]);
 	if (a[UET_A_DEV_UDP_PORT])
 		cfg->udp_port = nla_get_u16(a[UET_A_DEV_UDP_PORT]);
+	if (a[UET_A_DEV_ENCAP])
+		cfg->encap = nla_get_u8(a[UET_A_DEV_ENCAP]);
 
 	if ((u64)cfg->pdc_pool + cfg->pdc_reserved > UET_PDC_MAX) {
 		NL_SET_ERR_MSG(info->extack,
@@ -544,6 +547,7 @@ int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		WRITE_ONCE(udev->cfg.lb_paths, cfg.lb_paths);
 		WRITE_ONCE(udev->cfg.ssi, cfg.ssi);
 		WRITE_ONCE(udev->cfg.udp_port, cfg.udp_port);
+		WRITE_ONCE(udev->cfg.encap, cfg.encap);
 		nl_cc_changed(udev);
 		if (idle_changed)
 			uet_pds_idle_changed(udev);

@@ -261,7 +261,9 @@ static_assert(sizeof(struct uet_pds_ack_cc) + sizeof(struct uet_ses_rsp_data) <=
 /*
  * Payload bytes of one packet of @ep's between its netdev and @peer: what
  * the MTU leaves after the headers the packet really has (IPv4 or IPv6,
- * UDP, PDS, SES, and the TSS header and ICV when @ep's job is secure), at
+ * UDP, PDS, SES, and the TSS header and ICV when @ep's job is secure;
+ * directly over IP, the entropy header and a clear packet's CRC take no
+ * more than UDP's 8 bytes), at
  * most the device's setting and what a 14-bit length field holds; 0:
  * none fit.  A job made secure afterwards, while its packets are in
  * flight, has them dropped at the IP layer, too long to seal
@@ -276,6 +278,7 @@ u32 ses_max_payload(struct uet_ep *ep, const struct in6_addr *peer)
 		   sizeof(struct udphdr) + UET_REQ_HDRS_LEN;
 	u32 fit;
 
+	BUILD_BUG_ON(UET_ENTROPY_HDR_LEN + UET_CRC_LEN > sizeof(struct udphdr));
 	if (ep->jobp && READ_ONCE(ep->jobp->secdom.secure))
 		hdrs += sizeof(struct uet_tss_hdr_ssi) + UET_TSS_ICV_LEN;
 	fit = mtu > hdrs ? mtu - hdrs : 0;

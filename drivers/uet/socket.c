@@ -40,10 +40,13 @@
 #include <linux/udp.h>
 #include <net/addrconf.h>
 #include <net/ip6_route.h>
+#include <net/ip6_tunnel.h>
+#include <net/ip_tunnels.h>
 #include <net/dst_cache.h>
 #include <net/inet_ecn.h>
 #include <net/ipv6_stubs.h>
 #include <net/netns/generic.h>
+#include <net/protocol.h>
 #include <net/route.h>
 #include <net/udp.h>
 #include <net/udp_tunnel.h>
@@ -187,41 +190,63 @@ static void uet_rcvd(struct uet_dev *udev, struct sk_buff *skb,
 	consume_skb(skb);
 }
 
-/*
- * One UET packet, its UDP header already checked by the UDP layer;
- * consumed.  A packet with a TSS header is opened first (uet_tss_open()),
- * perhaps later; a clear one goes on to the PDS as it is.
- */
-static void uet_rcv(struct uet_dev *udev, struct sk_buff *skb)
+/* Whether @skb, from its first UET header on, starts with a TSS header. */
+static bool uet_skb_sealed(const struct sk_buff *skb)
 {
-	u16 entropy = ntohs(udp_hdr(skb)->source);
-	struct in6_addr saddr;
 	__be32 word;
+
+	/* the PDS type's five bits, which a TSS header shares (wire.h) */
+	return !skb_copy_bits(skb, 0, &word, sizeof(word)) &&
+	       FIELD_GET(UET_TSS_TYPE, be32_to_cpu(word)) == UET_PDS_TYPE_TSS;
+}
+
+/* The IP source address of a received packet, IPv4 as IPv4-mapped. */
+static void uet_rcv_saddr(const struct sk_buff *skb, struct in6_addr *saddr)
+{
+	if (ip_hdr(skb)->version == 4)
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, saddr);
+	else
+		*saddr = ipv6_hdr(skb)->saddr;
+}
+
+/*
+ * One UET packet from its first UET header on, what carried it (UDP, or
+ * the entropy header directly over IP) checked and pulled; consumed.  A
+ * packet with a TSS header is opened first (uet_tss_open()), perhaps
+ * later; a clear one goes on to the PDS as it is.
+ */
+static void uet_rcv(struct uet_dev *udev, struct sk_buff *skb, u16 entropy)
+{
+	struct in6_addr saddr;
 	bool ce;
 
-	__skb_pull(skb, sizeof(struct udphdr));
-	uet_count(udev, UET_CNT_RX_PACKETS, 1);
-	uet_count(udev, UET_CNT_RX_BYTES, skb->len);
 	if (!uet_unicast(skb)) {
 		uet_count(udev, UET_CNT_DROP_NOT_UNICAST, 1);
 		kfree_skb(skb);
 		return;
 	}
-	if (ip_hdr(skb)->version == 4) {
-		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, &saddr);
+	uet_rcv_saddr(skb, &saddr);
+	if (ip_hdr(skb)->version == 4)
 		ce = INET_ECN_is_ce(ipv4_get_dsfield(ip_hdr(skb)));
-	} else {
-		saddr = ipv6_hdr(skb)->saddr;
+	else
 		ce = INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
-	}
-	/* the PDS type's five bits, which a TSS header shares (wire.h) */
-	if (!skb_copy_bits(skb, 0, &word, sizeof(word)) &&
-	    FIELD_GET(UET_TSS_TYPE, be32_to_cpu(word)) == UET_PDS_TYPE_TSS) {
+	if (uet_skb_sealed(skb)) {
 		uet_tss_open(udev, skb, &saddr, entropy, ce, uet_rcvd);
 		return;
 	}
 	uet_rx_cb(skb)->sealed = false;
 	uet_rcvd(udev, skb, &saddr, entropy, ce);
+}
+
+/* A UET datagram, its UDP header checked by the UDP layer; consumed. */
+static void uet_rcv_udp(struct uet_dev *udev, struct sk_buff *skb)
+{
+	u16 entropy = ntohs(udp_hdr(skb)->source);
+
+	__skb_pull(skb, sizeof(struct udphdr));
+	uet_count(udev, UET_CNT_RX_PACKETS, 1);
+	uet_count(udev, UET_CNT_RX_BYTES, skb->len);
+	uet_rcv(udev, skb, entropy);
 }
 
 /*
@@ -250,13 +275,126 @@ static int uet_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 	if (udev && rcu_access_pointer(udev->uport) != up)
 		udev = NULL;
 	if (udev) {
-		uet_rcv(udev, skb);
+		uet_rcv_udp(udev, skb);
 	} else {
 		uet_rcv_unowned(skb);
 		kfree_skb_reason(skb, SKB_DROP_REASON_NO_SOCKET);
 	}
 	return 0;
 }
+
+/*
+ * The CRC-32C of a packet directly over IP (wire.h): over @pre, the bytes
+ * of its IP header from the source address on, then the first @len bytes
+ * of @skb, from its entropy header at @skb->data on.
+ */
+static u32 uet_crc(const void *pre, unsigned int prelen, struct sk_buff *skb,
+		   unsigned int len)
+{
+	u32 crc = uet_crc32c(UET_CRC32C_INIT, pre, prelen);
+	unsigned int off = 0, n;
+	struct skb_seq_state st;
+	const u8 *data;
+
+	skb_prepare_seq_read(skb, 0, len, &st);
+	while (off < len && (n = skb_seq_read(off, &data, &st))) {
+		/* a block may run past @len */
+		n = min(n, len - off);
+		crc = uet_crc32c(crc, data, n);
+		off += n;
+	}
+	skb_abort_seq_read(&st);
+	return uet_crc32c_final(crc);
+}
+
+/*
+ * Where the CRC of a received packet directly over IP starts, in its IP
+ * header: the source address (IPv4 byte 12, IPv6 byte 8), as the UEC
+ * reference provider has it; options and extension headers are covered.
+ */
+#define UET_CRC_IP4_START	offsetof(struct iphdr, saddr)
+#define UET_CRC_IP6_START	offsetof(struct ipv6hdr, saddr)
+
+/* Whether a clear packet directly over IP ends with its CRC-32C. */
+static bool uet_crc_ok(struct sk_buff *skb)
+{
+	unsigned int start = ip_hdr(skb)->version == 4 ? UET_CRC_IP4_START :
+							 UET_CRC_IP6_START;
+	const u8 *pre = skb_network_header(skb) + start;
+	__le32 crc;
+
+	if (skb->len < sizeof(struct uet_entropy_hdr) + UET_CRC_LEN ||
+	    skb_copy_bits(skb, skb->len - UET_CRC_LEN, &crc, sizeof(crc)))
+		return false;
+	return le32_to_cpu(crc) ==
+	       uet_crc(pre, skb_transport_header(skb) - pre, skb,
+		       skb->len - UET_CRC_LEN);
+}
+
+/*
+ * A packet directly over IP that no uet device owns: counted where the
+ * kernel counts a protocol nothing takes.
+ */
+static void uet_ip_unowned(struct sk_buff *skb)
+{
+	struct net *net = dev_net(skb->dev);
+
+	if (ip_hdr(skb)->version == 4)
+		__IP_INC_STATS(net, IPSTATS_MIB_INUNKNOWNPROTOS);
+	else
+		__IP6_INC_STATS(net, __in6_dev_get(skb->dev),
+				IPSTATS_MIB_INUNKNOWNPROTOS);
+	kfree_skb_reason(skb, SKB_DROP_REASON_IP_NOPROTO);
+}
+
+/*
+ * Called by IPv4 and IPv6 for protocol UET_IP_PROTO, in softirq under
+ * RCU, @skb->data at the entropy header; returns 0: the packet is
+ * consumed.  Every device takes these as well as its UDP port's.  A clear
+ * packet must end with its CRC, which goes before the PDS sees it; a
+ * sealed one has its ICV instead.
+ */
+static int uet_ip_rcv(struct sk_buff *skb)
+{
+	struct uet_dev *udev = uet_dev_rcv(uet_net(dev_net(skb->dev)), skb);
+	struct uet_entropy_hdr eh;
+
+	if (!udev) {
+		uet_ip_unowned(skb);
+		return 0;
+	}
+	uet_count(udev, UET_CNT_RX_PACKETS, 1);
+	if (skb_copy_bits(skb, 0, &eh, sizeof(eh)) ||
+	    !pskb_pull(skb, sizeof(eh))) {
+		uet_count(udev, UET_CNT_DROP_MALFORMED, 1);
+		goto drop;
+	}
+	if (!uet_skb_sealed(skb)) {
+		__skb_push(skb, sizeof(eh));
+		if (!uet_crc_ok(skb)) {
+			uet_count(udev, UET_CNT_DROP_BAD_CRC, 1);
+			goto drop;
+		}
+		__skb_pull(skb, sizeof(eh));
+		if (pskb_trim_rcsum(skb, skb->len - UET_CRC_LEN))
+			goto drop;
+	}
+	uet_count(udev, UET_CNT_RX_BYTES, skb->len);
+	uet_rcv(udev, skb, ntohs(eh.entropy));
+	return 0;
+drop:
+	kfree_skb(skb);
+	return 0;
+}
+
+static const struct net_protocol uet_ip4_protocol = {
+	.handler = uet_ip_rcv,
+};
+
+static const struct inet6_protocol uet_ip6_protocol = {
+	.handler = uet_ip_rcv,
+	.flags = INET6_PROTO_FINAL,
+};
 
 /*
  * UDP source ports carry a PDC's entropy (the UE overview: "entropy value
@@ -273,6 +411,7 @@ static int uet_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
  * @saddr: the source address, IPv4 as IPv4-mapped IPv6.
  * @dport: the destination UDP port, the device's own.
  * @v4: an IPv4 route.
+ * @native: the packets go directly over IP (%UET_ENCAP_IP), not over UDP.
  */
 struct uet_route {
 	struct sock *sk;
@@ -280,6 +419,7 @@ struct uet_route {
 	struct in6_addr saddr;
 	__be16 dport;
 	bool v4;
+	bool native;
 };
 
 static int uet_route4(struct uet_dev *udev, struct uet_route *r,
@@ -287,10 +427,10 @@ static int uet_route4(struct uet_dev *udev, struct uet_route *r,
 {
 	struct flowi4 fl4 = {
 		.flowi4_oif = udev->ndev->ifindex,
-		.flowi4_proto = IPPROTO_UDP,
+		.flowi4_proto = r->native ? UET_IP_PROTO : IPPROTO_UDP,
 		.daddr = daddr,
-		.fl4_sport = sport,
-		.fl4_dport = r->dport,
+		.fl4_sport = r->native ? 0 : sport,
+		.fl4_dport = r->native ? 0 : r->dport,
 	};
 	struct rtable *rt = NULL;
 
@@ -346,10 +486,10 @@ static int uet_route6(struct uet_dev *udev, struct uet_route *r,
 {
 	struct flowi6 fl6 = {
 		.flowi6_oif = udev->ndev->ifindex,
-		.flowi6_proto = IPPROTO_UDP,
+		.flowi6_proto = r->native ? UET_IP_PROTO : IPPROTO_UDP,
 		.daddr = *daddr,
-		.fl6_sport = sport,
-		.fl6_dport = r->dport,
+		.fl6_sport = r->native ? 0 : sport,
+		.fl6_dport = r->native ? 0 : r->dport,
 	};
 	struct dst_entry *dst = NULL;
 
@@ -389,6 +529,7 @@ static int uet_route(struct uet_dev *udev, struct uet_route *r,
 		return -ENETDOWN;
 	r->sk = sock->sk;
 	r->dport = up->port;
+	r->native = READ_ONCE(udev->cfg.encap) == UET_ENCAP_IP;
 	return r->v4 ? uet_route4(udev, r, daddr->s6_addr32[3], sport, cache) :
 		       uet_route6(udev, r, daddr, sport, cache);
 }
@@ -414,6 +555,76 @@ static u8 uet_tos(struct uet_dev *udev, struct sk_buff *skb)
 }
 
 /*
+ * End a clear packet directly over IP, from its entropy header at
+ * @skb->data on, with its CRC-32C (uet_crc()): the IP addresses it will
+ * leave with, then the packet.  Return: 0, or an error: @skb is dropped.
+ */
+static int uet_crc_put(const struct uet_route *r, struct sk_buff *skb,
+		       const struct in6_addr *daddr)
+{
+	struct in6_addr addrs[2] = { r->saddr, *daddr };
+	unsigned int len = skb->len;
+	struct sk_buff *trailer;
+	__le32 *crc;
+	int err;
+
+	err = skb_cow_data(skb, UET_CRC_LEN, &trailer);
+	if (err < 0)
+		return err;
+	crc = pskb_put(skb, trailer, UET_CRC_LEN);
+	if (r->v4) {
+		__be32 a4[2] = { r->saddr.s6_addr32[3], daddr->s6_addr32[3] };
+
+		*crc = cpu_to_le32(uet_crc(a4, sizeof(a4), skb, len));
+	} else {
+		*crc = cpu_to_le32(uet_crc(addrs, sizeof(addrs), skb, len));
+	}
+	return 0;
+}
+
+/*
+ * Send @skb, one packet ready (sealed or clear), directly over IP: behind
+ * an entropy header and, clear, with its CRC; the rest as
+ * uet_route_xmit().
+ */
+static void uet_ip_xmit(const struct uet_route *r, struct sk_buff *skb,
+			const struct in6_addr *daddr, u16 entropy, u8 tos)
+{
+	bool sealed = uet_skb_sealed(skb);
+	struct uet_entropy_hdr *eh;
+	struct ipv6hdr *ip6h;
+
+	eh = skb_push(skb, sizeof(*eh));
+	eh->entropy = htons(entropy);
+	eh->rsvd = 0;
+	if (!sealed && uet_crc_put(r, skb, daddr)) {
+		dst_release(r->dst);
+		kfree_skb(skb);
+		return;
+	}
+	skb_reset_transport_header(skb);
+	if (r->v4) {
+		iptunnel_xmit(r->sk, (struct rtable *)r->dst, skb,
+			      r->saddr.s6_addr32[3], daddr->s6_addr32[3],
+			      UET_IP_PROTO, tos, ip4_dst_hoplimit(r->dst),
+			      htons(IP_DF), false);
+		return;
+	}
+	/* as udp_tunnel6_xmit_skb() lays out its IPv6 header */
+	skb_dst_set(skb, r->dst);
+	skb_push(skb, sizeof(*ip6h));
+	skb_reset_network_header(skb);
+	ip6h = ipv6_hdr(skb);
+	ip6_flow_hdr(ip6h, tos, 0);
+	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
+	ip6h->nexthdr = UET_IP_PROTO;
+	ip6h->hop_limit = ip6_dst_hoplimit(r->dst);
+	ip6h->saddr = r->saddr;
+	ip6h->daddr = *daddr;
+	ip6tunnel_xmit(r->sk, skb, NULL);
+}
+
+/*
  * Send @skb, one packet or a GSO batch of them, ready (sealed or clear),
  * to @daddr along @r, whose route reference it takes: charged to the
  * device's accounting socket, with the DS field of its class.  Under
@@ -432,6 +643,10 @@ static void uet_route_xmit(struct uet_dev *udev, const struct uet_route *r,
 		skb_set_owner_w(skb, txsk->sk);
 		/* the flow hash is the PDC's (its entropy), not the socket's */
 		skb_clear_hash(skb);
+	}
+	if (r->native) {
+		uet_ip_xmit(r, skb, daddr, entropy, tos);
+		return;
 	}
 	if (r->v4) {
 		udp_tunnel_xmit_skb((struct rtable *)r->dst, r->sk, skb,
@@ -665,7 +880,13 @@ void uet_xmit_queue(struct uet_dev *udev, struct sk_buff_head *q,
 			__skb_queue_tail(&ready, skb);
 	}
 	while (!skb_queue_empty(&ready)) {
-		skb = uet_gso_batch(udev->ndev, &ready, &segs);
+		/* UDP segmentation batches UDP packets only */
+		if (r.native) {
+			skb = __skb_dequeue(&ready);
+			segs = 1;
+		} else {
+			skb = uet_gso_batch(udev->ndev, &ready, &segs);
+		}
 		if (segs > 1)
 			uet_count(udev, UET_CNT_TX_BATCHES, 1);
 		cb = uet_skb_cb(skb);
@@ -1020,10 +1241,32 @@ static struct pernet_operations uet_net_ops = {
 
 int uet_socket_init(void)
 {
-	return register_pernet_device(&uet_net_ops);
+	int err;
+
+	err = register_pernet_device(&uet_net_ops);
+	if (err)
+		return err;
+	err = inet_add_protocol(&uet_ip4_protocol, UET_IP_PROTO);
+	if (err)
+		goto taken;
+	err = inet6_add_protocol(&uet_ip6_protocol, UET_IP_PROTO);
+	if (err) {
+		inet_del_protocol(&uet_ip4_protocol, UET_IP_PROTO);
+		synchronize_net();
+		goto taken;
+	}
+	return 0;
+taken:
+	pr_err("IP protocol %u is taken by another module\n", UET_IP_PROTO);
+	unregister_pernet_device(&uet_net_ops);
+	return -EBUSY;
 }
 
 void uet_socket_exit(void)
 {
+	inet6_del_protocol(&uet_ip6_protocol, UET_IP_PROTO);
+	inet_del_protocol(&uet_ip4_protocol, UET_IP_PROTO);
+	/* the handlers' last softirqs are over before the devices go */
+	synchronize_net();
 	unregister_pernet_device(&uet_net_ops);
 }

@@ -58,6 +58,8 @@
  *	keys (tss_pkt.c), 0 for none.
  * @udp_port: the UDP port the device receives on and sends to, UET's
  *	4793 by default (socket.c); changed through uet_socket_set_port().
+ * @encap: how the device's packets leave, enum uet_encap: over UDP (by
+ *	default) or directly over IP (socket.c); it receives both.
  *
  * Written by the control plane under uet_devs_lock, each field read once
  * (READ_ONCE()) where it is used, so that a change applies to PDCs created
@@ -84,6 +86,7 @@ struct uet_dev_cfg {
 	u8 profile;
 	u32 ssi;
 	u16 udp_port;
+	u8 encap;
 };
 
 struct uet_port;

@@ -49,6 +49,18 @@ struct uet_tss_hdr_ssi {
 static_assert(sizeof(struct uet_tss_hdr) == 12);
 static_assert(sizeof(struct uet_tss_hdr_ssi) == 16);
 
+/*
+ * The entropy header of UET directly over IP (UET_IP_PROTO), in the UDP
+ * header's place: [WS] the uet.entropy field, [XDP2] struct
+ * uet_entropy_hdr, the UEC reference provider's struct uet_entropy.
+ */
+struct uet_entropy_hdr {
+	__be16 entropy;
+	__be16 rsvd;
+} __packed;
+
+static_assert(sizeof(struct uet_entropy_hdr) == 4);
+
 /* PDS packet types: the top five bits of every PDS header (UET_PDS_TYPE_*). */
 enum uet_pds_type {
 	UET_PDS_TYPE_RESERVED,
@@ -838,6 +850,22 @@ int uet_ses_parse(const u8 *buf, size_t len, u8 next_hdr,
 int uet_ses_build(u8 *buf, size_t len, const struct uet_ses_hdr_info *info);
 int uet_ses_amo_parse(const u8 *buf, size_t len, struct uet_ses_amo_info *info);
 int uet_ses_amo_build(u8 *buf, size_t len, const struct uet_ses_amo_info *info);
+
+/*
+ * The CRC-32C that ends a clear packet directly over IP: the register
+ * starts at all ones, runs over the IP source and destination addresses
+ * and then the packet from its entropy header on, and is inverted at the
+ * end ("123456789" gives 0xe3069283, RFC 3720 B.4).
+ */
+#define UET_CRC32C_INIT		0xffffffffU
+
+u32 uet_crc32c(u32 crc, const void *buf, size_t len);
+
+static inline u32 uet_crc32c_final(u32 crc)
+{
+	return ~crc;
+}
+
 const char *uet_pds_type_name(unsigned int type);
 const char *uet_pds_ctl_name(unsigned int type);
 const char *uet_pds_nack_name(unsigned int code);

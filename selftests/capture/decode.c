@@ -20,6 +20,11 @@
 #define IPV6_HLEN		40
 #define UDP_HLEN		8
 #define UET_PORT		4793	/* UET_UDP_PORT of include/uapi/linux/uet.h */
+#define UET_IP_PROTO_NUM	253	/* UET_IP_PROTO, likewise */
+#define ENTROPY_HLEN		4	/* UET_ENTROPY_HDR_LEN */
+#define CRC_LEN			4	/* UET_CRC_LEN */
+#define IP4_SADDR_OFF		12	/* where the CRC starts, wire.h */
+#define IP6_SADDR_OFF		8
 
 /* The UDP port UET packets go to: UET's, or a device's own (uet_pcap -p). */
 unsigned int uet_pcap_port = UET_PORT;
@@ -217,24 +222,61 @@ static void put_pds(struct out *o, const unsigned char *p, size_t len)
 	put_ses(o, p + hlen, len - (size_t)hlen, h.next_hdr);
 }
 
+/*
+ * The packet directly over IP at @l4 (@len bytes, no more than the IP
+ * header says): its entropy header, then TSS or PDS; a clear one ends
+ * with the CRC-32C of the bytes from the IP source address at @ip + @off
+ * on (wire.h), little-endian.
+ */
+static int native(const unsigned char *ip, size_t off, const unsigned char *l4,
+		  size_t len, struct uet_pcap_udp *u)
+{
+	unsigned int crc;
+
+	if (len < ENTROPY_HLEN)
+		return -1;
+	u->native = 1;
+	u->sport = be16(l4);
+	u->dport = 0;
+	u->payload = l4 + ENTROPY_HLEN;
+	u->len = len - ENTROPY_HLEN;
+	u->crc = 0;
+	if (u->len >= 1 && u->payload[0] >> 3 == UET_PDS_TYPE_TSS)
+		return 0;
+	if (u->len < CRC_LEN) {
+		u->crc = -1;
+		return 0;
+	}
+	u->len -= CRC_LEN;
+	crc = uet_crc32c(UET_CRC32C_INIT, ip + off,
+			 (size_t)(l4 - ip) - off + ENTROPY_HLEN + u->len);
+	crc = uet_crc32c_final(crc);
+	u->crc = crc == ((unsigned int)u->payload[u->len] |
+			 (unsigned int)u->payload[u->len + 1] << 8 |
+			 (unsigned int)u->payload[u->len + 2] << 16 |
+			 (unsigned int)u->payload[u->len + 3] << 24) ? 1 : -1;
+	return 0;
+}
+
 /**
- * uet_pcap_udp() - find the UET datagram in one captured frame
+ * uet_pcap_udp() - find the UET packet in one captured frame
  * @linktype: the capture's link type
  * @p: the frame
  * @len: its captured length
- * @u: filled in for a UDP datagram to port 4793, IPv4 or IPv6
+ * @u: filled in for a UDP datagram to port 4793 or a packet directly over
+ *	IP (protocol 253), IPv4 or IPv6
  *
  * @u->payload points into @p; @u->len is what was captured of it, no more
- * than the UDP header says.
+ * than the UDP or IP header says, a CRC not counted.
  *
- * Return: 0 for a UET datagram, -1 for anything else.
+ * Return: 0 for a UET packet, -1 for anything else.
  */
 int uet_pcap_udp(uint32_t linktype, const unsigned char *p, size_t len,
 		 struct uet_pcap_udp *u)
 {
 	const unsigned char *ip, *udp;
-	unsigned int proto, ulen;
-	size_t off, iplen;
+	unsigned int proto, ulen, l4proto;
+	size_t off, iplen, ipend, saddr_off;
 
 	if (linktype == UET_PCAP_LINKTYPE_ETH)
 		off = ETH_HLEN;
@@ -248,23 +290,38 @@ int uet_pcap_udp(uint32_t linktype, const unsigned char *p, size_t len,
 	ip = p + off;
 	len -= off;
 	if (proto == ETH_P_IP) {
-		if (len < 20 || (ip[0] >> 4) != 4 || ip[9] != IPPROTO_UDP_NUM)
+		if (len < 20 || (ip[0] >> 4) != 4)
 			return -1;
+		l4proto = ip[9];
 		iplen = (size_t)(ip[0] & 0xf) * 4;
+		ipend = be16(ip + 2);
 		u->src = ip + 12;
 		u->dst = ip + 16;
 		u->v6 = 0;
+		saddr_off = IP4_SADDR_OFF;
 	} else if (proto == ETH_P_IPV6) {
-		if (len < IPV6_HLEN || (ip[0] >> 4) != 6 || ip[6] != IPPROTO_UDP_NUM)
+		if (len < IPV6_HLEN || (ip[0] >> 4) != 6)
 			return -1;
+		l4proto = ip[6];
 		iplen = IPV6_HLEN;
+		ipend = IPV6_HLEN + be16(ip + 4);
 		u->src = ip + 8;
 		u->dst = ip + 24;
 		u->v6 = 1;
+		saddr_off = IP6_SADDR_OFF;
 	} else {
 		return -1;
 	}
-	if (iplen < 20 || len < iplen + UDP_HLEN)
+	if (iplen < 20 || len < iplen)
+		return -1;
+	u->native = 0;
+	u->crc = 0;
+	if (l4proto == UET_IP_PROTO_NUM) {
+		if (ipend >= iplen && ipend < len)
+			len = ipend;
+		return native(ip, saddr_off, ip + iplen, len - iplen, u);
+	}
+	if (l4proto != IPPROTO_UDP_NUM || len < iplen + UDP_HLEN)
 		return -1;
 	udp = ip + iplen;
 	u->sport = be16(udp);
@@ -302,7 +359,11 @@ int uet_pcap_frame(uint32_t linktype, const unsigned char *p, size_t len,
 	put_addr(&o, u.v6, u.src);
 	put(&o, ".%u > ", u.sport);
 	put_addr(&o, u.v6, u.dst);
-	put(&o, ".%u len %zu", u.dport, u.len);
+	if (u.native)
+		put(&o, ".ip len %zu%s", u.len,
+		    u.crc > 0 ? " crc ok" : u.crc < 0 ? " crc BAD" : "");
+	else
+		put(&o, ".%u len %zu", u.dport, u.len);
 	put_pds(&o, u.payload, u.len);
 	return 0;
 }

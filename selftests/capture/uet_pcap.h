@@ -22,17 +22,22 @@ int uet_pcap_next(struct uet_pcap_file *pf, unsigned char *frame,
 		  size_t size, size_t *len);
 
 /**
- * struct uet_pcap_udp - the UET datagram of a captured frame
+ * struct uet_pcap_udp - the UET packet of a captured frame
  * @v6: IPv6, else IPv4
+ * @native: directly over IP (protocol 253), else over UDP
+ * @crc: directly over IP, clear: 1 if its CRC-32C matches, -1 if not (or
+ *	it is too short for one); 0 when it has none
  * @src: source address, 4 or 16 bytes, in the frame
  * @dst: destination address, likewise
- * @sport: UDP source port
- * @dport: UDP destination port, uet_pcap_port
+ * @sport: UDP source port, or the entropy directly over IP
+ * @dport: UDP destination port, uet_pcap_port; 0 directly over IP
  * @payload: the UET packet, from its first header, in the frame
- * @len: bytes of it captured
+ * @len: bytes of it captured, its CRC not counted
  */
 struct uet_pcap_udp {
 	int v6;
+	int native;
+	int crc;
 	const unsigned char *src, *dst;
 	unsigned int sport, dport;
 	const unsigned char *payload;

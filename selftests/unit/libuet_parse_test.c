@@ -234,6 +234,7 @@ TEST(lb_of_device_and_job)
 	attr_u32(&m, UET_A_DEV_LB_PATHS, 64);
 	attr_u32(&m, UET_A_DEV_SSI, 0xcafebabe);
 	attr_u16(&m, UET_A_DEV_UDP_PORT, 49150);
+	attr_u8(&m, UET_A_DEV_ENCAP, UET_ENCAP_IP);
 	msg_end(&m);
 	ASSERT_EQ(1, uet_nl_parse(m.b, m.len, 0, 0, &r));	/* no end yet */
 	ASSERT_EQ(1, ndevs);
@@ -245,6 +246,10 @@ TEST(lb_of_device_and_job)
 	ASSERT_EQ(0xcafebabeu, dev.ssi);
 	ASSERT_TRUE(UET_HAS(&dev, UET_A_DEV_UDP_PORT));
 	ASSERT_EQ(49150, dev.udp_port);
+	ASSERT_TRUE(UET_HAS(&dev, UET_A_DEV_ENCAP));
+	ASSERT_STREQ("ip", uet_encap_name(dev.encap));
+	ASSERT_EQ(UET_ENCAP_UDP, uet_encap_parse("udp"));
+	ASSERT_EQ(-1, uet_encap_parse("gre"));
 
 	r = job_reply();
 	m.len = 0;

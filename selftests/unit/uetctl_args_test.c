@@ -234,6 +234,13 @@ TEST(dev_set)
 	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "udp-port", "0"));
 	ASSERT_NE(NULL, strstr(err, "invalid udp-port \"0\""));
 	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "udp-port", "65536"));
+	ASSERT_EQ(0, PARSE(args_dev_set, &s, "uet0", "encap", "ip"));
+	ASSERT_EQ(UET_ENCAP_IP, s.encap);
+	ASSERT_EQ(s.present, 1ULL << UET_A_DEV_ENCAP);
+	ASSERT_EQ(0, PARSE(args_dev_set, &s, "uet0", "encap", "udp"));
+	ASSERT_EQ(UET_ENCAP_UDP, s.encap);
+	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "encap", "gre"));
+	ASSERT_NE(NULL, strstr(err, "invalid encap \"gre\" (udp, ip)"));
 }
 
 TEST(dev_set_errors)

@@ -1077,4 +1077,33 @@ TEST(ses_build_out_of_range)
 	EXPECT_EQ(-EINVAL, uet_ses_build(pkt, sizeof(pkt), &info));
 }
 
+/*
+ * CRC-32C: RFC 3720 B.4's check value and its 32-byte vectors (zeros,
+ * ones, ascending), and the same register in pieces as in one run.
+ */
+TEST(crc32c_known_answers)
+{
+	static const u8 digits[] = "123456789";
+	u8 buf[32];
+	u32 crc;
+	int i;
+
+	ASSERT_EQ(0xe3069283u, uet_crc32c_final(uet_crc32c(UET_CRC32C_INIT,
+							  digits, 9)));
+	memset(buf, 0, sizeof(buf));
+	ASSERT_EQ(0x8a9136aau, uet_crc32c_final(uet_crc32c(UET_CRC32C_INIT,
+							  buf, sizeof(buf))));
+	memset(buf, 0xff, sizeof(buf));
+	ASSERT_EQ(0x62a8ab43u, uet_crc32c_final(uet_crc32c(UET_CRC32C_INIT,
+							  buf, sizeof(buf))));
+	for (i = 0; i < 32; i++)
+		buf[i] = (u8)i;
+	ASSERT_EQ(0x46dd794eu, uet_crc32c_final(uet_crc32c(UET_CRC32C_INIT,
+							  buf, sizeof(buf))));
+	crc = uet_crc32c(UET_CRC32C_INIT, buf, 5);
+	crc = uet_crc32c(crc, buf + 5, 0);
+	crc = uet_crc32c(crc, buf + 5, sizeof(buf) - 5);
+	ASSERT_EQ(0x46dd794eu, uet_crc32c_final(crc));
+}
+
 TEST_HARNESS_MAIN

@@ -192,6 +192,14 @@ int args_dev_set(int argc, char **argv, struct uet_dev_attrs *s, char *err)
 			UET_SET(s, UET_A_DEV_UDP_PORT);
 			continue;
 		}
+		if (!strcmp(argv[i], "encap")) {
+			m = uet_encap_parse(argv[i + 1]);
+			if (m < 0)
+				return ERR("invalid encap \"%s\" (udp, ip)", argv[i + 1]);
+			s->encap = (uint8_t)m;
+			UET_SET(s, UET_A_DEV_ENCAP);
+			continue;
+		}
 		if (!strcmp(argv[i], "ctl-tc")) {
 			if (num("ctl-tc", argv[i + 1], UINT8_MAX, &v, err))
 				return -1;

@@ -26,6 +26,11 @@ static const char * const lb_modes[] = {
 	[UET_LB_MODE_REPS] = "reps",
 };
 
+static const char * const encaps[] = {
+	[UET_ENCAP_UDP] = "udp",
+	[UET_ENCAP_IP] = "ip",
+};
+
 static const char * const key_modes[] = {
 	[UET_KEY_MODE_DIRECT] = "direct",
 	[UET_KEY_MODE_CLUSTER] = "cluster",
@@ -100,6 +105,16 @@ const char *uet_lb_mode_name(unsigned int lb)
 int uet_lb_mode_parse(const char *s)
 {
 	return parse(lb_modes, ARRAY_SIZE(lb_modes), s);
+}
+
+const char *uet_encap_name(unsigned int encap)
+{
+	return name_of(encaps, ARRAY_SIZE(encaps), encap);
+}
+
+int uet_encap_parse(const char *s)
+{
+	return parse(encaps, ARRAY_SIZE(encaps), s);
 }
 
 const char *uet_key_mode_name(unsigned int mode)

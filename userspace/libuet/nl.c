@@ -265,6 +265,8 @@ int uet_nl_dev_set(struct uet_nl *nl, const struct uet_dev_attrs *s)
 		mnl_attr_put_u32(nlh, UET_A_DEV_SSI, s->ssi);
 	if (UET_HAS(s, UET_A_DEV_UDP_PORT))
 		mnl_attr_put_u16(nlh, UET_A_DEV_UDP_PORT, s->udp_port);
+	if (UET_HAS(s, UET_A_DEV_ENCAP))
+		mnl_attr_put_u8(nlh, UET_A_DEV_ENCAP, s->encap);
 	return run(nl, nlh, 0, NULL, NULL);
 }
 

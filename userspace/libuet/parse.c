@@ -68,6 +68,7 @@ static const enum mnl_attr_data_type dev_types[UET_A_DEV_MAX + 1] = {
 	[UET_A_DEV_LB_PATHS] = MNL_TYPE_U32,
 	[UET_A_DEV_SSI] = MNL_TYPE_U32,
 	[UET_A_DEV_UDP_PORT] = MNL_TYPE_U16,
+	[UET_A_DEV_ENCAP] = MNL_TYPE_U8,
 };
 
 static const enum mnl_attr_data_type job_types[UET_A_JOB_MAX + 1] = {
@@ -261,6 +262,7 @@ static void dev_attrs(const struct nlattr **tb, struct uet_dev_attrs *out)
 	GET(&d, tb, UET_A_DEV_LB_PATHS, lb_paths, 32);
 	GET(&d, tb, UET_A_DEV_SSI, ssi, 32);
 	GET(&d, tb, UET_A_DEV_UDP_PORT, udp_port, 16);
+	GET(&d, tb, UET_A_DEV_ENCAP, encap, 8);
 	if (tb[UET_A_DEV_TC_DSCP] &&
 	    mnl_attr_get_payload_len(tb[UET_A_DEV_TC_DSCP]) == sizeof(d.tc_dscp)) {
 		memcpy(d.tc_dscp, mnl_attr_get_payload(tb[UET_A_DEV_TC_DSCP]),

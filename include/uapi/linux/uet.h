@@ -14,6 +14,16 @@
 #define UET_UDP_PORT		4793
 
 /*
+ * UET directly over IP: IP protocol 253, one of the two RFC 3692 sets
+ * aside for experiments, which the UEC reference provider sends; a 4-byte
+ * entropy header takes the UDP header's place, and a packet sent without
+ * transport security ends with a CRC-32C (Documentation/wire-format.rst).
+ */
+#define UET_IP_PROTO		253
+#define UET_ENTROPY_HDR_LEN	4
+#define UET_CRC_LEN		4
+
+/*
  * Largest header of each layer that can precede a UET payload.  The PDS
  * request with congestion-control state is 16 bytes in Wireshark's UET
  * dissector (packet-uet.c), whose layout Documentation/wire-format.rst

@@ -78,6 +78,19 @@ enum uet_lb_mode {
 };
 
 /**
+ * enum uet_encap - How a device's packets are carried
+ *   (Documentation/wire-format.rst).
+ * @UET_ENCAP_UDP: Over UDP, to the device's UDP port; the entropy in the UDP
+ *   source port.
+ * @UET_ENCAP_IP: Directly over IP, protocol 253, behind a 4-byte entropy
+ *   header.
+ */
+enum uet_encap {
+	UET_ENCAP_UDP,
+	UET_ENCAP_IP,
+};
+
+/**
  * enum uet_addr_mode - How a job's endpoints are addressed (UEC 1.0 section
  *   3.3).
  * @UET_ADDR_MODE_RELATIVE: Parallel jobs, PIDonFEP relative to the job.
@@ -179,6 +192,7 @@ enum {
 	UET_A_DEV_LB_PATHS,
 	UET_A_DEV_SSI,
 	UET_A_DEV_UDP_PORT,
+	UET_A_DEV_ENCAP,
 
 	__UET_A_DEV_MAX,
 	UET_A_DEV_MAX = (__UET_A_DEV_MAX - 1)

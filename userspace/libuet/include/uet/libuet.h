@@ -98,6 +98,8 @@ struct uet_dev_attrs {
 	uint32_t ssi;
 	/* the UDP port it receives on and sends to */
 	uint16_t udp_port;
+	/* enum uet_encap: how its packets leave, over UDP or directly over IP */
+	uint8_t encap;
 };
 
 /*
@@ -272,6 +274,8 @@ const char *uet_cc_name(unsigned int cc);
 int uet_cc_parse(const char *s);
 const char *uet_lb_mode_name(unsigned int lb);
 int uet_lb_mode_parse(const char *s);
+const char *uet_encap_name(unsigned int encap);
+int uet_encap_parse(const char *s);
 /* "cc-target-us", ...: an NSCC parameter as uetctl and the spec name it */
 const char *uet_nscc_name(unsigned int param);
 /* its attribute, UET_A_JOB_CC_* if @job, else UET_A_DEV_CC_*; -1: none */
