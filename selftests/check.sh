@@ -131,6 +131,10 @@ step debug-kernel selftests/debug/build-kernel.sh
 # 192 s and the first VM 1,974 s of tests against the second's 1,759 (the
 # step 2,164 s, the check 3,610 s): capture.sh (112 s) moved to the
 # second, and socket.sh runs two of its four port combinations here.
+# With tss.sh grown (a full check of 2026-11-30: the VMs 1,960 and 2,290
+# s, the second with a slow rekey since fixed) capture.sh moved back to
+# the first, which socket.sh's random datagrams, sent by one shell
+# rather than 40 programs, relieved of 60 s.
 # On the debug kernel the lossy verbs runs send a fifth of the packets at
 # 5% loss.  On the stock kernel only:
 # devices.sh (the device attributes the RDMA tools show), and rdmacm.sh
@@ -138,7 +142,7 @@ step debug-kernel selftests/debug/build-kernel.sh
 # on the debug kernel (the IPv6 runs between two devices of one namespace
 # 250 s each, 9 s on the stock kernel) and pushed a group past its time.
 step vm-debug selftests/vm/run-suite.sh selftests --debug --timeout 3000 \
-	--groups "load_unload.sh link.sh pdcs.sh engine.sh kverbs.sh inject.sh socket.sh;netlink.sh capture.sh rma.sh verbs.sh teardown.sh tss.sh"
+	--groups "load_unload.sh link.sh pdcs.sh engine.sh kverbs.sh inject.sh socket.sh capture.sh;netlink.sh rma.sh verbs.sh teardown.sh tss.sh"
 step debug-planted selftests/debug/selftest.sh
 
 echo
