@@ -209,7 +209,8 @@ udp_ports() {
 # encaps PCAP EA EB: every UET packet of PCAP left as its sender's
 # device sends them (uet0, $UET_NET4.1 or $UET_NET6::1, with EA; uet1
 # with EB): over UDP to port 4793, or directly over IP with a good CRC;
-# some of each kind that was asked for
+# some of each kind that was asked for.  Over IPv4, the UDP packets of a
+# device set to udp-zero-csum have a checksum of zero, the others not.
 encaps() {
 	# uet_pcap writes every group of an IPv6 address
 	local a6
@@ -218,6 +219,8 @@ encaps() {
 	"$dir/uet_pcap" "$1" | awk -v a4="$UET_NET4.1." -v a6="$a6" \
 			-v ea="$2" -v eb="$3" '
 		{ e = index($2, a4) == 1 || index($2, a6) == 1 ? ea : eb
+		  if (e != "ip")
+			e = "udp"
 		  ip = $4 ~ /\.ip$/
 		  if (ip != (e == "ip") || (ip && $0 !~ / crc ok( |$)/) ||
 		      (!ip && $4 !~ /\.4793$/))
@@ -225,14 +228,30 @@ encaps() {
 		  n[e "-" ip]++ }
 		END { printf "# %d over UDP, %d directly over IP, %d not as sent\n",
 			     n["udp-0"], n["ip-1"], bad
-		      exit bad > 0 || (n["udp-0"] == 0) != (ea != "udp" && eb != "udp") ||
-			   (n["ip-1"] == 0) != (ea != "ip" && eb != "ip") }'
+		      exit bad > 0 || (n["udp-0"] == 0) != (ea == "ip" && eb == "ip") ||
+			   (n["ip-1"] == 0) != (ea != "ip" && eb != "ip") }' || return 1
+	local src want n z
+	for src in "$UET_NET4.1:$2" "$UET_NET4.2:$3"; do
+		want=${src#*:} src=${src%:*}
+		n=$(tcpdump -Z root -r "$1" -nvv "udp and src host $src" 2>/dev/null |
+			grep -c ' UDP, length')
+		z=$(tcpdump -Z root -r "$1" -nvv "udp and src host $src" 2>/dev/null |
+			grep -c 'no cksum')
+		echo "# from $src ($want): $n over UDP/IPv4, $z without a checksum"
+		if [ "$want" = udp-zero-csum ]; then
+			[ "$z" -eq "$n" ] && [ "$n" -gt 0 ] || return 1
+		else
+			[ "$z" -eq 0 ] || return 1
+		fi
+	done
 }
 
 # uet0 and uet1 sending over UDP or directly over IP (protocol 253, as
 # the UEC reference provider does), every combination over IPv4 and the
-# native one over IPv6: a transfer arrives whole, each device's packets
-# on the wire as it sends them, a clear native packet with its CRC-32C.
+# native one over IPv6, and over UDP without checksums (as the UE
+# specification asks) to a device sending directly over IP: a transfer
+# arrives whole, each device's packets on the wire as it sends them, a
+# clear native packet with its CRC-32C.
 # With a bit flipped in 5% of the native packets on the way, the CRC
 # turns them away (drop_bad_crc) and the transfer still arrives whole.
 # On the slow (debug) kernel, the mixed combinations only.  Both devices
@@ -241,8 +260,8 @@ native_ip() {
 	local pcap=/tmp/socket-native.pcap combo ea eb addr rc bad
 	A rdma link del uet0 && A rdma link add uet0 type uet netdev veth0 &&
 	B rdma link add uet1 type uet netdev veth0 || return 1
-	for combo in $(scaled "ip:ip:$UET_NET4.2 ip:ip:$UET_NET6::2 ip:udp:$UET_NET4.2 udp:ip:$UET_NET6::2" \
-			      "ip:udp:$UET_NET4.2 udp:ip:$UET_NET6::2"); do
+	for combo in $(scaled "ip:ip:$UET_NET4.2 ip:ip:$UET_NET6::2 ip:udp:$UET_NET4.2 udp:ip:$UET_NET6::2 udp-zero-csum:ip:$UET_NET4.2" \
+			      "ip:udp:$UET_NET4.2 udp:ip:$UET_NET6::2 udp-zero-csum:ip:$UET_NET4.2"); do
 		ea=${combo%%:*} combo=${combo#*:}
 		eb=${combo%%:*} addr=${combo#*:}
 		echo "# uet0 over $ea, uet1 over $eb, to $addr"
@@ -290,7 +309,7 @@ ktap_test_result "multicast: counted drop, no PDC" multicast_dropped
 ktap_test_result "unknown PDC: counted drop, NACKed at a bounded rate" unknown_pdc_nacked
 ktap_test_result "random datagrams: all counted, no crash" garbage_counted
 ktap_test_result "UDP ports per device: every combination of 4793 and 49150" udp_ports
-ktap_test_result "directly over IP: every combination with UDP, a CRC-32C that turns corruption away" native_ip
+ktap_test_result "directly over IP or UDP without checksums: every combination, a CRC-32C that turns corruption away" native_ip
 ktap_test_result "namespace deletion removes its device" netns_deleted
 fabric_down
 modprobe -r uet

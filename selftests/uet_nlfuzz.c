@@ -142,7 +142,7 @@ static const struct attr dev_attrs[UET_A_DEV_MAX + 1] = {
 	[UET_A_DEV_LB_PATHS] = { K_U32, 1, UET_LB_PATHS_MAX },
 	[UET_A_DEV_SSI] = { K_U32 },
 	[UET_A_DEV_UDP_PORT] = { K_U16, 1, UINT16_MAX },
-	[UET_A_DEV_ENCAP] = { K_U8, 0, UET_ENCAP_IP },
+	[UET_A_DEV_ENCAP] = { K_U8, 0, UET_ENCAP_UDP_ZERO_CSUM },
 };
 
 static const struct attr job_attrs[UET_A_JOB_MAX + 1] = {

@@ -132,7 +132,7 @@ const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_ENCAP + 1] = {
 	[UET_A_DEV_LB_PATHS] = NLA_POLICY_RANGE(NLA_U32, 1, UET_LB_PATHS_MAX),
 	[UET_A_DEV_SSI] = { .type = NLA_U32, },
 	[UET_A_DEV_UDP_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
-	[UET_A_DEV_ENCAP] = NLA_POLICY_MAX(NLA_U8, 1),
+	[UET_A_DEV_ENCAP] = NLA_POLICY_MAX(NLA_U8, 2),
 };
 
 /* UET_CMD_JOB_GET - do */

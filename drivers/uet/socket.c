@@ -412,6 +412,8 @@ static const struct inet6_protocol uet_ip6_protocol = {
  * @dport: the destination UDP port, the device's own.
  * @v4: an IPv4 route.
  * @native: the packets go directly over IP (%UET_ENCAP_IP), not over UDP.
+ * @zero_csum: over UDP, they go with a UDP checksum of zero
+ *	(%UET_ENCAP_UDP_ZERO_CSUM), as the UE specification asks.
  */
 struct uet_route {
 	struct sock *sk;
@@ -420,6 +422,7 @@ struct uet_route {
 	__be16 dport;
 	bool v4;
 	bool native;
+	bool zero_csum;
 };
 
 static int uet_route4(struct uet_dev *udev, struct uet_route *r,
@@ -520,6 +523,7 @@ static int uet_route(struct uet_dev *udev, struct uet_route *r,
 {
 	struct uet_port *up = rcu_dereference_bh(udev->uport);
 	struct socket *sock = NULL;
+	u8 encap;
 
 	r->v4 = ipv6_addr_v4mapped(daddr);
 	if (up)
@@ -529,7 +533,9 @@ static int uet_route(struct uet_dev *udev, struct uet_route *r,
 		return -ENETDOWN;
 	r->sk = sock->sk;
 	r->dport = up->port;
-	r->native = READ_ONCE(udev->cfg.encap) == UET_ENCAP_IP;
+	encap = READ_ONCE(udev->cfg.encap);
+	r->native = encap == UET_ENCAP_IP;
+	r->zero_csum = encap == UET_ENCAP_UDP_ZERO_CSUM;
 	return r->v4 ? uet_route4(udev, r, daddr->s6_addr32[3], sport, cache) :
 		       uet_route6(udev, r, daddr, sport, cache);
 }
@@ -652,7 +658,7 @@ static void uet_route_xmit(struct uet_dev *udev, const struct uet_route *r,
 		udp_tunnel_xmit_skb((struct rtable *)r->dst, r->sk, skb,
 				    r->saddr.s6_addr32[3], daddr->s6_addr32[3],
 				    tos, ip4_dst_hoplimit(r->dst), htons(IP_DF),
-				    sport, r->dport, false, false);
+				    sport, r->dport, false, r->zero_csum);
 		return;
 	}
 	/*
@@ -666,7 +672,7 @@ static void uet_route_xmit(struct uet_dev *udev, const struct uet_route *r,
 	daddr6 = *daddr;
 	udp_tunnel6_xmit_skb(r->dst, r->sk, skb, NULL, &saddr6, &daddr6, tos,
 			     ip6_dst_hoplimit(r->dst), 0, sport, r->dport,
-			     false);
+			     r->zero_csum);
 }
 
 /*
@@ -880,8 +886,11 @@ void uet_xmit_queue(struct uet_dev *udev, struct sk_buff_head *q,
 			__skb_queue_tail(&ready, skb);
 	}
 	while (!skb_queue_empty(&ready)) {
-		/* UDP segmentation batches UDP packets only */
-		if (r.native) {
+		/*
+		 * UDP segmentation batches UDP packets only, and fills in
+		 * every one's checksum
+		 */
+		if (r.native || r.zero_csum) {
 			skb = __skb_dequeue(&ready);
 			segs = 1;
 		} else {

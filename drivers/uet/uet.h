@@ -59,7 +59,8 @@
  * @udp_port: the UDP port the device receives on and sends to, UET's
  *	4793 by default (socket.c); changed through uet_socket_set_port().
  * @encap: how the device's packets leave, enum uet_encap: over UDP (by
- *	default) or directly over IP (socket.c); it receives both.
+ *	default), directly over IP, or over UDP with a zero checksum
+ *	(socket.c); it receives all three.
  *
  * Written by the control plane under uet_devs_lock, each field read once
  * (READ_ONCE()) where it is used, so that a change applies to PDCs created

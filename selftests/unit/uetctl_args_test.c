@@ -239,8 +239,10 @@ TEST(dev_set)
 	ASSERT_EQ(s.present, 1ULL << UET_A_DEV_ENCAP);
 	ASSERT_EQ(0, PARSE(args_dev_set, &s, "uet0", "encap", "udp"));
 	ASSERT_EQ(UET_ENCAP_UDP, s.encap);
+	ASSERT_EQ(0, PARSE(args_dev_set, &s, "uet0", "encap", "udp-zero-csum"));
+	ASSERT_EQ(UET_ENCAP_UDP_ZERO_CSUM, s.encap);
 	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "encap", "gre"));
-	ASSERT_NE(NULL, strstr(err, "invalid encap \"gre\" (udp, ip)"));
+	ASSERT_NE(NULL, strstr(err, "invalid encap \"gre\" (udp, ip, udp-zero-csum)"));
 }
 
 TEST(dev_set_errors)

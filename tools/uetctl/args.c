@@ -195,7 +195,8 @@ int args_dev_set(int argc, char **argv, struct uet_dev_attrs *s, char *err)
 		if (!strcmp(argv[i], "encap")) {
 			m = uet_encap_parse(argv[i + 1]);
 			if (m < 0)
-				return ERR("invalid encap \"%s\" (udp, ip)", argv[i + 1]);
+				return ERR("invalid encap \"%s\" (udp, ip, udp-zero-csum)",
+					   argv[i + 1]);
 			s->encap = (uint8_t)m;
 			UET_SET(s, UET_A_DEV_ENCAP);
 			continue;

@@ -29,6 +29,7 @@ static const char * const lb_modes[] = {
 static const char * const encaps[] = {
 	[UET_ENCAP_UDP] = "udp",
 	[UET_ENCAP_IP] = "ip",
+	[UET_ENCAP_UDP_ZERO_CSUM] = "udp-zero-csum",
 };
 
 static const char * const key_modes[] = {

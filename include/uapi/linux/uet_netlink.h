@@ -84,10 +84,13 @@ enum uet_lb_mode {
  *   source port.
  * @UET_ENCAP_IP: Directly over IP, protocol 253, behind a 4-byte entropy
  *   header.
+ * @UET_ENCAP_UDP_ZERO_CSUM: Over UDP with a UDP checksum of zero, as the UE
+ *   specification asks, one packet at a time.
  */
 enum uet_encap {
 	UET_ENCAP_UDP,
 	UET_ENCAP_IP,
+	UET_ENCAP_UDP_ZERO_CSUM,
 };
 
 /**

@@ -98,7 +98,7 @@ struct uet_dev_attrs {
 	uint32_t ssi;
 	/* the UDP port it receives on and sends to */
 	uint16_t udp_port;
-	/* enum uet_encap: how its packets leave, over UDP or directly over IP */
+	/* enum uet_encap: how its packets leave: over UDP, directly over IP */
 	uint8_t encap;
 };
 
