@@ -230,13 +230,12 @@ encaps() {
 			     n["udp-0"], n["ip-1"], bad
 		      exit bad > 0 || (n["udp-0"] == 0) != (ea == "ip" && eb == "ip") ||
 			   (n["ip-1"] == 0) != (ea != "ip" && eb != "ip") }' || return 1
-	local src want n z
+	local src want out n z
 	for src in "$UET_NET4.1:$2" "$UET_NET4.2:$3"; do
 		want=${src#*:} src=${src%:*}
-		n=$(tcpdump -Z root -r "$1" -nvv "udp and src host $src" 2>/dev/null |
-			grep -c ' UDP, length')
-		z=$(tcpdump -Z root -r "$1" -nvv "udp and src host $src" 2>/dev/null |
-			grep -c 'no cksum')
+		out=$(tcpdump -Z root -r "$1" -nvv "udp and src host $src" 2>/dev/null)
+		n=$(grep -c ' UDP, length' <<<"$out")
+		z=$(grep -c 'no cksum' <<<"$out")
 		echo "# from $src ($want): $n over UDP/IPv4, $z without a checksum"
 		if [ "$want" = udp-zero-csum ]; then
 			[ "$z" -eq "$n" ] && [ "$n" -gt 0 ] || return 1

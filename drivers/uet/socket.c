@@ -190,13 +190,13 @@ static void uet_rcvd(struct uet_dev *udev, struct sk_buff *skb,
 	consume_skb(skb);
 }
 
-/* Whether @skb, from its first UET header on, starts with a TSS header. */
-static bool uet_skb_sealed(const struct sk_buff *skb)
+/* Whether the UET headers of @skb, from @off on, start with a TSS header. */
+static bool uet_skb_sealed(const struct sk_buff *skb, unsigned int off)
 {
 	__be32 word;
 
 	/* the PDS type's five bits, which a TSS header shares (wire.h) */
-	return !skb_copy_bits(skb, 0, &word, sizeof(word)) &&
+	return !skb_copy_bits(skb, off, &word, sizeof(word)) &&
 	       FIELD_GET(UET_TSS_TYPE, be32_to_cpu(word)) == UET_PDS_TYPE_TSS;
 }
 
@@ -230,7 +230,7 @@ static void uet_rcv(struct uet_dev *udev, struct sk_buff *skb, u16 entropy)
 		ce = INET_ECN_is_ce(ipv4_get_dsfield(ip_hdr(skb)));
 	else
 		ce = INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
-	if (uet_skb_sealed(skb)) {
+	if (uet_skb_sealed(skb, 0)) {
 		uet_tss_open(udev, skb, &saddr, entropy, ce, uet_rcvd);
 		return;
 	}
@@ -284,14 +284,13 @@ static int uet_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 }
 
 /*
- * The CRC-32C of a packet directly over IP (wire.h): over @pre, the bytes
- * of its IP header from the source address on, then the first @len bytes
- * of @skb, from its entropy header at @skb->data on.
+ * The CRC-32C of a packet directly over IP (wire.h): @crc, the register
+ * after the bytes of its IP header from the source address on, run on
+ * over the first @len bytes of @skb, from its entropy header at
+ * @skb->data on.
  */
-static u32 uet_crc(const void *pre, unsigned int prelen, struct sk_buff *skb,
-		   unsigned int len)
+static u32 uet_crc(u32 crc, struct sk_buff *skb, unsigned int len)
 {
-	u32 crc = uet_crc32c(UET_CRC32C_INIT, pre, prelen);
 	unsigned int off = 0, n;
 	struct skb_seq_state st;
 	const u8 *data;
@@ -327,8 +326,9 @@ static bool uet_crc_ok(struct sk_buff *skb)
 	    skb_copy_bits(skb, skb->len - UET_CRC_LEN, &crc, sizeof(crc)))
 		return false;
 	return le32_to_cpu(crc) ==
-	       uet_crc(pre, skb_transport_header(skb) - pre, skb,
-		       skb->len - UET_CRC_LEN);
+	       uet_crc(uet_crc32c(UET_CRC32C_INIT, pre,
+				  skb_transport_header(skb) - pre),
+		       skb, skb->len - UET_CRC_LEN);
 }
 
 /*
@@ -364,21 +364,20 @@ static int uet_ip_rcv(struct sk_buff *skb)
 		return 0;
 	}
 	uet_count(udev, UET_CNT_RX_PACKETS, 1);
-	if (skb_copy_bits(skb, 0, &eh, sizeof(eh)) ||
-	    !pskb_pull(skb, sizeof(eh))) {
+	if (skb_copy_bits(skb, 0, &eh, sizeof(eh))) {
 		uet_count(udev, UET_CNT_DROP_MALFORMED, 1);
 		goto drop;
 	}
-	if (!uet_skb_sealed(skb)) {
-		__skb_push(skb, sizeof(eh));
+	if (!uet_skb_sealed(skb, sizeof(eh))) {
 		if (!uet_crc_ok(skb)) {
 			uet_count(udev, UET_CNT_DROP_BAD_CRC, 1);
 			goto drop;
 		}
-		__skb_pull(skb, sizeof(eh));
 		if (pskb_trim_rcsum(skb, skb->len - UET_CRC_LEN))
 			goto drop;
 	}
+	if (!pskb_pull(skb, sizeof(eh)))
+		goto drop;
 	uet_count(udev, UET_CNT_RX_BYTES, skb->len);
 	uet_rcv(udev, skb, ntohs(eh.entropy));
 	return 0;
@@ -568,23 +567,22 @@ static u8 uet_tos(struct uet_dev *udev, struct sk_buff *skb)
 static int uet_crc_put(const struct uet_route *r, struct sk_buff *skb,
 		       const struct in6_addr *daddr)
 {
-	struct in6_addr addrs[2] = { r->saddr, *daddr };
+	/* an IPv4 address is the last 4 bytes of its IPv4-mapped form */
+	unsigned int off = r->v4 ? offsetof(struct in6_addr, s6_addr32[3]) : 0;
 	unsigned int len = skb->len;
 	struct sk_buff *trailer;
-	__le32 *crc;
+	__le32 *trail;
+	u32 crc;
 	int err;
 
 	err = skb_cow_data(skb, UET_CRC_LEN, &trailer);
 	if (err < 0)
 		return err;
-	crc = pskb_put(skb, trailer, UET_CRC_LEN);
-	if (r->v4) {
-		__be32 a4[2] = { r->saddr.s6_addr32[3], daddr->s6_addr32[3] };
-
-		*crc = cpu_to_le32(uet_crc(a4, sizeof(a4), skb, len));
-	} else {
-		*crc = cpu_to_le32(uet_crc(addrs, sizeof(addrs), skb, len));
-	}
+	trail = pskb_put(skb, trailer, UET_CRC_LEN);
+	crc = uet_crc32c(UET_CRC32C_INIT, r->saddr.s6_addr + off,
+			 sizeof(r->saddr) - off);
+	crc = uet_crc32c(crc, daddr->s6_addr + off, sizeof(*daddr) - off);
+	*trail = cpu_to_le32(uet_crc(crc, skb, len));
 	return 0;
 }
 
@@ -596,7 +594,7 @@ static int uet_crc_put(const struct uet_route *r, struct sk_buff *skb,
 static void uet_ip_xmit(const struct uet_route *r, struct sk_buff *skb,
 			const struct in6_addr *daddr, u16 entropy, u8 tos)
 {
-	bool sealed = uet_skb_sealed(skb);
+	bool sealed = uet_skb_sealed(skb, 0);
 	struct uet_entropy_hdr *eh;
 	struct ipv6hdr *ip6h;
 
@@ -786,12 +784,13 @@ static bool uet_gso_seg_ok(const struct sk_buff *skb)
  * its frag_list, each segment one of the packets, as GRO builds them.  The
  * stack cuts it into the same packets again, late: in the driver's
  * validate step, or the receiver's UDP layer when the batch crosses a
- * veth or the loopback device whole.  Returns the skb and sets @segs to
- * the packets it holds.
+ * veth or the loopback device whole.  Without @batch (packets directly
+ * over IP, or UDP ones without checksums), the first packet alone.
+ * Returns the skb and sets @segs to the packets it holds.
  */
 static struct sk_buff *uet_gso_batch(const struct net_device *ndev,
 				     struct sk_buff_head *q,
-				     unsigned int *segs)
+				     unsigned int *segs, bool batch)
 {
 	unsigned int max_segs = min_t(unsigned int, UET_GSO_SEGS_MAX,
 				      READ_ONCE(ndev->gso_max_segs));
@@ -800,7 +799,8 @@ static struct sk_buff *uet_gso_batch(const struct net_device *ndev,
 	struct sk_buff *head = __skb_dequeue(q), *skb, **tail;
 	unsigned int mss = head->len, n = 1;
 
-	if (!uet_gso_seg_ok(head))
+	/* UDP segmentation fills in every packet's UDP checksum */
+	if (!batch || !uet_gso_seg_ok(head))
 		goto out;
 	tail = &skb_shinfo(head)->frag_list;
 	while (n < max_segs && (skb = skb_peek(q)) &&
@@ -886,16 +886,8 @@ void uet_xmit_queue(struct uet_dev *udev, struct sk_buff_head *q,
 			__skb_queue_tail(&ready, skb);
 	}
 	while (!skb_queue_empty(&ready)) {
-		/*
-		 * UDP segmentation batches UDP packets only, and fills in
-		 * every one's checksum
-		 */
-		if (r.native || r.zero_csum) {
-			skb = __skb_dequeue(&ready);
-			segs = 1;
-		} else {
-			skb = uet_gso_batch(udev->ndev, &ready, &segs);
-		}
+		skb = uet_gso_batch(udev->ndev, &ready, &segs,
+				    !r.native && !r.zero_csum);
 		if (segs > 1)
 			uet_count(udev, UET_CNT_TX_BATCHES, 1);
 		cb = uet_skb_cb(skb);
