@@ -78,8 +78,10 @@ while read -r obj cmd rest; do
 	else
 		offered=$(offers "$obj" "")
 	fi
-	offers "" | grep -qx "$obj" || missing_comp+=" $obj"
-	[ -z "$cmd" ] || offers "$obj" "" | grep -qx "$cmd" || missing_comp+=" $cmd"
+	# grep reads all (no -q): under pipefail, a grep that quit at the
+	# first match failed the pipe whenever offers wrote after it quit
+	offers "" | grep -x "$obj" >/dev/null || missing_comp+=" $obj"
+	[ -z "$cmd" ] || offers "$obj" "" | grep -x "$cmd" >/dev/null || missing_comp+=" $cmd"
 	in_man "$obj" || missing_man+=" $obj"
 	[ -z "$cmd" ] || in_man "$cmd" || missing_man+=" $cmd"
 	# the lower-case words of the usage line, alternatives split
