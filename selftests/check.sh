@@ -143,7 +143,7 @@ step debug-kernel selftests/debug/build-kernel.sh
 # on the debug kernel (the IPv6 runs between two devices of one namespace
 # 250 s each, 9 s on the stock kernel) and pushed a group past its time.
 step vm-debug selftests/vm/run-suite.sh selftests --debug --timeout 3000 \
-	--groups "load_unload.sh link.sh pdcs.sh engine.sh kverbs.sh inject.sh socket.sh capture.sh;netlink.sh rma.sh verbs.sh teardown.sh tss.sh"
+	--groups "load_unload.sh link.sh pdcs.sh engine.sh kverbs.sh inject.sh socket.sh capture.sh;netlink.sh rma.sh verbs.sh ra.sh teardown.sh tss.sh"
 step debug-planted selftests/debug/selftest.sh
 
 echo

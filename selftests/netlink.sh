@@ -49,7 +49,7 @@ dev_show_and_json() {
 	grep -q 'rto-initial-us 100000 pdc-idle-ms 10000$' <<<"$out" &&
 	grep -q '^    cc nscc link-mbps 10000 tc-dscp 0,8,16,24,32,40,48,56 ctl-tc 6$' <<<"$out" &&
 	grep -q '^    cc-target-us 0 cc-base-rtt-us 0 cc-bdp 0 cc-mtu 0 cc-fi-pct 500 cc-alpha-pct 400 cc-eta-pct 15 cc-md-pct 80 cc-ignore-pct 100$' <<<"$out" &&
-	grep -q '^    lb single lb-paths 64 ssi 0 udp-port 4793 encap udp$' <<<"$out" &&
+	grep -q '^    lb single lb-paths 64 ssi 0 udp-port 4793 encap udp ra-floor-mbps 0$' <<<"$out" &&
 	grep -q 'profile hpc jobs 1 pdcs 0' <<<"$out" &&
 	A uetctl -j dev show uet0 | jq -e . >/dev/null &&
 	[ "$(json_get '.[0].ifname' A uetctl -j dev show uet0)" = uet0 ] &&
@@ -68,7 +68,7 @@ dev_defaults() {
 		cc-bdp 0 cc-mtu 0 cc-fi-pct 500 cc-alpha-pct 400 cc-eta-pct 15 \
 		cc-md-pct 80 cc-ignore-pct 100 link-mbps 10000 \
 		tc-dscp 0,8,16,24,32,40,48,56 ctl-tc 6 lb single lb-paths 64 ssi 0 \
-		udp-port 4793 encap udp
+		udp-port 4793 encap udp ra-floor-mbps 0
 }
 
 dev_set_reads_back() {
@@ -78,7 +78,8 @@ dev_set_reads_back() {
 		cc-target-us 25 cc-base-rtt-us 30 cc-bdp 50000 cc-mtu 1500 \
 		cc-fi-pct 250 cc-alpha-pct 100 cc-eta-pct 0 cc-md-pct 40 \
 		cc-ignore-pct 50 link-mbps 100 tc-dscp 0,10,18,26,34,46,48,56 \
-		ctl-tc 7 lb reps lb-paths 16 ssi 0xcafebabe udp-port 49150 encap ip ||
+		ctl-tc 7 lb reps lb-paths 16 ssi 0xcafebabe udp-port 49150 encap ip \
+		ra-floor-mbps 5 ||
 		return 1
 	local j got
 	j=$(A uetctl -j dev show uet0) || return 1
@@ -89,8 +90,8 @@ dev_set_reads_back() {
 		.cc_base_rtt_us, .cc_bdp, .cc_mtu, .cc_fi_pct, .cc_alpha_pct,
 		.cc_eta_pct, .cc_md_pct, .cc_ignore_pct, .link_mbps,
 		(.tc_dscp | map(tostring) | join(",")), .ctl_tc, .lb, .lb_paths,
-		.ssi, .udp_port, .encap] | map(tostring) | join(" ")' <<<"$j")
-	[ "$got" = "rod 4000 250 1000 24 16 2000 5000000 30000 0 none 25 30 50000 1500 250 100 0 40 50 100 0,10,18,26,34,46,48,56 7 reps 16 3405691582 49150 ip" ] ||
+		.ssi, .udp_port, .encap, .ra_floor_mbps] | map(tostring) | join(" ")' <<<"$j")
+	[ "$got" = "rod 4000 250 1000 24 16 2000 5000000 30000 0 none 25 30 50000 1500 250 100 0 40 50 100 0,10,18,26,34,46,48,56 7 reps 16 3405691582 49150 ip 5" ] ||
 		return 1
 	# the bounds of pdc-per-source are accepted
 	A uetctl dev set uet0 pdc-per-source 1 &&
@@ -115,6 +116,7 @@ dev_set_refusals() {
 	expect_rc 1 'out of range' A uetctl dev set uet0 max-payload 9001 &&
 	expect_rc 1 'at least 256' A uetctl dev set uet0 max-payload 100 &&
 	expect_rc 1 'out of range' A uetctl dev set uet0 pdc-pool 0 &&
+	expect_rc 1 'out of range' A uetctl dev set uet0 ra-floor-mbps 1600001 &&
 	expect_rc 1 'exceeds the 65535 PDC identifiers' \
 		A uetctl dev set uet0 pdc-pool 65535 pdc-reserved 1 &&
 	expect_rc 1 'out of range' A uetctl dev set uet0 rc-mode uud &&

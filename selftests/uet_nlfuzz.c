@@ -75,7 +75,7 @@
 /* at most this many bytes after a name's NUL */
 #define NAME_TAIL		8
 /* the most attributes a request has (dev-set's) */
-#define REQ_MAX			28
+#define REQ_MAX			29
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
@@ -143,6 +143,7 @@ static const struct attr dev_attrs[UET_A_DEV_MAX + 1] = {
 	[UET_A_DEV_SSI] = { K_U32 },
 	[UET_A_DEV_UDP_PORT] = { K_U16, 1, UINT16_MAX },
 	[UET_A_DEV_ENCAP] = { K_U8, 0, UET_ENCAP_UDP_ZERO_CSUM },
+	[UET_A_DEV_RA_FLOOR_MBPS] = { K_U32, 0, UET_LINK_MBPS_MAX },
 };
 
 static const struct attr job_attrs[UET_A_JOB_MAX + 1] = {
@@ -213,6 +214,9 @@ static const struct attr pdc_attrs[UET_A_PDC_MAX + 1] = {
 	[UET_A_PDC_CREDIT_WANTED] = { K_U32 },
 	[UET_A_PDC_CC_CONTEXT]	= { K_U32 },
 	[UET_A_PDC_CC_PDCS]	= { K_U32 },
+	[UET_A_PDC_RA_CAP_MBPS]	= { K_U32 },
+	[UET_A_PDC_RA_ADVISED_MBPS] = { K_U32 },
+	[UET_A_PDC_RA_AGE_MS]	= { K_U32 },
 };
 
 static const struct attr counter_attrs[UET_A_COUNTER_MAX + 1] = {
@@ -290,7 +294,7 @@ static const struct cmd cmds[UET_CMD_MAX + 1] = {
 				  UET_A_DEV_CC_MD_PCT, UET_A_DEV_CC_IGNORE_PCT,
 				  UET_A_DEV_LB, UET_A_DEV_LB_PATHS,
 				  UET_A_DEV_SSI, UET_A_DEV_UDP_PORT,
-				  UET_A_DEV_ENCAP },
+				  UET_A_DEV_ENCAP, UET_A_DEV_RA_FLOOR_MBPS },
 			      .admin = true },
 	[UET_CMD_JOB_GET] = { "job-get", &job_set, { UET_A_JOB_DEV_NAME, UET_A_JOB_ID },
 			      .reply = true, .dump = true },

@@ -79,6 +79,11 @@ static const struct rdma_stat_desc uet_counter_descs[] = {
 	[UET_CNT_TSS_DERIVED].name = "tss_derived",
 	[UET_CNT_DROP_TSS_WAITING].name = "drop_tss_waiting",
 	[UET_CNT_DROP_BAD_CRC].name = "drop_bad_crc",
+	[UET_CNT_RA_RECEIVED].name = "ra_received",
+	[UET_CNT_RA_APPLIED].name = "ra_applied",
+	[UET_CNT_RA_IGNORED].name = "ra_ignored",
+	[UET_CNT_RA_EXPIRED].name = "ra_expired",
+	[UET_CNT_RA_PACED].name = "ra_paced",
 	[UET_CNT_PDCS_ACTIVE].name = "pdcs_active",
 };
 

@@ -69,6 +69,10 @@ static const struct netlink_range_validation uet_a_dev_cc_mtu_range = {
 	.max	= 65535ULL,
 };
 
+static const struct netlink_range_validation uet_a_dev_ra_floor_mbps_range = {
+	.max	= UET_LINK_MBPS_MAX,
+};
+
 static const struct netlink_range_validation uet_a_job_id_range = {
 	.max	= UET_JOB_ID_MAX,
 };
@@ -103,7 +107,7 @@ const struct nla_policy uet_dev_get_nl_policy[UET_A_DEV_NAME + 1] = {
 };
 
 /* UET_CMD_DEV_SET - do */
-const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_ENCAP + 1] = {
+const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_RA_FLOOR_MBPS + 1] = {
 	[UET_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NAME_MAX_LEN, },
 	[UET_A_DEV_RC_MODE] = NLA_POLICY_MAX(NLA_U8, 1),
 	[UET_A_DEV_MAX_PAYLOAD] = NLA_POLICY_MAX(NLA_U32, UET_PAYLOAD_MAX),
@@ -133,6 +137,7 @@ const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_ENCAP + 1] = {
 	[UET_A_DEV_SSI] = { .type = NLA_U32, },
 	[UET_A_DEV_UDP_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
 	[UET_A_DEV_ENCAP] = NLA_POLICY_MAX(NLA_U8, 2),
+	[UET_A_DEV_RA_FLOOR_MBPS] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_dev_ra_floor_mbps_range),
 };
 
 /* UET_CMD_JOB_GET - do */
@@ -243,7 +248,7 @@ const struct genl_ops uet_nl_ops[14] = {
 		.cmd		= UET_CMD_DEV_SET,
 		.doit		= uet_nl_dev_set_doit,
 		.policy		= uet_dev_set_nl_policy,
-		.maxattr	= UET_A_DEV_ENCAP,
+		.maxattr	= UET_A_DEV_RA_FLOOR_MBPS,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 	{

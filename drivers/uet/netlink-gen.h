@@ -13,7 +13,7 @@
 
 extern const struct nla_policy uet_dev_get_nl_policy[UET_A_DEV_NAME + 1];
 
-extern const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_ENCAP + 1];
+extern const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_RA_FLOOR_MBPS + 1];
 
 extern const struct nla_policy uet_job_get_nl_policy[UET_A_JOB_ID + 1];
 

@@ -284,6 +284,8 @@ static int dev_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 	    nla_put_u32(skb, UET_A_DEV_SSI, READ_ONCE(cfg->ssi)) ||
 	    nla_put_u16(skb, UET_A_DEV_UDP_PORT, READ_ONCE(cfg->udp_port)) ||
 	    nla_put_u8(skb, UET_A_DEV_ENCAP, READ_ONCE(cfg->encap)) ||
+	    nla_put_u32(skb, UET_A_DEV_RA_FLOOR_MBPS,
+			READ_ONCE(cfg->ra_floor_mbps)) ||
 	    nla_put_u8(skb, UET_A_DEV_PROFILE, READ_ONCE(cfg->profile)) ||
 	    nla_put_u32(skb, UET_A_DEV_JOBS, uet_jobs_count(udev)) ||
 	    nla_put_u32(skb, UET_A_DEV_PDCS, uet_pds_count(udev)))
@@ -478,6 +480,8 @@ static int dev_cfg_parse(struct uet_dev *udev, struct genl_info *info,
 		cfg->udp_port = nla_get_u16(a[UET_A_DEV_UDP_PORT]);
 	if (a[UET_A_DEV_ENCAP])
 		cfg->encap = nla_get_u8(a[UET_A_DEV_ENCAP]);
+	if (a[UET_A_DEV_RA_FLOOR_MBPS])
+		cfg->ra_floor_mbps = nla_get_u32(a[UET_A_DEV_RA_FLOOR_MBPS]);
 
 	if ((u64)cfg->pdc_pool + cfg->pdc_reserved > UET_PDC_MAX) {
 		NL_SET_ERR_MSG(info->extack,
@@ -548,6 +552,7 @@ int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		WRITE_ONCE(udev->cfg.ssi, cfg.ssi);
 		WRITE_ONCE(udev->cfg.udp_port, cfg.udp_port);
 		WRITE_ONCE(udev->cfg.encap, cfg.encap);
+		WRITE_ONCE(udev->cfg.ra_floor_mbps, cfg.ra_floor_mbps);
 		nl_cc_changed(udev);
 		if (idle_changed)
 			uet_pds_idle_changed(udev);
@@ -899,6 +904,15 @@ static int pdc_put_credit(struct sk_buff *skb, const struct uet_pdc_info *pi)
 	       nla_put_u32(skb, UET_A_PDC_CREDIT_WANTED, pi->credit_wanted);
 }
 
+/* Rate advice: the cap a sending initiator keeps to, and its advice. */
+static int pdc_put_ra(struct sk_buff *skb, const struct uet_pdc_info *pi)
+{
+	return nla_put_u32(skb, UET_A_PDC_RA_CAP_MBPS, pi->ra_cap_mbps) ||
+	       nla_put_u32(skb, UET_A_PDC_RA_ADVISED_MBPS,
+			   pi->ra_advised_mbps) ||
+	       nla_put_u32(skb, UET_A_PDC_RA_AGE_MS, pi->ra_age_ms);
+}
+
 static int pdc_fill(const struct uet_pdc_info *pi, void *arg)
 {
 	struct pdc_msg *m = arg;
@@ -934,7 +948,8 @@ static int pdc_fill(const struct uet_pdc_info *pi, void *arg)
 	    put_u64(skb, UET_A_PDC_RETRANSMITS, pi->retransmits, UET_A_PDC_PAD) ||
 	    put_u64(skb, UET_A_PDC_TIMEOUTS, pi->timeouts, UET_A_PDC_PAD) ||
 	    (pi->cc_on && pdc_put_cc(skb, pi)) ||
-	    ((pi->rccc_on || pi->rccc_asked) && pdc_put_credit(skb, pi))) {
+	    ((pi->rccc_on || pi->rccc_asked) && pdc_put_credit(skb, pi)) ||
+	    (pi->ra_cap_mbps && pdc_put_ra(skb, pi))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

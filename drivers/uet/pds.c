@@ -58,8 +58,10 @@ static void pdc_teardown(struct uet_pds_pdc *pdc, int err)
 	/* dead, it gets no live state, and keeps what it has */
 	live = pdc->live;
 	pdc_unlock_bh(pdc);
-	if (live)
+	if (live) {
 		hrtimer_cancel(&live->timer);
+		hrtimer_cancel(&live->pace);
+	}
 	spin_lock_bh(&pdc->lock);
 	pdc_fail_all(pdc, err);
 	pdc_unlock_bh(pdc);
@@ -140,6 +142,7 @@ static void pds_look(struct uet_pds *pds, struct uet_pds_pdc *pdc,
 	bool close = false, reclaim;
 
 	spin_lock_bh(&pdc->lock);
+	pdc_ra_lapse(pdc);
 	if (pdc_idle(pdc, msecs_to_jiffies(UET_PDS_SCAN_MS)))
 		pdc_sleep(pdc);
 	/* whoever made it had a scan period to give it a core */
@@ -390,6 +393,7 @@ static void pdc_snapshot(struct uet_pds_pdc *pdc, struct uet_pdc_info *info)
 		spin_unlock(&pdc->udev->pds.credit_lock);
 		info->rccc_asked = info->credit_wanted;
 	}
+	pdc_ra_read(pdc, info);
 }
 
 /**

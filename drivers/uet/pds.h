@@ -26,6 +26,7 @@
 #include "rccc.h"
 #include "pdc.h"
 #include "sched.h"
+#include "ra.h"
 #include "tss.h"
 #include "wheel.h"
 
@@ -182,6 +183,10 @@ struct uet_pds_ccx {
  * @rx_at: ... when it came (ns): its ACK says how long it waited ...
  * @rcvd_bytes: ... and, with the payload bytes taken so far, what the
  *	ACK_CC's NSCC fields carry (pdc_send_ack()).
+ * @ra: initiator: the cap rate advice sets (pds_ra.c), which keeps the
+ *	live state while it holds ...
+ * @ra_at: ... the time its last advice came (ns) ...
+ * @pace: ... and the timer that sends again once the cap lets it.
  *
  * Under the PDC's lock.  A PDC gets one with its first packet either way
  * (pdc_wake()); the scanner frees it once the PDC is quiet, keeping what
@@ -212,6 +217,9 @@ struct uet_pds_live {
 	u32 rx_psn;
 	u64 rx_at;
 	u32 rcvd_bytes;
+	struct uet_ra ra;
+	u64 ra_at;
+	struct hrtimer pace;
 };
 
 /**
@@ -452,6 +460,10 @@ void uet_rudi_tx_resume(struct uet_dev *udev);
  * @credit: see @rccc_on.
  * @credit_granted: the credit granted (as an initiator heard it).
  * @credit_wanted: the credit asked for (as a target heard it).
+ * @ra_cap_mbps: an initiator under rate advice, sending: the rate it
+ *	keeps to, Mbit/s; 0 without ...
+ * @ra_advised_mbps: ... the last advice, Mbit/s ...
+ * @ra_age_ms: ... and how long ago it came.
  */
 struct uet_pdc_info {
 	struct in6_addr peer;
@@ -479,6 +491,9 @@ struct uet_pdc_info {
 	bool rccc_asked;
 	u32 credit_granted;
 	u32 credit_wanted;
+	u32 ra_cap_mbps;
+	u32 ra_advised_mbps;
+	u32 ra_age_ms;
 };
 
 typedef int (*uet_pds_info_fn)(const struct uet_pdc_info *info, void *arg);

@@ -734,6 +734,8 @@ static void pdc_lb_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
  * @pdc: the PDC, locked
  * @expired: what its timer does: an initiator's tail probe and
  *	retransmission timeout, a target's delayed ACK
+ * @paced: an initiator's, what its pacing timer does: send what its rate
+ *	cap held back (pds_ra.c); a target's, %NULL (never armed)
  *
  * A new core is made of what the PDC saved (uet_pdc_restore()), with the
  * device's settings of now: what changed while the PDC was quiet applies
@@ -744,7 +746,8 @@ static void pdc_lb_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
  * short (counted: drop_no_memory).
  */
 struct uet_pds_live *pdc_wake(struct uet_pds_pdc *pdc,
-			      enum hrtimer_restart (*expired)(struct hrtimer *))
+			      enum hrtimer_restart (*expired)(struct hrtimer *),
+			      enum hrtimer_restart (*paced)(struct hrtimer *))
 {
 	struct uet_pds_live *live = pdc->live;
 	struct uet_pdc_cfg cfg;
@@ -770,6 +773,8 @@ struct uet_pds_live *pdc_wake(struct uet_pds_pdc *pdc,
 	uet_sched_init(&live->sched, pdc->initiator ? cfg.window : 0);
 	hrtimer_init(&live->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	live->timer.function = expired;
+	hrtimer_init(&live->pace, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	live->pace.function = paced;
 	__skb_queue_head_init(&live->out);
 	if (pdc_cc_init(pdc, live)) {
 		live_free(live);
@@ -812,13 +817,14 @@ const struct uet_pdc *pdc_core(const struct uet_pds_pdc *pdc,
 }
 
 /*
- * Whether @live may go: nothing being sent or to send, and its timer
+ * Whether @live may go: nothing being sent or to send, and its timers
  * neither pending (cancelled here: a quiet PDC owes nothing) nor running.
  */
 static bool live_idle(struct uet_pds_live *live)
 {
 	return !live->xmitting && skb_queue_empty(&live->out) &&
-	       hrtimer_try_to_cancel(&live->timer) >= 0;
+	       hrtimer_try_to_cancel(&live->timer) >= 0 &&
+	       hrtimer_try_to_cancel(&live->pace) >= 0;
 }
 
 /**
@@ -1033,14 +1039,17 @@ bool pdc_peer_is(const struct uet_pds_pdc *pdc, u16 spdcid)
 	return !pdc->rpdcid_known || pdc->rpdcid == spdcid;
 }
 
-/* Established, and nothing owed either way (nothing, without live state). */
+/*
+ * Established, nothing owed either way (nothing, without live state), and
+ * no rate cap holding (pdc_ra_lapse()).
+ */
 bool pdc_quiet(const struct uet_pds_pdc *pdc)
 {
 	const struct uet_pds_live *live = pdc->live;
 
 	if (!live)
 		return pdc->saved.state == UET_PDC_ESTABLISHED;
-	return live->core.state == UET_PDC_ESTABLISHED &&
+	return live->core.state == UET_PDC_ESTABLISHED && !live->ra.cap &&
 	       !uet_sched_queued(&live->sched) &&
 	       !uet_pdc_tx_in_flight(&live->core) &&
 	       !uet_pdc_rx_ack_pending(&live->core);

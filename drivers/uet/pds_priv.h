@@ -2,7 +2,7 @@
 /*
  * uet PDS internals, shared by its files: pds_ccx.c (congestion
  * contexts), rudi.c (RUDI, without PDCs), pds_pdc.c (PDC objects and
- * their tables), pds_tx.c (the initiator: the scheduler, transmit, ACKs
+ * their tables), pds_ra.c (rate advice), pds_tx.c (the initiator: the scheduler, transmit, ACKs
  * and NACKs received), pds_rx.c (the target: requests, the ACKs and NACKs
  * it sends, control packets; and where every received packet enters) and
  * pds.c (the device: its scanner, its control-plane requests, teardown).
@@ -132,7 +132,8 @@ struct uet_pds_pdc *pdc_alloc(struct uet_dev *udev,
 			      const struct uet_pds_key *key, bool initiator,
 			      u32 start_psn, u16 rpdcid, bool sealed);
 struct uet_pds_live *pdc_wake(struct uet_pds_pdc *pdc,
-			      enum hrtimer_restart (*expired)(struct hrtimer *));
+			      enum hrtimer_restart (*expired)(struct hrtimer *),
+			      enum hrtimer_restart (*paced)(struct hrtimer *));
 void pdc_sleep(struct uet_pds_pdc *pdc);
 void pdc_cc_refresh(struct uet_pds_pdc *pdc);
 const struct uet_pdc *pdc_core(const struct uet_pds_pdc *pdc,
@@ -144,6 +145,13 @@ struct uet_pds_pdc *pdc_get_by_id(struct uet_dev *udev,
 				  const struct in6_addr *saddr);
 bool pdc_peer_is(const struct uet_pds_pdc *pdc, u16 spdcid);
 bool pdc_quiet(const struct uet_pds_pdc *pdc);
+
+/* pds_ra.c */
+void pds_rcv_ra(struct uet_dev *udev, const struct sk_buff *skb);
+bool pdc_ra_may_send(struct uet_pds_pdc *pdc);
+void pdc_ra_wait(struct uet_pds_pdc *pdc);
+void pdc_ra_lapse(struct uet_pds_pdc *pdc);
+void pdc_ra_read(const struct uet_pds_pdc *pdc, struct uet_pdc_info *info);
 
 /* pds_tx.c */
 void pds_tx_work(struct work_struct *work);

@@ -146,7 +146,7 @@ static bool req_has_cc(u8 type)
 /* A target's live state (pdc_wake()); %NULL if none can be had. */
 static struct uet_pds_live *tgt_wake(struct uet_pds_pdc *pdc)
 {
-	return pdc_wake(pdc, pdc_ack_expired);
+	return pdc_wake(pdc, pdc_ack_expired, NULL);
 }
 
 /*
@@ -633,6 +633,12 @@ void uet_pds_rcv(struct uet_dev *udev, struct sk_buff *skb,
 	int hlen;
 
 	p = skb_header_pointer(skb, 0, len, buf);
+	/* rate advice: uet's own type, not one of the PDS headers */
+	if (p && len >= sizeof(__be16) &&
+	    FIELD_GET(UET_PDS_PRLG_TYPE, p[0] << 8 | p[1]) == UET_PDS_TYPE_RA) {
+		pds_rcv_ra(udev, skb);
+		return;
+	}
 	hlen = p ? uet_pds_parse(p, len, &h) : -EMSGSIZE;
 	/* the header into the linear part: a NIC may hand over paged skbs */
 	if (hlen < 0 || !pskb_may_pull(skb, hlen)) {

@@ -44,11 +44,12 @@
 static_assert(UET_PDC_WND_MAX - 1 <= UET_PDS_SYN_PSN_OFFSET_MAX);
 
 static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t);
+static enum hrtimer_restart pdc_pace_expired(struct hrtimer *t);
 
 /* An initiator's live state (pdc_wake()); %NULL if none can be had. */
 static struct uet_pds_live *ini_wake(struct uet_pds_pdc *pdc)
 {
-	return pdc_wake(pdc, pdc_rto_expired);
+	return pdc_wake(pdc, pdc_rto_expired, pdc_pace_expired);
 }
 
 /* With RCCC, requests carry the credit wanted: the _CC types. */
@@ -84,7 +85,8 @@ static void pdc_tx_finish(struct uet_pds_pdc *pdc, u32 psn, int err)
 
 /*
  * The one gate of what may leave a PDC: the tracking window, the bound on
- * what is in flight, the congestion window and the receiver's credit.
+ * what is in flight, the congestion window, the receiver's credit and the
+ * rate cap of network advice.
  */
 static bool pdc_may_send(struct uet_pds_pdc *pdc)
 {
@@ -93,7 +95,8 @@ static bool pdc_may_send(struct uet_pds_pdc *pdc)
 	return !uet_pdc_tx_window_full(&live->core) &&
 	       uet_pdc_tx_in_flight(&live->core) < UET_PDS_INFLIGHT_MAX &&
 	       (!live->cc_on || pds_ccx_may_send(live->ccx, live->ccx_bytes)) &&
-	       (!live->rccc_on || uet_rccc_may_send(&live->credit));
+	       (!live->rccc_on || uet_rccc_may_send(&live->credit)) &&
+	       pdc_ra_may_send(pdc);
 }
 
 /*
@@ -225,12 +228,15 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 		h.flags |= UET_PDS_F_RETX | UET_PDS_F_AR;
 	else if (tx->flags & UET_PDS_TX_EOM || !pdc_may_send(pdc))
 		h.flags |= UET_PDS_F_AR;
+	/* what a network element that gives rate advice looks for */
+	if (READ_ONCE(pdc->udev->cfg.ra_floor_mbps))
+		h.flags |= UET_PDS_F_RA;
 
 	if (tx->flags & UET_PDS_TX_CLOSE) {
 		/* the CLOSE command: a control packet on its own PSN */
 		h.type = UET_PDS_TYPE_CTRL;
 		h.next_hdr = UET_PDS_CTL_CLOSE;
-		h.flags &= ~UET_PDS_F_AR;
+		h.flags &= ~(UET_PDS_F_AR | UET_PDS_F_RA);
 		h.ctl = (struct uet_pds_ctl_info) {
 			.type = UET_PDS_CTL_CLOSE,
 			.psn = psn,
@@ -256,6 +262,7 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 		pdc_lb_feedback(pdc, psn, UET_LB_LOST, now);
 	}
 	tx->sent = now;
+	uet_ra_sent(&pdc->live->ra, skb->len);
 	/*
 	 * A request leaves ECN-capable in its class, on the path load
 	 * balancing picks (a retransmission too); a CLOSE, control, not.
@@ -431,6 +438,8 @@ static void pdc_push(struct uet_pds_pdc *pdc, unsigned int budget)
 	if (live->rccc_on && !uet_rccc_may_send(&live->credit) &&
 	    uet_sched_queued(&live->sched))
 		pdc_credit_stall(pdc);
+	if (live->ra.cap && uet_sched_queued(&live->sched))
+		pdc_ra_wait(pdc);
 }
 
 /**
@@ -604,6 +613,21 @@ static enum hrtimer_restart pdc_rto_expired(struct hrtimer *t)
 	pdc_push(pdc, 1);
 	pdc_rto_arm(pdc);
 out:
+	pdc_unlock(pdc);
+	return HRTIMER_NORESTART;
+}
+
+/* The rate cap lets the PDC send again (pdc_ra_wait()). */
+static enum hrtimer_restart pdc_pace_expired(struct hrtimer *t)
+{
+	/* it is gone only once its timer is stopped (pdc_sleep()) */
+	struct uet_pds_live *live = container_of(t, struct uet_pds_live, pace);
+	struct uet_pds_pdc *pdc = live->pdc;
+
+	spin_lock(&pdc->lock);
+	/* started again while this waited for the lock: that one sends */
+	if (!pdc->dead && !hrtimer_is_queued(t))
+		pdc_push(pdc, UET_PDS_TX_BURST);
 	pdc_unlock(pdc);
 	return HRTIMER_NORESTART;
 }

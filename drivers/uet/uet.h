@@ -61,6 +61,9 @@
  * @encap: how the device's packets leave, enum uet_encap: over UDP (by
  *	default), directly over IP, or over UDP with a zero checksum
  *	(socket.c); it receives all three.
+ * @ra_floor_mbps: rate advice (pds_ra.c): 0, the device takes none;
+ *	else its initiator PDCs keep to advice, never capped below this
+ *	many Mbit/s nor above @link_mbps.
  *
  * Written by the control plane under uet_devs_lock, each field read once
  * (READ_ONCE()) where it is used, so that a change applies to PDCs created
@@ -88,6 +91,7 @@ struct uet_dev_cfg {
 	u32 ssi;
 	u16 udp_port;
 	u8 encap;
+	u32 ra_floor_mbps;
 };
 
 struct uet_port;

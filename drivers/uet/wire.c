@@ -599,8 +599,10 @@ static int build_ctl(void *buf, const struct uet_pds_hdr_info *info)
 	return 0;
 }
 
-#define PDS_REQ_FLAGS	(UET_PDS_F_RETX | UET_PDS_F_AR | UET_PDS_F_SYN)
-#define PDS_CTL_FLAGS	(PDS_REQ_FLAGS | UET_PDS_F_ISROD)
+#define PDS_REQ_FLAGS	(UET_PDS_F_RA | UET_PDS_F_RETX | UET_PDS_F_AR | \
+			 UET_PDS_F_SYN)
+#define PDS_CTL_FLAGS	(UET_PDS_F_RETX | UET_PDS_F_AR | UET_PDS_F_SYN | \
+			 UET_PDS_F_ISROD)
 #define PDS_RUDI_FLAGS	(UET_PDS_F_M | UET_PDS_F_RETX)
 #define PDS_ACK_FLAGS	(UET_PDS_F_M | UET_PDS_F_RETX | UET_PDS_F_P | \
 			 UET_PDS_F_ACK_REQ)
@@ -651,10 +653,13 @@ static bool pds_is_ack(u8 type)
 	       type == UET_PDS_TYPE_ACK_CCX;
 }
 
-/* The header's length: its type's, and the expected PSN of an ACK with it. */
-static unsigned int pds_len(const struct pds_fmt *fmt, u8 flags)
+/*
+ * The header's length: its type's, and the expected PSN of an ACK with it
+ * (a request's bit of the same place is UET_PDS_F_RA).
+ */
+static unsigned int pds_len(const struct pds_fmt *fmt, u8 type, u8 flags)
 {
-	if (fmt->flags & flags & UET_PDS_F_EPSN)
+	if (type == UET_PDS_TYPE_ACK && flags & UET_PDS_F_EPSN)
 		return sizeof(struct uet_pds_ack_epsn);
 	return fmt->len;
 }
@@ -709,7 +714,7 @@ int uet_pds_parse(const u8 *buf, size_t len, struct uet_pds_hdr_info *info)
 	err = check_prologue(fmt, info->type, nh, info->flags);
 	if (err)
 		return err;
-	hlen = pds_len(fmt, info->flags);
+	hlen = pds_len(fmt, info->type, info->flags);
 	if (len < hlen)
 		return -EMSGSIZE;
 	if (info->type == UET_PDS_TYPE_CTRL)
@@ -746,7 +751,7 @@ int uet_pds_build(u8 *buf, size_t len, const struct uet_pds_hdr_info *info)
 	err = check_prologue(fmt, info->type, nh, info->flags);
 	if (err)
 		return err;
-	hlen = pds_len(fmt, info->flags);
+	hlen = pds_len(fmt, info->type, info->flags);
 	if (len < hlen)
 		return -EMSGSIZE;
 	memset(buf, 0, hlen);

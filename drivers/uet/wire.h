@@ -108,6 +108,11 @@ enum uet_ses_next_hdr {
  * in its reserved masks).
  */
 #define UET_PDS_F_EPSN		BIT(6)	/* ACK: the expected PSN follows */
+/*
+ * RUD/ROD: the sender takes rate advice (uet's own, in a bit UEC 1.0
+ * reserves: Documentation/rate-advice.rst).
+ */
+#define UET_PDS_F_RA		BIT(6)
 #define UET_PDS_F_M		BIT(5)	/* ACK, NACK, RUDI: request was ECN-marked */
 #define UET_PDS_F_ISROD		BIT(5)	/* control: the PDC is ROD, not RUD */
 #define UET_PDS_F_RETX		BIT(4)	/* retransmission */

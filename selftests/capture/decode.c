@@ -9,6 +9,7 @@
 #include <string.h>
 #include <linux/bitfield.h>
 
+#include "ra.h"
 #include "uet_pcap.h"
 #include "wire.h"
 
@@ -81,6 +82,8 @@ static void put_pds_flags(struct out *o, unsigned int type, unsigned int f)
 		put(o, " -");
 	if (type == UET_PDS_TYPE_ACK && (f & UET_PDS_F_EPSN))
 		put(o, " EPSN");
+	if (req && type != UET_PDS_TYPE_CTRL && (f & UET_PDS_F_RA))
+		put(o, " RA");
 	if (type == UET_PDS_TYPE_CTRL && (f & UET_PDS_F_ISROD))
 		put(o, " ISROD");
 	if (f & UET_PDS_F_RETX)
@@ -157,6 +160,27 @@ static void put_tss(struct out *o, const unsigned char *p, size_t len)
 	    len - (size_t)hlen);
 }
 
+/* uet's rate advice (ra.h): a message of its own, in a PDS prologue. */
+static void put_ra(struct out *o, const unsigned char *p, size_t len)
+{
+	static const unsigned char v4mapped[12] = {
+		[10] = 0xff, [11] = 0xff
+	};
+	struct uet_ra_info ra;
+	const unsigned char *a;
+	int v6;
+
+	if (uet_ra_parse(p, len, &ra) < 0) {
+		put(o, " rate-advice malformed");
+		return;
+	}
+	put(o, " rate-advice v%u rate_mbps %u spdcid %u lifetime_ms %u daddr ",
+	    ra.version, ra.rate_mbps, ra.spdcid, ra.lifetime_ms);
+	a = ra.daddr.s6_addr;
+	v6 = memcmp(a, v4mapped, sizeof(v4mapped)) != 0;
+	put_addr(o, v6, v6 ? a : a + sizeof(v4mapped));
+}
+
 static void put_pds(struct out *o, const unsigned char *p, size_t len)
 {
 	struct uet_pds_hdr_info h;
@@ -166,6 +190,11 @@ static void put_pds(struct out *o, const unsigned char *p, size_t len)
 	if (len && FIELD_GET(UET_TSS_TYPE, (uint32_t)p[0] << 24) ==
 		   UET_PDS_TYPE_TSS) {
 		put_tss(o, p, len);
+		return;
+	}
+	if (len && FIELD_GET(UET_PDS_PRLG_TYPE, (uint16_t)(p[0] << 8)) ==
+		   UET_PDS_TYPE_RA) {
+		put_ra(o, p, len);
 		return;
 	}
 	hlen = uet_pds_parse(p, len, &h);

@@ -235,6 +235,7 @@ TEST(lb_of_device_and_job)
 	attr_u32(&m, UET_A_DEV_SSI, 0xcafebabe);
 	attr_u16(&m, UET_A_DEV_UDP_PORT, 49150);
 	attr_u8(&m, UET_A_DEV_ENCAP, UET_ENCAP_IP);
+	attr_u32(&m, UET_A_DEV_RA_FLOOR_MBPS, 10);
 	msg_end(&m);
 	ASSERT_EQ(1, uet_nl_parse(m.b, m.len, 0, 0, &r));	/* no end yet */
 	ASSERT_EQ(1, ndevs);
@@ -250,6 +251,8 @@ TEST(lb_of_device_and_job)
 	ASSERT_STREQ("ip", uet_encap_name(dev.encap));
 	ASSERT_EQ(UET_ENCAP_UDP, uet_encap_parse("udp"));
 	ASSERT_EQ(-1, uet_encap_parse("gre"));
+	ASSERT_TRUE(UET_HAS(&dev, UET_A_DEV_RA_FLOOR_MBPS));
+	ASSERT_EQ(10u, dev.ra_floor_mbps);
 
 	r = job_reply();
 	m.len = 0;
@@ -588,6 +591,9 @@ TEST(notifications)
 	attr(&m, UET_A_PDC_INITIATOR, NULL, 0);
 	attr_u32(&m, UET_A_PDC_JOB, 7);
 	attr(&m, UET_A_PDC_PEER, peer, sizeof(peer));
+	attr_u32(&m, UET_A_PDC_RA_CAP_MBPS, 750);
+	attr_u32(&m, UET_A_PDC_RA_ADVISED_MBPS, 500);
+	attr_u32(&m, UET_A_PDC_RA_AGE_MS, 12);
 	msg_end(&m);
 	msg_begin(&m, FAMILY, 0);
 	genl(&m, UET_CMD_MAX + 1);
@@ -614,6 +620,10 @@ TEST(notifications)
 	ASSERT_EQ(1, events[1].pdc.initiator);
 	ASSERT_FALSE(UET_HAS(&events[1].pdc, UET_A_PDC_RPDCID));
 	ASSERT_EQ(0, memcmp(peer, events[1].pdc.peer, sizeof(peer)));
+	ASSERT_TRUE(UET_HAS(&events[1].pdc, UET_A_PDC_RA_CAP_MBPS));
+	ASSERT_EQ(750u, events[1].pdc.ra_cap_mbps);
+	ASSERT_EQ(500u, events[1].pdc.ra_advised_mbps);
+	ASSERT_EQ(12u, events[1].pdc.ra_age_ms);
 	ASSERT_EQ(UET_CMD_DEV_DEL_NTF, events[2].cmd);
 	ASSERT_STREQ("uet1", events[2].dev.name);
 	ASSERT_STREQ("veth1", events[2].dev.netdev);

@@ -243,6 +243,9 @@ TEST(dev_set)
 	ASSERT_EQ(UET_ENCAP_UDP_ZERO_CSUM, s.encap);
 	ASSERT_EQ(-1, PARSE(args_dev_set, &s, "uet0", "encap", "gre"));
 	ASSERT_NE(NULL, strstr(err, "invalid encap \"gre\" (udp, ip, udp-zero-csum)"));
+	ASSERT_EQ(0, PARSE(args_dev_set, &s, "uet0", "ra-floor-mbps", "25"));
+	ASSERT_EQ(25u, s.ra_floor_mbps);
+	ASSERT_EQ(s.present, 1ULL << UET_A_DEV_RA_FLOOR_MBPS);
 }
 
 TEST(dev_set_errors)

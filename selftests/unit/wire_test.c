@@ -341,7 +341,8 @@ static bool pds_flags_ok(u8 type, u8 flags)
 	case UET_PDS_TYPE_ROD_REQ:
 	case UET_PDS_TYPE_RUD_CC_REQ:
 	case UET_PDS_TYPE_ROD_CC_REQ:
-		return !(flags & 0x63);
+		/* 0x40: uet's rate advice capability (UET_PDS_F_RA) */
+		return !(flags & 0x23);
 	case UET_PDS_TYPE_CTRL:
 		return !(flags & 0x43);
 	case UET_PDS_TYPE_RUDI_REQ:

@@ -153,6 +153,7 @@ int args_dev_set(int argc, char **argv, struct uet_dev_attrs *s, char *err)
 		{ "link-mbps", UET_A_DEV_LINK_MBPS, offsetof(struct uet_dev_attrs, link_mbps) },
 		{ "lb-paths", UET_A_DEV_LB_PATHS, offsetof(struct uet_dev_attrs, lb_paths) },
 		{ "ssi", UET_A_DEV_SSI, offsetof(struct uet_dev_attrs, ssi) },
+		{ "ra-floor-mbps", UET_A_DEV_RA_FLOOR_MBPS, offsetof(struct uet_dev_attrs, ra_floor_mbps) },
 	};
 	size_t k;
 	uint32_t v;

@@ -33,11 +33,11 @@ static void settings_text(const struct uet_dev_attrs *a)
 	       a->rto_min_us, a->rto_max_us, a->rto_init_us, a->pdc_idle_ms,
 	       uet_cc_name(a->cc) ?: "?", a->link_mbps, dscp, a->ctl_tc);
 	nscc_print(a->nscc, 0, a->present);
-	printf("\n    lb %s lb-paths %u ssi %u udp-port %u encap %s\n"
+	printf("\n    lb %s lb-paths %u ssi %u udp-port %u encap %s ra-floor-mbps %u\n"
 	       "    profile %s jobs %u pdcs %u\n"
 	       "    tx %" PRIu64 " packets %" PRIu64 " bytes rx %" PRIu64 " packets %" PRIu64 " bytes\n",
 	       uet_lb_mode_name(a->lb) ?: "?", a->lb_paths, a->ssi, a->udp_port,
-	       uet_encap_name(a->encap) ?: "?",
+	       uet_encap_name(a->encap) ?: "?", a->ra_floor_mbps,
 	       uet_profile_name(a->profile) ?: "?",
 	       a->jobs, a->pdcs, a->tx_packets, a->tx_bytes, a->rx_packets,
 	       a->rx_bytes);
@@ -66,7 +66,7 @@ static void settings_json(const struct uet_dev_attrs *a)
 	printf(",\"lb_paths\":%u,\"ssi\":%u,\"udp_port\":%u,\"encap\":",
 	       a->lb_paths, a->ssi, a->udp_port);
 	json_string(uet_encap_name(a->encap) ?: "?");
-	printf(",\"profile\":");
+	printf(",\"ra_floor_mbps\":%u,\"profile\":", a->ra_floor_mbps);
 	json_string(uet_profile_name(a->profile) ?: "?");
 	printf(",\"jobs\":%u,\"pdcs\":%u,\"tx_packets\":%" PRIu64
 	       ",\"tx_bytes\":%" PRIu64 ",\"rx_packets\":%" PRIu64
@@ -201,7 +201,7 @@ static int dev_set(int argc, char **argv)
 static const struct uetctl_cmd dev_cmds[] = {
 	{ "show", dev_show, "dev show [DEV]" },
 	{ "list", dev_show, NULL },
-	{ "set", dev_set, "dev set DEV [rc-mode rud|rod] [max-payload BYTES] [ack-delay-us US] [pdc-pool N] [pdc-reserved N] [pdc-per-source N] [rto-min-us US] [rto-max-us US] [rto-initial-us US] [pdc-idle-ms MS] [cc none|nscc|rccc|nscc-rccc] [cc-target-us US] [cc-base-rtt-us US] [cc-bdp BYTES] [cc-mtu BYTES] [cc-fi-pct|cc-alpha-pct|cc-eta-pct|cc-md-pct|cc-ignore-pct PCT] [link-mbps MBPS] [tc-dscp D0,...,D7] [ctl-tc TC] [lb single|oblivious|reps] [lb-paths N] [ssi N] [udp-port PORT] [encap udp|ip|udp-zero-csum]" },
+	{ "set", dev_set, "dev set DEV [rc-mode rud|rod] [max-payload BYTES] [ack-delay-us US] [pdc-pool N] [pdc-reserved N] [pdc-per-source N] [rto-min-us US] [rto-max-us US] [rto-initial-us US] [pdc-idle-ms MS] [cc none|nscc|rccc|nscc-rccc] [cc-target-us US] [cc-base-rtt-us US] [cc-bdp BYTES] [cc-mtu BYTES] [cc-fi-pct|cc-alpha-pct|cc-eta-pct|cc-md-pct|cc-ignore-pct PCT] [link-mbps MBPS] [tc-dscp D0,...,D7] [ctl-tc TC] [lb single|oblivious|reps] [lb-paths N] [ssi N] [udp-port PORT] [encap udp|ip|udp-zero-csum] [ra-floor-mbps MBPS]" },
 	{ NULL },
 };
 

@@ -37,6 +37,10 @@ static int pdc_one(const struct uet_pdc_attrs *p, void *arg)
 		else if (UET_HAS(p, UET_A_PDC_CREDIT_GRANTED))
 			printf("    cc rccc granted %u wanted %u\n",
 			       p->credit_granted, p->credit_wanted);
+		if (UET_HAS(p, UET_A_PDC_RA_CAP_MBPS))
+			printf("    rate-advice cap-mbps %u advised-mbps %u"
+			       " age-ms %u\n", p->ra_cap_mbps,
+			       p->ra_advised_mbps, p->ra_age_ms);
 	} else {
 		json_sep(*n);
 		printf("{\"dev\":");
@@ -68,6 +72,10 @@ static int pdc_one(const struct uet_pdc_attrs *p, void *arg)
 			printf("\"granted\":%u,\"wanted\":%u}",
 			       p->credit_granted, p->credit_wanted);
 		}
+		if (UET_HAS(p, UET_A_PDC_RA_CAP_MBPS))
+			printf(",\"rate_advice\":{\"cap_mbps\":%u,"
+			       "\"advised_mbps\":%u,\"age_ms\":%u}",
+			       p->ra_cap_mbps, p->ra_advised_mbps, p->ra_age_ms);
 		printf("}");
 	}
 	(*n)++;

@@ -267,6 +267,8 @@ int uet_nl_dev_set(struct uet_nl *nl, const struct uet_dev_attrs *s)
 		mnl_attr_put_u16(nlh, UET_A_DEV_UDP_PORT, s->udp_port);
 	if (UET_HAS(s, UET_A_DEV_ENCAP))
 		mnl_attr_put_u8(nlh, UET_A_DEV_ENCAP, s->encap);
+	if (UET_HAS(s, UET_A_DEV_RA_FLOOR_MBPS))
+		mnl_attr_put_u32(nlh, UET_A_DEV_RA_FLOOR_MBPS, s->ra_floor_mbps);
 	return run(nl, nlh, 0, NULL, NULL);
 }
 

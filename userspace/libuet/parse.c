@@ -69,6 +69,7 @@ static const enum mnl_attr_data_type dev_types[UET_A_DEV_MAX + 1] = {
 	[UET_A_DEV_SSI] = MNL_TYPE_U32,
 	[UET_A_DEV_UDP_PORT] = MNL_TYPE_U16,
 	[UET_A_DEV_ENCAP] = MNL_TYPE_U8,
+	[UET_A_DEV_RA_FLOOR_MBPS] = MNL_TYPE_U32,
 };
 
 static const enum mnl_attr_data_type job_types[UET_A_JOB_MAX + 1] = {
@@ -138,6 +139,9 @@ static const enum mnl_attr_data_type pdc_types[UET_A_PDC_MAX + 1] = {
 	[UET_A_PDC_CREDIT_WANTED] = MNL_TYPE_U32,
 	[UET_A_PDC_CC_CONTEXT] = MNL_TYPE_U32,
 	[UET_A_PDC_CC_PDCS] = MNL_TYPE_U32,
+	[UET_A_PDC_RA_CAP_MBPS] = MNL_TYPE_U32,
+	[UET_A_PDC_RA_ADVISED_MBPS] = MNL_TYPE_U32,
+	[UET_A_PDC_RA_AGE_MS] = MNL_TYPE_U32,
 };
 
 static const enum mnl_attr_data_type key_types[UET_A_KEY_MAX + 1] = {
@@ -263,6 +267,7 @@ static void dev_attrs(const struct nlattr **tb, struct uet_dev_attrs *out)
 	GET(&d, tb, UET_A_DEV_SSI, ssi, 32);
 	GET(&d, tb, UET_A_DEV_UDP_PORT, udp_port, 16);
 	GET(&d, tb, UET_A_DEV_ENCAP, encap, 8);
+	GET(&d, tb, UET_A_DEV_RA_FLOOR_MBPS, ra_floor_mbps, 32);
 	if (tb[UET_A_DEV_TC_DSCP] &&
 	    mnl_attr_get_payload_len(tb[UET_A_DEV_TC_DSCP]) == sizeof(d.tc_dscp)) {
 		memcpy(d.tc_dscp, mnl_attr_get_payload(tb[UET_A_DEV_TC_DSCP]),
@@ -363,6 +368,9 @@ static void pdc_attrs(const struct nlattr **tb, struct uet_pdc_attrs *out)
 	GET(&p, tb, UET_A_PDC_CREDIT_WANTED, credit_wanted, 32);
 	GET(&p, tb, UET_A_PDC_CC_CONTEXT, cc_context, 32);
 	GET(&p, tb, UET_A_PDC_CC_PDCS, cc_pdcs, 32);
+	GET(&p, tb, UET_A_PDC_RA_CAP_MBPS, ra_cap_mbps, 32);
+	GET(&p, tb, UET_A_PDC_RA_ADVISED_MBPS, ra_advised_mbps, 32);
+	GET(&p, tb, UET_A_PDC_RA_AGE_MS, ra_age_ms, 32);
 	if (tb[UET_A_PDC_INITIATOR]) {
 		p.initiator = 1;
 		UET_SET(&p, UET_A_PDC_INITIATOR);

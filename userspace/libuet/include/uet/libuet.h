@@ -100,6 +100,8 @@ struct uet_dev_attrs {
 	uint16_t udp_port;
 	/* enum uet_encap: how its packets leave: over UDP, directly over IP */
 	uint8_t encap;
+	/* rate advice: 0, none taken; else the lowest cap advice sets, Mbit/s */
+	uint32_t ra_floor_mbps;
 };
 
 /*
@@ -156,6 +158,11 @@ struct uet_pdc_attrs {
 	 */
 	int32_t credit;
 	uint32_t credit_granted, credit_wanted;
+	/*
+	 * Rate advice: an initiator's cap while one holds (UET_HAS(p,
+	 * UET_A_PDC_RA_CAP_MBPS)), the last advice and its age
+	 */
+	uint32_t ra_cap_mbps, ra_advised_mbps, ra_age_ms;
 };
 
 /*

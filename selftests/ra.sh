@@ -1,0 +1,184 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Rate advice (Documentation/rate-advice.rst): a network element tells a
+# sender the rate for one of its flows, and a device set to take advice
+# keeps the flow to it while advice comes, never below its floor nor above
+# its link rate; advice that stops lapses, and forged or malformed advice
+# is counted and does no more than the floor allows.  uet0 in uet-a sends
+# to uet1 in uet-b; uet_advisor watches the requests arriving on uet-b's
+# veth0 and advises their sender.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/engine_lib.sh"
+
+dir=$(dirname "$0")
+LINK=100	# uet0's link-mbps here, Mbit/s: the highest cap
+FLOOR=10	# its ra-floor-mbps: the lowest
+RATE=20		# what the advisor advises
+LIFETIME=300	# and for how long each advice holds, ms
+
+# A transfer of the test module in the background, COUNT x 64 KiB.
+xfer_bg() {
+	xfer count="$1" size=65536 >/tmp/ra-xfer.log 2>&1 &
+	xfer_pid=$!
+}
+
+xfer_wait() {
+	wait "$xfer_pid"
+	local rc=$?
+	cat /tmp/ra-xfer.log
+	return $rc
+}
+
+# ini_pdc: uet0's initiator PDC as JSON, once it has one
+ini_pdc() {
+	local i p
+	for i in $(seq 300); do
+		p=$(A uetctl -j pdc show dev uet0 |
+			jq -c '[.[] | select(.role == "initiator")] | .[0] // empty')
+		[ -n "$p" ] && { echo "$p"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}
+
+# advice RATE SPDCID LIFETIME_MS DADDR4: a rate advice message in hex
+advice() {
+	local IFS=. a
+	read -ra a <<<"$4"
+	printf 'f8000001%08x%04x%04x00000000000000000000ffff%02x%02x%02x%02x' \
+		"$1" "$2" "$3" "${a[@]}"
+}
+
+# advise HEX: send HEX from uet-b to uet0's port
+advise() { craft "$NS_B" "$UET_NET4.1" "$1"; }
+
+# ra_now: uet0's initiator PDC's rate advice, "cap advised" or ""
+ra_now() {
+	A uetctl -j pdc show dev uet0 |
+		jq -r '[.[] | select(.role == "initiator")][0].rate_advice //
+			empty | "\(.cap_mbps) \(.advised_mbps)"'
+}
+
+ra_setup() {
+	setup && A uetctl dev set uet0 link-mbps "$LINK"
+}
+
+# Without ra-floor-mbps a device's requests do not say they take advice,
+# and advice to it is counted and ignored.
+off_by_default() {
+	local rcv ign out
+	rcv=$(counter uet0 ra_received) ign=$(counter uet0 ra_ignored)
+	# not through B(): $! must be the advisor's own pid
+	ip netns exec "$NS_B" "$dir/uet_advisor" -i veth0 -r "$RATE" -t 60 \
+		>/tmp/ra-adv.log &
+	local adv=$!
+	sleep 0.5
+	xfer count=16 size=65536 || { kill $adv; return 1; }
+	kill $adv; wait $adv
+	out=$(cat /tmp/ra-adv.log)
+	echo "# $out"
+	grep -qE 'requests [1-9][0-9]*, taking advice 0, flows 0, advised 0' <<<"$out" &&
+	advise "$(advice "$RATE" 1 0 "$UET_NET4.2")" &&
+	wait_delta uet0 ra_received "$rcv" 1 5 &&
+	expect_delta uet0 ra_ignored "$ign" 1
+}
+
+# The advisor's flow slows to its rate: over two seconds once the cap has
+# come down, uet0 sends no faster than the advice and a half (the cap
+# moves a quarter of the way at each advice, and a burst of 64 KiB goes
+# at once), and its PDC waits for the cap.
+capped() {
+	local p t0 t0b b0 t1 t1b b1 mbit paced applied i cap=
+	A uetctl dev set uet0 ra-floor-mbps "$FLOOR" || return 1
+	paced=$(counter uet0 ra_paced) applied=$(counter uet0 ra_applied)
+	xfer_bg 512
+	ip netns exec "$NS_B" "$dir/uet_advisor" -i veth0 -r "$RATE" \
+		-l "$LIFETIME" -e 20 -t 120 >/tmp/ra-adv.log &
+	adv_pid=$!
+	p=$(ini_pdc) || return 1
+	echo "# $p"
+	for i in $(seq 200); do
+		read -r cap advised < <(ra_now)
+		[ -n "$cap" ] && [ "$cap" -le $((RATE * 5 / 4)) ] && break
+		sleep 0.1
+	done
+	echo "# cap $cap Mbit/s, advised $advised"
+	[ -n "$cap" ] && [ "$cap" -le $((RATE * 5 / 4)) ] &&
+		[ "$advised" -eq "$RATE" ] || return 1
+	# each counter read taken at the middle of the time it took
+	t0=$(uptime_ms) b0=$(counter uet0 tx_bytes) t0b=$(uptime_ms)
+	sleep 2
+	t1=$(uptime_ms) b1=$(counter uet0 tx_bytes) t1b=$(uptime_ms)
+	t0=$(((t0 + t0b) / 2)) t1=$(((t1 + t1b) / 2))
+	mbit=$(((b1 - b0) * 8 / 1000 / (t1 - t0)))
+	echo "# uet0 sent $((b1 - b0)) bytes in $((t1 - t0)) ms: $mbit Mbit/s under advice of $RATE"
+	[ "$mbit" -le $((RATE * 3 / 2)) ] &&
+	[ "$(counter uet0 ra_paced)" -gt "$paced" ] &&
+	[ "$(counter uet0 ra_applied)" -gt "$applied" ]
+}
+
+# Once the advisor stops, the cap lapses with the last advice's lifetime:
+# the PDC is no longer paced and the transfer ends whole.
+released() {
+	local exp out paced
+	exp=$(counter uet0 ra_expired)
+	kill "$adv_pid"; wait "$adv_pid"
+	out=$(cat /tmp/ra-adv.log)
+	echo "# $out"
+	grep -qE 'taking advice [1-9][0-9]*, flows 1, advised [1-9]' <<<"$out" &&
+	wait_delta uet0 ra_expired "$exp" 1 10 || return 1
+	[ -z "$(ra_now)" ] || return 1
+	paced=$(counter uet0 ra_paced)
+	sleep 0.5
+	expect_delta uet0 ra_paced "$paced" 0 && xfer_wait
+}
+
+# Advice naming another peer or no PDC is ignored; malformed advice is
+# dropped unparsed; advice below the floor or above the link holds at the
+# bound, and a rate of 0 lifts the cap at once.  The advisor first slows
+# the PDC to some 18 Mbit/s for a minute, so that it sends throughout.
+forged() {
+	local p id rcv ign app mal
+	xfer_bg 1024
+	p=$(ini_pdc) || return 1
+	id=$(jq -r .lpdcid <<<"$p")
+	ip netns exec "$NS_B" "$dir/uet_advisor" -i veth0 -r 15 -l 60000 -e 0 \
+		-c 12 -t 60 | sed 's/^/# /'
+	rcv=$(counter uet0 ra_received) ign=$(counter uet0 ra_ignored)
+	app=$(counter uet0 ra_applied) mal=$(counter uet0 drop_malformed)
+	advise "$(advice 1 "$id" 0 "$UET_NET4.3")" &&
+	advise "$(advice 1 $((id ^ 0x4000)) 0 "$UET_NET4.2")" &&
+	wait_delta uet0 ra_ignored "$ign" 2 5 &&
+	expect_delta uet0 ra_applied "$app" 0 || return 1
+	# short, long, version 2, flags set
+	advise "$(advice 1 "$id" 0 "$UET_NET4.2" | cut -c 3-)" &&
+	advise "$(advice 1 "$id" 0 "$UET_NET4.2")00" &&
+	advise "$(advice 1 "$id" 0 "$UET_NET4.2" | sed 's/^f8000001/f8000002/')" &&
+	advise "$(advice 1 "$id" 0 "$UET_NET4.2" | sed 's/^f800/f801/')" &&
+	wait_delta uet0 drop_malformed "$mal" 4 5 &&
+	expect_delta uet0 ra_received "$rcv" 2 || return 1
+	advise "$(advice 1 "$id" 5000 "$UET_NET4.2")" &&
+	wait_delta uet0 ra_applied "$app" 1 5 &&
+	[ "$(ra_now | cut -d' ' -f2)" -eq "$FLOOR" ] || return 1
+	advise "$(advice 99999 "$id" 5000 "$UET_NET4.2")" &&
+	wait_delta uet0 ra_applied "$app" 2 5 &&
+	[ "$(ra_now | cut -d' ' -f2)" -eq "$LINK" ] || return 1
+	advise "$(advice 0 "$id" 0 "$UET_NET4.2")" &&
+	wait_delta uet0 ra_applied "$app" 3 5 &&
+	[ -z "$(ra_now)" ] || return 1
+	xfer_wait
+}
+
+
+trap fabric_down EXIT
+ktap_print_header
+ktap_set_plan 6
+ktap_test_result "setup" ra_setup
+ktap_test_result "off by default: no flag, advice ignored" off_by_default
+ktap_test_result "a sender capped by advice" capped
+ktap_test_result "the cap lapses when advice stops" released
+ktap_test_result "forged and malformed advice: ignored, dropped or bounded" forged
+ktap_test_result "teardown" teardown
+fabric_down
+ktap_finished
