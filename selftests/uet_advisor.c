@@ -11,8 +11,12 @@
  * address, its PDCID (the requests' SPDCID) and the destination address.
  * The advice goes in a UDP datagram to the sender's UET port.
  *
- *   uet_advisor -i IFACE -r MBPS [-l LIFETIME_MS] [-e EVERY_MS] [-p PORT]
- *               [-t SECONDS] [-c COUNT]
+ *   uet_advisor -i IFACE|any -r MBPS [-f] [-l LIFETIME_MS] [-e EVERY_MS]
+ *               [-p PORT] [-t SECONDS] [-c COUNT]
+ *
+ * -i any watches every interface (a switch's ingress ports).  With -f
+ * the rate is a link's, shared: each flow is advised MBPS over the flows
+ * seen in the last second (at least 1 Mbit/s).
  *
  * It stops after -t seconds or -c advices, or at SIGINT or SIGTERM, and
  * prints what it saw and did:
@@ -45,12 +49,15 @@
 #define FLOWS		1024
 #define FLOW_PROBES	8
 #define FRAME_MAX	65536
+/* -f: a flow shares the rate while it was seen this recently */
+#define ACTIVE_NS	1000000000ULL
 
 struct flow {
 	uint8_t src[16], dst[16];
 	uint16_t spdcid;
 	int used;
 	uint64_t advised_ns;
+	uint64_t seen_ns;
 };
 
 static struct flow flows[FLOWS];
@@ -135,6 +142,16 @@ static int advise(int fd4, int fd6, const struct uet_pcap_udp *u,
 		      sizeof(s4)) == len ? 0 : -1;
 }
 
+/* -f: the flows seen within ACTIVE_NS of @now, at least 1 */
+static unsigned int active_flows(uint64_t now)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < FLOWS; i++)
+		n += flows[i].used && now - flows[i].seen_ns < ACTIVE_NS;
+	return n ? n : 1;
+}
+
 static int is_request(uint8_t type)
 {
 	return type == UET_PDS_TYPE_RUD_REQ || type == UET_PDS_TYPE_ROD_REQ ||
@@ -144,8 +161,9 @@ static int is_request(uint8_t type)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: uet_advisor -i IFACE -r MBPS [-l LIFETIME_MS] "
-		"[-e EVERY_MS] [-p PORT] [-t SECONDS] [-c COUNT]\n");
+	fprintf(stderr, "usage: uet_advisor -i IFACE|any -r MBPS [-f] "
+		"[-l LIFETIME_MS] [-e EVERY_MS] [-p PORT] [-t SECONDS] "
+		"[-c COUNT]\n");
 	exit(2);
 }
 
@@ -158,12 +176,15 @@ int main(int argc, char **argv)
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
 	const char *ifname = NULL;
 	uint64_t start, deadline = 0;
-	int fd, fd4, fd6, opt, rate = -1;
+	int fd, fd4, fd6, opt, rate = -1, share = 0;
 
-	while ((opt = getopt(argc, argv, "i:r:l:e:p:t:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "i:r:fl:e:p:t:c:")) != -1) {
 		switch (opt) {
 		case 'i':
 			ifname = optarg;
+			break;
+		case 'f':
+			share = 1;
 			break;
 		case 'r':
 			rate = atoi(optarg);
@@ -189,14 +210,16 @@ int main(int argc, char **argv)
 	}
 	if (!ifname || rate < 0 || !port || port > 65535)
 		usage();
-	info.rate_mbps = (uint32_t)rate;
 	uet_pcap_port = (unsigned int)port;
 
 	sll.sll_protocol = htons(ETH_P_ALL);
-	sll.sll_ifindex = (int)if_nametoindex(ifname);
-	if (!sll.sll_ifindex) {
-		perror(ifname);
-		return 1;
+	/* ifindex 0 binds to every interface */
+	if (strcmp(ifname, "any")) {
+		sll.sll_ifindex = (int)if_nametoindex(ifname);
+		if (!sll.sll_ifindex) {
+			perror(ifname);
+			return 1;
+		}
 	}
 	fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
 	fd4 = socket(AF_INET, SOCK_DGRAM, 0);
@@ -246,8 +269,12 @@ int main(int argc, char **argv)
 		addr16(u.dst, u.v6, dst);
 		f = flow_get(src, h.req.spdcid, dst, &fresh);
 		nflows += fresh;
+		f->seen_ns = now;
 		if (!fresh && now - f->advised_ns < every_ms * 1000000ULL)
 			continue;
+		info.rate_mbps = (uint32_t)rate;
+		if (share && rate)
+			info.rate_mbps = (uint32_t)rate / active_flows(now) ?: 1;
 		info.spdcid = h.req.spdcid;
 		memcpy(&info.daddr, dst, 16);
 		if (advise(fd4, fd6, &u, &info, (unsigned int)port)) {
