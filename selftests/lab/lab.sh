@@ -71,6 +71,13 @@
 #   UET_LAB_FAIL_SAMPLE_MS  the failover's sampling period (10)
 #   UET_LAB_FAIL_LB    the failover's load balancing, each a run per
 #                      congestion control ("reps")
+#   UET_LAB_ADVICE_N   rate advice inside a data centre: the incast degree
+#                      (4), with NSCC, without advice and with an element
+#                      on the switch (selftests/uet_advisor) sharing 95%
+#                      of the bottleneck among the flows it sees
+#   UET_LAB_WAN_DELAY_US, UET_LAB_WAN_LOSS  and across data centres: one
+#                      flow over a WAN link of this one-way delay (20000)
+#                      and loss ("0.1%"), without and with advice
 d=$(dirname "$0")
 if [ -e "$d/lib.sh" ]; then . "$d/lib.sh"; else . "$d/../lib.sh"; fi
 
@@ -90,7 +97,7 @@ BASE_US=${UET_LAB_BASE_US:-600}
 read -ra NSCC <<<"cc-base-rtt-us $BASE_US ${UET_LAB_NSCC:-}"
 RTO=()
 [ -z "${UET_LAB_RTO_MIN_US:-}" ] || RTO=(rto-min-us "$UET_LAB_RTO_MIN_US")
-PARTS=${UET_LAB_PARTS:-incast join permutation spread collision failover}
+PARTS=${UET_LAB_PARTS:-incast join permutation spread collision failover advice}
 LBS=${UET_LAB_LB:-single}
 LB_PATHS=${UET_LAB_LB_PATHS:-16}
 FAIL_MS=${UET_LAB_FAIL_MS:-1000}
@@ -99,6 +106,12 @@ FAIL_SAMPLE_MS=${UET_LAB_FAIL_SAMPLE_MS:-10}
 FAIL_PERIOD=$(printf '%d.%03d' $((FAIL_SAMPLE_MS / 1000)) $((FAIL_SAMPLE_MS % 1000)))
 SPREAD_LBS=${UET_LAB_SPREAD_LB:-reps}
 SPREAD_SPINES=${UET_LAB_SPREAD_SPINES:-4}
+ADVICE_N=${UET_LAB_ADVICE_N:-4}
+WAN_DELAY_US=${UET_LAB_WAN_DELAY_US:-20000}
+WAN_LOSS=${UET_LAB_WAN_LOSS:-0.1%}
+# run(): the element's rate when set (advice), the senders' links' loss
+ADVICE=
+LOSS=
 HOST_MBPS=$RATE
 SIZE=65536
 NET=198.19
@@ -345,14 +358,17 @@ release() {
 
 # run SCENARIO N CC: one run of N senders, sender i starting
 # FLOW_DELAY[i] ms after the first and sending FLOW_BYTES[i]; prints its
-# UET-LAB line.  Every client is started at once and stops on the start
+# UET-LAB line.  With ADVICE, the senders take rate advice and the switch
+# gives it, ADVICE Mbit/s shared among the flows; with LOSS, the senders'
+# links lose that share of the packets.  Every client is started at once and stops on the start
 # line when its queue pair is ready; the run starts when all are there,
 # so that how long a process takes to start under TCG is not part of a
 # flow's time.
 run() {
 	local what=$1 n=$2 cc=$3 i gr gs k=0 flows=''
-	local alive bw t1 rc red failed=0
+	local alive bw t1 rc red failed=0 adv= advised=0 floor=0
 	local -a iters
+	[ -z "$ADVICE" ] || floor=1
 	lab_down || return 1
 	incast_up "$n" || { echo "# $what $n: no topology"; return 1; }
 	gr=$(wait_gid lur "$RX") || return 1
@@ -361,7 +377,12 @@ run() {
 	for i in $(seq "$n"); do
 		iters[i]=$((FLOW_BYTES[i] / SIZE))
 		in_ns "s$i" uetctl dev set "lus$i" cc "$cc" link-mbps "$RATE" \
-			"${NSCC[@]}" || return 1
+			"${NSCC[@]}" ra-floor-mbps "$floor" ||
+			return 1
+		if [ -n "$LOSS" ]; then
+			in_ns "s$i" tc qdisc add dev eth0 root netem loss "$LOSS" ||
+				return 1
+		fi
 		in_ns r timeout 300 ib_send_bw -d lur -x "$gr" -p $((PORT0 + i)) \
 			-e -F -s $SIZE -n "${iters[i]}" >"$OUT/server$i.log" 2>&1 &
 	done
@@ -379,6 +400,12 @@ run() {
 			echo "$rc $NOW" >"$OUT/done$i"
 		) &
 	done
+	if [ -n "$ADVICE" ]; then
+		# not through in_ns(): $! must be the advisor's own pid
+		ip netns exec lab-sw "$d/uet_advisor" -i any -r "$ADVICE" -f \
+			-e 20 -l 500 -t 600 >"$OUT/advisor.log" 2>&1 &
+		adv=$!
+	fi
 	PIDS=()
 	STARTS=()
 	hold_all "$n" || failed=1
@@ -397,6 +424,12 @@ run() {
 		sleep "$PERIOD"
 		now
 	done
+	if [ -n "$adv" ]; then
+		kill "$adv"
+		wait "$adv"
+		sed 's/^/# /' "$OUT/advisor.log"
+		advised=$(sed -n 's/.*advised \([0-9]*\).*/\1/p' "$OUT/advisor.log")
+	fi
 	wait
 	for i in $(seq "$n"); do
 		read -r rc t1 <"$OUT/done$i"
@@ -421,9 +454,9 @@ run() {
 		red && /marked/ { for (i = 1; i <= NF; i++) if ($i == "marked") m = $(i + 1) + 0 }
 		END { printf "\"drops\":%d,\"marked\":%d", d, m }')
 	red="$red,\"credit_granted\":$(lab_counter lur cc_credit_granted)"
-	printf 'UET-LAB {"scenario":"%s","n":%d,"cc":"%s","rate_mbit":%d,"delay_us":%d,"base_us":%d,"red_min":%d,"size":%d,"sample_ms":%d,%s,"flows":[%s],"samples":[%s]}\n' \
+	printf 'UET-LAB {"scenario":"%s","n":%d,"cc":"%s","rate_mbit":%d,"delay_us":%d,"base_us":%d,"red_min":%d,"size":%d,"sample_ms":%d,"advice_mbit":%d,"advised":%d,"loss":"%s",%s,"flows":[%s],"samples":[%s]}\n' \
 		"$what" "$n" "$cc" "$RATE" "$DELAY_US" "$BASE_US" "$MIN" $SIZE "$SAMPLE_MS" \
-		"$red" "$flows" "$SAMPLES"
+		"${ADVICE:-0}" "${advised:-0}" "$LOSS" "$red" "$flows" "$SAMPLES"
 	lab_down || failed=1
 	return $failed
 }
@@ -457,6 +490,36 @@ join() {
 		echo "# a flow joins and leaves, cc $cc"
 		run join 2 "$cc" || rc=1
 	done
+	return $rc
+}
+
+# Rate advice, without and with: inside a data centre, the incast of
+# ADVICE_N senders with NSCC; across data centres, one flow whose
+# receiver is WAN_DELAY_US away over links that lose WAN_LOSS, with NSCC
+# told the WAN's base RTT.  The element shares 95% of the bottleneck.
+advice() {
+	local rc=0 i a delay=$DELAY_US base=$BASE_US
+	local -a nscc=("${NSCC[@]}")
+	mkdir -p "$OUT"
+	for i in $(seq "$ADVICE_N"); do
+		FLOW_BYTES[i]=$BYTES
+		FLOW_DELAY[i]=0
+	done
+	for a in "" $((RATE * 95 / 100)); do
+		ADVICE=$a
+		rm -f "$OUT"/done*
+		echo "# rate advice inside a data centre, ${a:-none}"
+		run ra-dc "$ADVICE_N" nscc || rc=1
+	done
+	DELAY_US=$WAN_DELAY_US BASE_US=$((WAN_DELAY_US + base)) LOSS=$WAN_LOSS
+	NSCC+=(cc-base-rtt-us "$BASE_US")
+	for a in "" $((RATE * 95 / 100)); do
+		ADVICE=$a
+		rm -f "$OUT"/done*
+		echo "# rate advice across data centres, ${a:-none}"
+		run ra-wan 1 nscc || rc=1
+	done
+	ADVICE= LOSS= DELAY_US=$delay BASE_US=$base NSCC=("${nscc[@]}")
 	return $rc
 }
 
@@ -639,7 +702,7 @@ permute() {
 
 trap 'lab_down' EXIT
 ktap_print_header
-ktap_set_plan 7
+ktap_set_plan 8
 ktap_test_result "setup" modprobe uet
 echo "# the senders' NSCC parameters: ${NSCC[*]}"
 # part WORD NAME: the part of the lab NAME if UET_LAB_PARTS has WORD
@@ -656,4 +719,5 @@ part permutation "a permutation across a leaf-spine fabric"
 part spread "one flow over one spine, and sprayed over all"
 part collision "two flows collide on one uplink, and sprayed"
 part failover "a spine fails under a sprayed permutation"
+part advice "rate advice inside a data centre and across a WAN"
 ktap_finished

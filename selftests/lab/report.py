@@ -40,6 +40,11 @@ from the second flow's start until both rates are within 10% of their
 mean for two windows in a row, and leave_ms, from its end until the
 first flow's rate is within 10% of what the two had together.
 
+Rate advice (scenarios "ra-dc", the incast inside a data centre, and
+"ra-wan", one flow across a WAN link with delay and loss): each without
+advice and with an element on the switch advising a share of
+advice_mbit (the row's "raN"); advised, the advices it sent.
+
 A flow's first and last delivery are what the receiver's samples saw: the
 midpoint of the two samples around each, to half a sample period (the
 time perftest takes to exit under TCG, a second or more, is not the
@@ -406,7 +411,7 @@ def main():
     log, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
     results, lines = [], []
-    lines.append("%-7s %-9s %5s %8s %7s %6s %7s %9s %9s %6s %7s %8s %9s" %
+    lines.append("%-16s %-9s %5s %8s %7s %6s %7s %9s %9s %6s %7s %8s %9s" %
                  ("incast", "cc", "base", "goodput", "steady", "jain", "spread",
                   "p99q_ms", "maxq_ms", "drops", "marked", "timeouts", "complete"))
     joins = []
@@ -475,7 +480,12 @@ def main():
                           fmt(fig["answer_rate"], "%.3f")))
             continue
         fig, series = figures(r)
-        name = "lab-%s%d-%s" % (r["scenario"], r["n"], r["cc"])
+        advice = r.get("advice_mbit", 0)
+        name = "lab-%s%d-%s%s" % (r["scenario"], r["n"], r["cc"],
+                                  "-ra" if advice else "")
+        fig["advice_mbit"] = advice
+        fig["advised"] = r.get("advised", 0)
+        fig["loss"] = r.get("loss", "")
         fig["plot"] = plot(out, name, r, series)
         fig["samples"] = r["samples"]
         results.append(fig)
@@ -484,8 +494,13 @@ def main():
                           "jain %s" % (r["cc"], fmt(fig["join_ms"], "%d"),
                                        fmt(fig["leave_ms"], "%d"), fmt(fig["jain"])))
             continue
-        lines.append("%-7s %-9s %5s %7.1f%% %7s %6s %7s %9s %9s %6d %7d %8d %9s" %
-                     ("%d:1" % r["n"], r["cc"],
+        label = "%d:1" % r["n"]
+        if r["scenario"] != "incast":
+            label = "%s %s" % (r["scenario"], label)
+        if advice:
+            label += " ra%d" % advice
+        lines.append("%-16s %-9s %5s %7.1f%% %7s %6s %7s %9s %9s %6d %7d %8d %9s" %
+                     (label, r["cc"],
                       base(fig["base_us"]), fig["goodput"] * 100,
                       fmt(fig["steady"] and fig["steady"] * 100, "%.1f%%"),
                       fmt(fig["jain"]), fmt(fig["spread"]),
