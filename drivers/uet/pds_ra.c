@@ -22,13 +22,6 @@
 #include "pds_priv.h"
 #include "uet.h"
 
-/* The cap's bounds from the device's settings: floor and link, Mbit/s. */
-static void ra_bounds(struct uet_dev *udev, u32 floor, u32 *lo, u32 *hi)
-{
-	*hi = max(READ_ONCE(udev->cfg.link_mbps), 1U);
-	*lo = min(floor, *hi);
-}
-
 /* The initiator PDC of @udev that advice @info names, referenced; or %NULL. */
 static struct uet_pds_pdc *ra_pdc(struct uet_dev *udev,
 				  const struct uet_ra_info *info)
@@ -85,7 +78,9 @@ void pds_rcv_ra(struct uet_dev *udev, const struct sk_buff *skb)
 		uet_count(udev, UET_CNT_RA_IGNORED, 1);
 		goto out;
 	}
-	ra_bounds(udev, floor, &lo, &hi);
+	/* link-mbps is at least 1 (the netlink policy) */
+	hi = READ_ONCE(udev->cfg.link_mbps);
+	lo = min(floor, hi);
 	now = ktime_get_ns();
 	was = live->ra.cap;
 	uet_ra_advise(&live->ra, now, &info, lo, hi);
