@@ -99,9 +99,9 @@ off_by_default() {
 # The advisor's flow slows to its rate: over two seconds once the cap has
 # come down, uet0 sends no faster than the advice and a half (the cap
 # moves a quarter of the way at each advice, and a burst of 64 KiB goes
-# at once), and its PDC waits for the cap.  The transfer lasts some 15 s
-# at the advice (a minute on the debug kernel, where every look takes
-# seconds), and ends once it lapses.
+# at once; timed on the stock kernel only), and its PDC waits for the
+# cap.  The transfer lasts some 15 s at the advice (a minute on the debug
+# kernel, where every look takes seconds), and ends once it lapses.
 capped() {
 	local t0 t0b b0 t1 t1b b1 kbit paced applied end cap=
 	A uetctl dev set uet0 ra-floor-mbps "$FLOOR" || return 1
@@ -127,7 +127,11 @@ capped() {
 	t0=$(((t0 + t0b) / 2)) t1=$(((t1 + t1b) / 2))
 	kbit=$(((b1 - b0) * 8 / (t1 - t0)))
 	echo "# uet0 sent $((b1 - b0)) bytes in $((t1 - t0)) ms: $kbit kbit/s under advice of $RATE Mbit/s"
-	[ "$b1" -gt "$b0" ] && [ "$kbit" -le $((RATE * 1500)) ] &&
+	echo "# ra_paced $paced -> $(counter uet0 ra_paced), ra_applied $applied -> $(counter uet0 ra_applied)"
+	# the rate on the stock kernel: on the debug one, two VMs on two
+	# cores, the advisor and the counter reads fall seconds behind
+	[ "$b1" -gt "$b0" ] &&
+	{ [ -n "${UET_SLOW:-}" ] || [ "$kbit" -le $((RATE * 1500)) ]; } &&
 	[ "$(counter uet0 ra_paced)" -gt "$paced" ] &&
 	[ "$(counter uet0 ra_applied)" -gt "$applied" ]
 }
@@ -142,7 +146,8 @@ released() {
 	echo "# $out"
 	grep -qE 'taking advice [1-9][0-9]*, flows 1, advised [1-9]' <<<"$out" &&
 	wait_delta uet0 ra_expired "$exp" 1 $((LIFETIME / 1000 + 10)) || return 1
-	[ -z "$(ra_now)" ] || return 1
+	out=$(ra_now)
+	[ -z "$out" ] || { echo "# still capped: $out"; return 1; }
 	paced=$(counter uet0 ra_paced)
 	sleep 0.5
 	expect_delta uet0 ra_paced "$paced" 0 && xfer_wait
