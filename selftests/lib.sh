@@ -22,6 +22,18 @@ ktap_test_result() {
 	fi
 }
 
+# stock_only DESCRIPTION CMD...: ktap_test_result on the stock kernel; on
+# the debug kernel a skip, for a test that takes no kernel path another
+# test of the debug run does not (its minutes are the check's budget:
+# selftests/check.sh)
+stock_only() {
+	if [ -n "${UET_SLOW:-}" ]; then
+		ktap_test_skip "$1: stock kernel only"
+	else
+		ktap_test_result "$@"
+	fi
+}
+
 # Addresses of the test fabric: the benchmarking range of RFC 2544 and the
 # IPv6 documentation prefix, so nothing here resembles a real network.
 UET_NET4=198.18.0

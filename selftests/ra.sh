@@ -17,7 +17,7 @@ dir=$(dirname "$0")
 # on either: the advisor advises RATE, a quarter of it; uet0's
 # ra-floor-mbps is FLOOR, and its link-mbps, the highest cap, LINK (not
 # lower: NSCC sizes its window by it).
-GOOD= RATE= FLOOR=
+GOOD='' RATE='' FLOOR=''
 LINK=100
 # How long each of the advisor's advices holds, ms: on the debug kernel
 # the advisor, one process among the test's on one slow vCPU, can fall a
