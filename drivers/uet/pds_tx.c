@@ -262,7 +262,9 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 		pdc_lb_feedback(pdc, psn, UET_LB_LOST, now);
 	}
 	tx->sent = now;
-	uet_ra_sent(&pdc->live->ra, skb->len);
+	uet_ra_sent(&pdc->live->ra, skb->len +
+		    (ipv6_addr_v4mapped(&pdc->key.raddr) ? UET_RA_WIRE_IPV4 :
+							   UET_RA_WIRE_IPV6));
 	/*
 	 * A request leaves ECN-capable in its class, on the path load
 	 * balancing picks (a retransmission too); a CLOSE, control, not.

@@ -83,6 +83,16 @@ int uet_ra_build(u8 *buf, size_t len, const struct uet_ra_info *info);
  * segmentation batch of 64 KiB (socket.c), which leaves as one.
  */
 #define UET_RA_BURST		65536
+/*
+ * What the link carries for a packet beyond its UET headers and payload,
+ * which the cap counts too, as an element measures its port's rate:
+ * Ethernet's 38 bytes a frame (preamble and start delimiter 8, header 14,
+ * FCS 4, inter-frame gap 12; NSCC's count, nscc.h), UDP 8 and IPv4 20 or
+ * IPv6 40.  Advice of a link's whole rate then keeps its senders within
+ * it (Documentation/rate-advice.rst).
+ */
+#define UET_RA_WIRE_IPV4	66
+#define UET_RA_WIRE_IPV6	86
 
 /**
  * struct uet_ra - a sender's cap, from the advice of one flow
