@@ -73,11 +73,14 @@
 #                      congestion control ("reps")
 #   UET_LAB_ADVICE_N   rate advice inside a data centre: the incast degree
 #                      (4), with NSCC, without advice and with an element
-#                      on the switch (selftests/uet_advisor) sharing 95%
-#                      of the bottleneck among the flows it sees
+#                      on the switch (selftests/uet_advisor) sharing
+#                      the bottleneck among the flows it sees; and two
+#                      flows in an ECMP collision between two pods
 #   UET_LAB_WAN_DELAY_US, UET_LAB_WAN_LOSS  and across data centres: one
-#                      flow over a WAN link of this one-way delay (20000)
-#                      and loss ("0.1%"), without and with advice
+#                      flow between two pods over a WAN link of this
+#                      one-way delay (20000) and loss ("0.1%"), without
+#                      and with advice
+#   UET_LAB_ADVICE_REPEAT  how many times each advice run (3)
 d=$(dirname "$0")
 if [ -e "$d/lib.sh" ]; then . "$d/lib.sh"; else . "$d/../lib.sh"; fi
 
@@ -107,9 +110,13 @@ FAIL_PERIOD=$(printf '%d.%03d' $((FAIL_SAMPLE_MS / 1000)) $((FAIL_SAMPLE_MS % 10
 SPREAD_LBS=${UET_LAB_SPREAD_LB:-reps}
 SPREAD_SPINES=${UET_LAB_SPREAD_SPINES:-4}
 ADVICE_N=${UET_LAB_ADVICE_N:-4}
+ADVICE_REPEAT=${UET_LAB_ADVICE_REPEAT:-3}
 WAN_DELAY_US=${UET_LAB_WAN_DELAY_US:-20000}
 WAN_LOSS=${UET_LAB_WAN_LOSS:-0.1%}
-# run(): the element's rate when set (advice), the senders' links' loss
+# run(): the topology (incast_up or pods_up), its bottleneck (a port of
+# a switch, where the element advises), the element's rate when set
+# (advice), the senders' links' loss
+TOPO=incast QNS=sw QDEV=r
 ADVICE=
 LOSS=
 HOST_MBPS=$RATE
@@ -263,6 +270,51 @@ leafspine_up() {
 	done
 }
 
+# pods_up N: two pods of a leaf-spine fabric, for rate advice: N senders
+# lab-s1..N under leaf lab-l1 (the addresses of incast_up), the receiver
+# lab-r under leaf lab-l2 (its link delayed as incast_up's), and SPINES
+# spines between them.  Leaf 1's
+# uplinks are the bottlenecks, towards the receiver; with PIN, leaf 1
+# routes the receiver's /24 through spine 1 alone (an ECMP collision:
+# every flow hashed onto one uplink while the others idle).  With WAN,
+# spine 1's link towards leaf 2 is a WAN link between the pods: netem,
+# WAN_DELAY_US one way and WAN_LOSS lost.  Leaf 1 is the pod's edge, where
+# the element advises.
+pods_up() {
+	local i s nh1='' nh2='' up
+	switch l1 && switch l2 && link r l2 "$RX" r || return 1
+	for i in $(seq "$1"); do
+		link "s$i" l1 "$NET.$i.1" "s$i" || return 1
+	done
+	for s in $(seq "$SPINES"); do
+		switch "p$s" || return 1
+		for i in 1 2; do
+			up=$NET.$((128 + 8 * i + s))
+			ip link add "u$s" netns "lab-l$i" type veth \
+				peer name "d$i" netns "lab-p$s" &&
+			in_ns "l$i" ip addr add "$up.1/24" dev "u$s" &&
+			in_ns "p$s" ip addr add "$up.2/24" dev "d$i" &&
+			in_ns "l$i" ip link set "u$s" up &&
+			in_ns "p$s" ip link set "d$i" up || return 1
+		done
+		in_ns "p$s" ip route add "$NET.0.0/20" via "$NET.$((136 + s)).1" &&
+		in_ns "p$s" ip route add "$NET.100.0/24" via "$NET.$((144 + s)).1" &&
+		bottleneck l1 "u$s" || return 1
+		nh1="$nh1 nexthop via $NET.$((136 + s)).2"
+		nh2="$nh2 nexthop via $NET.$((144 + s)).2"
+	done
+	[ -z "${PIN:-}" ] || nh1=" via $NET.137.2"
+	# shellcheck disable=SC2086
+	in_ns l1 ip route add "$NET.100.0/24" $nh1 || return 1
+	# shellcheck disable=SC2086
+	in_ns l2 ip route add "$NET.0.0/20" $nh2 || return 1
+	in_ns r tc qdisc add dev eth0 root netem delay "${DELAY_US}us" \
+		limit 100000 || return 1
+	[ -z "${WAN:-}" ] ||
+		in_ns p1 tc qdisc add dev d2 root netem \
+			delay "${WAN_DELAY_US}us" loss "$WAN_LOSS" limit 100000
+}
+
 # counter DEV NAME: a device counter
 lab_counter() {
 	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2" 2>/dev/null || echo 0
@@ -303,14 +355,14 @@ cwnds() {
 
 # sample N K: sample K, added to SAMPLES as JSON: time (ms since the
 # start), what each flow delivered, each sender's window, and every other
-# one the bottleneck's backlog (bytes)
+# one the bottleneck's backlog (bytes): QDEV's of switch QNS
 sample() {
 	local n=$1 k=$2 q=
 	now
 	delivered "$n"
 	cwnds "$n"
 	if [ $((k % 2)) = 0 ]; then
-		q=$(tc -n lab-sw -s qdisc show dev r |
+		q=$(tc -n "lab-$QNS" -s qdisc show dev "$QDEV" |
 		    sed -n 's/.*backlog \([0-9]*\)b.*/\1/p' | head -n 1)
 		q=",\"backlog\":${q:-0}"
 	fi
@@ -366,11 +418,11 @@ release() {
 # flow's time.
 run() {
 	local what=$1 n=$2 cc=$3 i gr gs k=0 flows=''
-	local alive bw t1 rc red failed=0 adv= advised=0 floor=0
+	local alive bw t1 rc red topo failed=0 adv='' advised=0 floor=0
 	local -a iters
 	[ -z "$ADVICE" ] || floor=1
 	lab_down || return 1
-	incast_up "$n" || { echo "# $what $n: no topology"; return 1; }
+	"${TOPO}_up" "$n" || { echo "# $what $n: no topology"; return 1; }
 	gr=$(wait_gid lur "$RX") || return 1
 	# the receiver grants RCCC's credit at the pace of its link
 	in_ns r uetctl dev set lur link-mbps "$RATE" || return 1
@@ -402,7 +454,7 @@ run() {
 	done
 	if [ -n "$ADVICE" ]; then
 		# not through in_ns(): $! must be the advisor's own pid
-		ip netns exec lab-sw "$d/uet_advisor" -i any -r "$ADVICE" -f \
+		ip netns exec "lab-$QNS" "$d/uet_advisor" -i any -r "$ADVICE" -f \
 			-e 20 -l 500 -t 600 >"$OUT/advisor.log" 2>&1 &
 		adv=$!
 	fi
@@ -449,14 +501,17 @@ run() {
 			"$(lab_counter "lus$i" cc_credit_requests)" \
 			"$(lab_counter "lus$i" cc_credit_unused)")"
 	done
-	red=$(in_ns sw tc -s qdisc show dev r | awk '
+	red=$(in_ns "$QNS" tc -s qdisc show dev "$QDEV" | awk '
 		/qdisc red/ { red = 1 } red && /dropped/ { for (i = 1; i <= NF; i++) if ($i == "(dropped") d = $(i + 1) + 0 }
 		red && /marked/ { for (i = 1; i <= NF; i++) if ($i == "marked") m = $(i + 1) + 0 }
 		END { printf "\"drops\":%d,\"marked\":%d", d, m }')
 	red="$red,\"credit_granted\":$(lab_counter lur cc_credit_granted)"
-	printf 'UET-LAB {"scenario":"%s","n":%d,"cc":"%s","rate_mbit":%d,"delay_us":%d,"base_us":%d,"red_min":%d,"size":%d,"sample_ms":%d,"advice_mbit":%d,"advised":%d,"loss":"%s",%s,"flows":[%s],"samples":[%s]}\n' \
+	topo="\"topology\":\"$TOPO\""
+	[ "$TOPO" = incast ] ||
+		topo="$topo,\"spines\":$SPINES,\"pinned\":${PIN:-0},\"wan_delay_us\":$([ -n "${WAN:-}" ] && echo "$WAN_DELAY_US" || echo 0),\"wan_loss\":\"${WAN:+$WAN_LOSS}\""
+	printf 'UET-LAB {"scenario":"%s","n":%d,"cc":"%s","rate_mbit":%d,"delay_us":%d,"base_us":%d,"red_min":%d,"size":%d,"sample_ms":%d,"advice_mbit":%d,"advised":%d,"loss":"%s",%s,%s,"flows":[%s],"samples":[%s]}\n' \
 		"$what" "$n" "$cc" "$RATE" "$DELAY_US" "$BASE_US" "$MIN" $SIZE "$SAMPLE_MS" \
-		"${ADVICE:-0}" "${advised:-0}" "$LOSS" "$red" "$flows" "$SAMPLES"
+		"${ADVICE:-0}" "${advised:-0}" "$LOSS" "$topo" "$red" "$flows" "$SAMPLES"
 	lab_down || failed=1
 	return $failed
 }
@@ -493,33 +548,45 @@ join() {
 	return $rc
 }
 
-# Rate advice, without and with: inside a data centre, the incast of
-# ADVICE_N senders with NSCC; across data centres, one flow whose
-# receiver is WAN_DELAY_US away over links that lose WAN_LOSS, with NSCC
-# told the WAN's base RTT.  The element shares 95% of the bottleneck.
+# Rate advice, without and with, ADVICE_REPEAT times each, with NSCC;
+# the element shares the bottleneck's rate among the flows it sees (the
+# senders count what the wire carries: that fills it, no more).
+# Inside a data centre: the incast of ADVICE_N senders (the element on
+# the switch), and two flows of one pod to another that an ECMP collision
+# puts on one uplink (the element on their leaf).  Across data centres:
+# one flow between two pods over a WAN link of WAN_DELAY_US and WAN_LOSS
+# (the element on the sending pod's edge leaf), with NSCC told the WAN's
+# base RTT, and measuring its own.
 advice() {
-	local rc=0 i a delay=$DELAY_US base=$BASE_US
+	local rc=0 i a k b base=$BASE_US
 	local -a nscc=("${NSCC[@]}")
 	mkdir -p "$OUT"
 	for i in $(seq "$ADVICE_N"); do
 		FLOW_BYTES[i]=$BYTES
 		FLOW_DELAY[i]=0
 	done
-	for a in "" $((RATE * 95 / 100)); do
-		ADVICE=$a
-		rm -f "$OUT"/done*
-		echo "# rate advice inside a data centre, ${a:-none}"
-		run ra-dc "$ADVICE_N" nscc || rc=1
+	for k in $(seq "$ADVICE_REPEAT"); do
+		for a in "" "$RATE"; do
+			ADVICE=$a
+			rm -f "$OUT"/done*
+			echo "# rate advice inside a data centre, an incast, ${a:-none} ($k)"
+			run ra-dc "$ADVICE_N" nscc || rc=1
+			rm -f "$OUT"/done*
+			echo "# rate advice inside a data centre, a collision, ${a:-none} ($k)"
+			TOPO=pods QNS=l1 QDEV=u1 PIN=1 SPINES=2 \
+				run ra-collision 2 nscc || rc=1
+			for b in $((WAN_DELAY_US + base)) 0; do
+				BASE_US=$b
+				NSCC=("${nscc[@]}" cc-base-rtt-us "$b")
+				rm -f "$OUT"/done*
+				echo "# rate advice across data centres, base $b us, ${a:-none} ($k)"
+				TOPO=pods QNS=l1 QDEV=u1 WAN=1 SPINES=1 \
+					run ra-wan 1 nscc || rc=1
+			done
+			BASE_US=$base NSCC=("${nscc[@]}")
+		done
 	done
-	DELAY_US=$WAN_DELAY_US BASE_US=$((WAN_DELAY_US + base)) LOSS=$WAN_LOSS
-	NSCC+=(cc-base-rtt-us "$BASE_US")
-	for a in "" $((RATE * 95 / 100)); do
-		ADVICE=$a
-		rm -f "$OUT"/done*
-		echo "# rate advice across data centres, ${a:-none}"
-		run ra-wan 1 nscc || rc=1
-	done
-	ADVICE= LOSS= DELAY_US=$delay BASE_US=$base NSCC=("${nscc[@]}")
+	ADVICE=
 	return $rc
 }
 

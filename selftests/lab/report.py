@@ -40,10 +40,17 @@ from the second flow's start until both rates are within 10% of their
 mean for two windows in a row, and leave_ms, from its end until the
 first flow's rate is within 10% of what the two had together.
 
-Rate advice (scenarios "ra-dc", the incast inside a data centre, and
-"ra-wan", one flow across a WAN link with delay and loss): each without
-advice and with an element on the switch advising a share of
-advice_mbit (the row's "raN"); advised, the advices it sent.
+  settle_ms    from the last flow's first delivery until the flows
+               together run within 10% of their rate over the second half
+               of the time all ran, two windows in a row
+
+Rate advice (scenarios "ra-dc", the incast inside a data centre,
+"ra-collision", two flows of one pod to another on one uplink, and
+"ra-wan", one flow between two pods over a WAN link with delay and
+loss): each without advice and with an element at the bottleneck
+advising a share of advice_mbit (the row's "raN"); advised, the advices
+it sent.  The pods' runs carry their topology (spines, pinned, the WAN
+link's wan_delay_us and wan_loss).
 
 A flow's first and last delivery are what the receiver's samples saw: the
 midpoint of the two samples around each, to half a sample period (the
@@ -53,7 +60,9 @@ transport's).
 It writes OUTDIR/lab.json (every run, its figures and its samples),
 OUTDIR/lab.txt (the table it prints) and, with gnuplot, one PNG per run:
 each flow's rate, the bottleneck's queue and each sender's congestion
-window over time (OUTDIR/lab-SCENARIO N-CC.png, e.g. lab-incast8-nscc.png).
+window over time (OUTDIR/lab-SCENARIO N-CC.png, e.g. lab-incast8-nscc.png;
+"-ra" with advice, "-meas" where the senders measured their base RTT, and
+"-2", "-3" ... for a run repeated).
 """
 import json
 import os
@@ -179,9 +188,23 @@ def figures(r):
         "completion_ms": [f["last_ms"] - f["start_ms"] for f in flows],
         "process_ms": [f["end_ms"] - f["start_ms"] for f in flows],
     }
+    fig["settle_ms"] = settle(series, all_in, first_out)
     if r["scenario"] == "join" and len(flows) == 2:
         fig.update(join_leave(flows, series))
     return fig, series
+
+
+def settle(series, all_in, first_out):
+    """Time to settle: from the last flow's first delivery until the flows
+    together run within 10% of their rate over the second half of the
+    time all ran, for two windows in a row."""
+    both = [(t, sum(rs)) for t, rs, _, _ in series if all_in < t <= first_out]
+    tail = [x for _, x in both[len(both) // 2:]]
+    ref = sum(tail) / len(tail) if tail else 0
+    for (t, a), (_, b) in zip(both, both[1:]):
+        if ref and abs(a - ref) <= 0.1 * ref and abs(b - ref) <= 0.1 * ref:
+            return t - all_in
+    return None
 
 
 def permutation(r):
@@ -398,6 +421,39 @@ unset multiplot
     return png
 
 
+def advice_summary(results):
+    """Rate advice's runs, repeated: per scenario (and base RTT), the mean
+    and range of goodput, p99 queue delay and time to settle, without
+    advice and with."""
+    groups = {}
+    for f in results:
+        if not f["scenario"].startswith("ra-"):
+            continue
+        key = (f["scenario"], base(f["base_us"]))
+        groups.setdefault(key, {}).setdefault(bool(f["advice_mbit"]), []).append(f)
+    lines = []
+
+    def stat(fs, k, scale=1, form="%.1f"):
+        xs = [f[k] * scale for f in fs if f.get(k) is not None]
+        if not xs:
+            return "-"
+        return (form + " (" + form + "-" + form + ")") % (
+            sum(xs) / len(xs), min(xs), max(xs))
+
+    for (scenario, b), by in sorted(groups.items()):
+        for adv in (False, True):
+            fs = by.get(adv, [])
+            if fs:
+                lines.append("%s base %s, %s: %d runs, goodput %s%%, p99 queue "
+                             "%s ms, settled in %s ms, complete %d" %
+                             (scenario, b, "advice" if adv else "NSCC alone",
+                              len(fs), stat(fs, "goodput", 100),
+                              stat(fs, "p99_queue_ms"),
+                              stat(fs, "settle_ms", form="%.0f"),
+                              sum(f["complete"] for f in fs)))
+    return lines
+
+
 def base(us):
     """The senders' base RTT: configured, us, or each one's measured."""
     return "-" if us is None else "meas" if us == 0 else str(us)
@@ -411,11 +467,12 @@ def main():
     log, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
     results, lines = [], []
-    lines.append("%-16s %-9s %5s %8s %7s %6s %7s %9s %9s %6s %7s %8s %9s" %
+    lines.append("%-20s %-9s %5s %8s %7s %6s %7s %9s %9s %9s %6s %7s %8s %9s" %
                  ("incast", "cc", "base", "goodput", "steady", "jain", "spread",
-                  "p99q_ms", "maxq_ms", "drops", "marked", "timeouts", "complete"))
+                  "p99q_ms", "maxq_ms", "settle_ms", "drops", "marked",
+                  "timeouts", "complete"))
     joins = []
-    singles, collided = {}, {}
+    singles, collided, names = {}, {}, {}
     for r in runs_of(log):
         if r["scenario"] == "failover":
             fig = failover(out, r)
@@ -481,11 +538,19 @@ def main():
             continue
         fig, series = figures(r)
         advice = r.get("advice_mbit", 0)
-        name = "lab-%s%d-%s%s" % (r["scenario"], r["n"], r["cc"],
-                                  "-ra" if advice else "")
+        name = "lab-%s%d-%s%s%s" % (r["scenario"], r["n"], r["cc"],
+                                    "-ra" if advice else "",
+                                    "-meas" if r.get("base_us") == 0 else "")
+        # a run repeated: -2, -3, ...
+        names[name] = names.get(name, 0) + 1
+        if names[name] > 1:
+            name += "-%d" % names[name]
         fig["advice_mbit"] = advice
         fig["advised"] = r.get("advised", 0)
         fig["loss"] = r.get("loss", "")
+        for k in ("topology", "spines", "pinned", "wan_delay_us", "wan_loss"):
+            if k in r:
+                fig[k] = r[k]
         fig["plot"] = plot(out, name, r, series)
         fig["samples"] = r["samples"]
         results.append(fig)
@@ -499,18 +564,20 @@ def main():
             label = "%s %s" % (r["scenario"], label)
         if advice:
             label += " ra%d" % advice
-        lines.append("%-16s %-9s %5s %7.1f%% %7s %6s %7s %9s %9s %6d %7d %8d %9s" %
+        lines.append("%-20s %-9s %5s %7.1f%% %7s %6s %7s %9s %9s %9s %6d %7d %8d %9s" %
                      (label, r["cc"],
                       base(fig["base_us"]), fig["goodput"] * 100,
                       fmt(fig["steady"] and fig["steady"] * 100, "%.1f%%"),
                       fmt(fig["jain"]), fmt(fig["spread"]),
                       fmt(fig["p99_queue_ms"], "%.1f"),
-                      fmt(fig["max_queue_ms"], "%.1f"), fig["drops"],
+                      fmt(fig["max_queue_ms"], "%.1f"),
+                      fmt(fig["settle_ms"], "%d"), fig["drops"],
                       fig["marked"], fig["timeouts"],
                       "yes" if fig["complete"] else "NO"))
     if not results:
         print("lab: no run in %s" % log, file=sys.stderr)
         return 1
+    joins += advice_summary(results)
     json.dump(results, open(os.path.join(out, "lab.json"), "w"), indent=1)
     text = "\n".join(lines + joins) + "\n"
     open(os.path.join(out, "lab.txt"), "w").write(text)
