@@ -194,15 +194,54 @@ forged() {
 	xfer_wait
 }
 
+# advised_xfer JOB: a transfer in JOB with the advisor watching; TAKING,
+# how many of its requests said they take advice
+advised_xfer() {
+	local adv out
+	ip netns exec "$NS_B" "$dir/uet_advisor" -i veth0 -r "$RATE" -t 60 \
+		>/tmp/ra-adv.log &
+	adv=$!
+	sleep 0.5
+	xfer job="$1" count=16 size=65536 >/tmp/ra-xfer.log 2>&1 ||
+		{ kill $adv; cat /tmp/ra-xfer.log; return 1; }
+	kill $adv; wait $adv
+	out=$(cat /tmp/ra-adv.log)
+	echo "# job $1: $out"
+	TAKING=$(sed -n 's/.*taking advice \([0-9]*\),.*/\1/p' <<<"$out")
+	[ -n "$TAKING" ]
+}
+
+# A job's ra-floor-mbps stands for the device's for its PDCs: job 7
+# takes advice where the device takes none, job 8 none where it does,
+# and job 9, which says nothing (and does not exist), takes the device's.
+per_job() {
+	local app
+	A uetctl dev set uet0 ra-floor-mbps 0 &&
+	A uetctl job add dev uet0 id 7 ra-floor-mbps "$FLOOR" &&
+	A uetctl job add dev uet0 id 8 ra-floor-mbps 0 &&
+	A uetctl job show dev uet0 id 7 | grep -q " ra-floor-mbps $FLOOR\$" &&
+	[ "$(A uetctl -j job show dev uet0 id 8 | jq '.[0].ra_floor_mbps')" = 0 ] &&
+	[ "$(A uetctl -j job show dev uet0 id 1 | jq '.[0].ra_floor_mbps')" = null ] ||
+		return 1
+	app=$(counter uet0 ra_applied)
+	advised_xfer 7 && [ "$TAKING" -gt 0 ] &&
+	[ "$(counter uet0 ra_applied)" -gt "$app" ] &&
+	advised_xfer 9 && [ "$TAKING" -eq 0 ] &&
+	A uetctl dev set uet0 ra-floor-mbps "$FLOOR" &&
+	advised_xfer 8 && [ "$TAKING" -eq 0 ] &&
+	advised_xfer 9 && [ "$TAKING" -gt 0 ] &&
+	A uetctl job del dev uet0 id 7 && A uetctl job del dev uet0 id 8
+}
 
 trap fabric_down EXIT
 ktap_print_header
-ktap_set_plan 6
+ktap_set_plan 7
 ktap_test_result "setup" setup
 ktap_test_result "off by default: no flag, advice ignored" off_by_default
 ktap_test_result "a sender capped by advice" capped
 ktap_test_result "the cap lapses when advice stops" released
 ktap_test_result "forged and malformed advice: ignored, dropped or bounded" forged
+ktap_test_result "a job's ra-floor-mbps stands for its device's" per_job
 ktap_test_result "teardown" teardown
 fabric_down
 ktap_finished

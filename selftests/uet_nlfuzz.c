@@ -172,6 +172,7 @@ static const struct attr job_attrs[UET_A_JOB_MAX + 1] = {
 	[UET_A_JOB_CC_IGNORE_PCT] = { K_U32, 0, 100 },
 	[UET_A_JOB_LB] = { K_U8, 0, UET_LB_MODE_REPS },
 	[UET_A_JOB_LB_PATHS] = { K_U32, 1, UET_LB_PATHS_MAX },
+	[UET_A_JOB_RA_FLOOR_MBPS] = { K_U32, 0, UET_LINK_MBPS_MAX },
 	[UET_A_JOB_SECURE]   = { K_FLAG },
 };
 
@@ -308,7 +309,7 @@ static const struct cmd cmds[UET_CMD_MAX + 1] = {
 				  UET_A_JOB_CC_FI_PCT, UET_A_JOB_CC_ALPHA_PCT,
 				  UET_A_JOB_CC_ETA_PCT, UET_A_JOB_CC_MD_PCT,
 				  UET_A_JOB_CC_IGNORE_PCT, UET_A_JOB_LB,
-				  UET_A_JOB_LB_PATHS },
+				  UET_A_JOB_LB_PATHS, UET_A_JOB_RA_FLOOR_MBPS },
 			      .admin = true },
 	[UET_CMD_JOB_DEL] = { "job-del", &job_set, { UET_A_JOB_DEV_NAME, UET_A_JOB_ID },
 			      .admin = true },

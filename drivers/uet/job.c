@@ -245,6 +245,30 @@ void uet_job_nscc(struct uet_dev *udev, u32 id,
 }
 
 /**
+ * uet_job_ra_floor() - whether, and how far down, a job's initiator PDCs
+ *	take rate advice (pds_ra.c)
+ * @udev: the device
+ * @id: the job's ID
+ *
+ * From any context.
+ *
+ * Return: the job's ra-floor-mbps where it sets one, else (or if it is
+ * gone) the device's of now; 0, they take none.
+ */
+u32 uet_job_ra_floor(struct uet_dev *udev, u32 id)
+{
+	const struct uet_job *job;
+	u32 floor;
+
+	rcu_read_lock();
+	job = xa_load(&udev->jobs.xa, id);
+	floor = job && job->cfg.ra_set ? job->cfg.ra_floor_mbps :
+					 READ_ONCE(udev->cfg.ra_floor_mbps);
+	rcu_read_unlock();
+	return floor;
+}
+
+/**
  * uet_job_counter_read() - the sum of a job's counter over all CPUs
  * @job: the job
  * @idx: which counter

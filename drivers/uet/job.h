@@ -52,6 +52,9 @@ struct uet_job_counters {
  *	uet_lb_mode plus one; %UET_JOB_LB_DEVICE (0), the device's.
  * @lb_paths: how many entropies its initiator PDCs spray over, 1 to
  *	%UET_LB_PATHS_MAX; 0, the device's.
+ * @ra_floor_mbps: rate advice for its initiator PDCs, as the device's
+ *	(struct uet_dev_cfg), where @ra_set ...
+ * @ra_set: ... says the job sets it; the device's otherwise.
  */
 struct uet_job_cfg {
 	u32 id;
@@ -65,6 +68,8 @@ struct uet_job_cfg {
 	u16 nscc_set;
 	u8 lb;
 	u16 lb_paths;
+	u32 ra_floor_mbps;
+	bool ra_set;
 };
 
 /**
@@ -113,6 +118,7 @@ struct uet_job *uet_job_get_next(struct uet_dev *udev, unsigned long *id);
 void uet_job_put(struct uet_job *job);
 void uet_job_nscc(struct uet_dev *udev, u32 id,
 		  u32 params[UET_NSCC_NUM_PARAMS]);
+u32 uet_job_ra_floor(struct uet_dev *udev, u32 id);
 bool uet_job_allows_pid(const struct uet_job *job, u32 pid);
 u64 uet_job_counter_read(const struct uet_job *job, enum uet_job_counter idx);
 const char *uet_job_counter_name(enum uet_job_counter idx);

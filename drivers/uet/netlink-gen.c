@@ -93,6 +93,10 @@ static const struct netlink_range_validation uet_a_job_cc_mtu_range = {
 	.max	= 65535ULL,
 };
 
+static const struct netlink_range_validation uet_a_job_ra_floor_mbps_range = {
+	.max	= UET_LINK_MBPS_MAX,
+};
+
 static const struct netlink_range_validation uet_a_stats_job_id_range = {
 	.max	= UET_JOB_ID_MAX,
 };
@@ -147,7 +151,7 @@ const struct nla_policy uet_job_get_nl_policy[UET_A_JOB_ID + 1] = {
 };
 
 /* UET_CMD_JOB_ADD - do */
-const struct nla_policy uet_job_add_nl_policy[UET_A_JOB_LB_PATHS + 1] = {
+const struct nla_policy uet_job_add_nl_policy[UET_A_JOB_RA_FLOOR_MBPS + 1] = {
 	[UET_A_JOB_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NAME_MAX_LEN, },
 	[UET_A_JOB_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_job_id_range),
 	[UET_A_JOB_ADDR_MODE] = NLA_POLICY_MAX(NLA_U8, 1),
@@ -167,6 +171,7 @@ const struct nla_policy uet_job_add_nl_policy[UET_A_JOB_LB_PATHS + 1] = {
 	[UET_A_JOB_CC_IGNORE_PCT] = NLA_POLICY_MAX(NLA_U32, 100),
 	[UET_A_JOB_LB] = NLA_POLICY_MAX(NLA_U8, 2),
 	[UET_A_JOB_LB_PATHS] = NLA_POLICY_RANGE(NLA_U32, 1, UET_LB_PATHS_MAX),
+	[UET_A_JOB_RA_FLOOR_MBPS] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_a_job_ra_floor_mbps_range),
 };
 
 /* UET_CMD_JOB_DEL - do */
@@ -262,7 +267,7 @@ const struct genl_ops uet_nl_ops[14] = {
 		.cmd		= UET_CMD_JOB_ADD,
 		.doit		= uet_nl_job_add_doit,
 		.policy		= uet_job_add_nl_policy,
-		.maxattr	= UET_A_JOB_LB_PATHS,
+		.maxattr	= UET_A_JOB_RA_FLOOR_MBPS,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 	{

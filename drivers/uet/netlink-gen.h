@@ -17,7 +17,7 @@ extern const struct nla_policy uet_dev_set_nl_policy[UET_A_DEV_RA_FLOOR_MBPS + 1
 
 extern const struct nla_policy uet_job_get_nl_policy[UET_A_JOB_ID + 1];
 
-extern const struct nla_policy uet_job_add_nl_policy[UET_A_JOB_LB_PATHS + 1];
+extern const struct nla_policy uet_job_add_nl_policy[UET_A_JOB_RA_FLOOR_MBPS + 1];
 
 extern const struct nla_policy uet_job_del_nl_policy[UET_A_JOB_ID + 1];
 

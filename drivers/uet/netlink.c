@@ -599,7 +599,9 @@ static int job_fill(struct sk_buff *skb, void *obj, u32 portid, u32 seq,
 	    (job->cfg.lb_paths &&
 	     nla_put_u32(skb, UET_A_JOB_LB_PATHS, job->cfg.lb_paths)) ||
 	    (READ_ONCE(job->secdom.secure) &&
-	     nla_put_flag(skb, UET_A_JOB_SECURE)))
+	     nla_put_flag(skb, UET_A_JOB_SECURE)) ||
+	    (job->cfg.ra_set &&
+	     nla_put_u32(skb, UET_A_JOB_RA_FLOOR_MBPS, job->cfg.ra_floor_mbps)))
 		goto cancel;
 	for (i = 0; i < UET_NSCC_NUM_PARAMS; i++)
 		if (job->cfg.nscc_set & BIT(i) &&
@@ -753,6 +755,10 @@ int uet_nl_job_add_doit(struct sk_buff *skb, struct genl_info *info)
 		cfg.lb = nla_get_u8(a[UET_A_JOB_LB]) + 1;
 	if (a[UET_A_JOB_LB_PATHS])
 		cfg.lb_paths = nla_get_u32(a[UET_A_JOB_LB_PATHS]);
+	if (a[UET_A_JOB_RA_FLOOR_MBPS]) {
+		cfg.ra_floor_mbps = nla_get_u32(a[UET_A_JOB_RA_FLOOR_MBPS]);
+		cfg.ra_set = true;
+	}
 	err = nscc_parse(a, true, cfg.nscc, &cfg.nscc_set, info->extack);
 	if (!err)
 		err = uet_job_add(udev, &cfg, info->extack);

@@ -183,7 +183,9 @@ struct uet_pds_ccx {
  * @rx_at: ... when it came (ns): its ACK says how long it waited ...
  * @rcvd_bytes: ... and, with the payload bytes taken so far, what the
  *	ACK_CC's NSCC fields carry (pdc_send_ack()).
- * @ra: initiator: the cap rate advice sets (pds_ra.c), which keeps the
+ * @ra_floor: initiator: its job's or device's ra-floor-mbps, taken with
+ *	its congestion control (@cc_gen): 0, it takes no advice; else ...
+ * @ra: ... the cap rate advice sets (pds_ra.c), which keeps the
  *	live state while it holds ...
  * @ra_at: ... the time its last advice came (ns) ...
  * @pace: ... and the timer that sends again once the cap lets it.
@@ -217,6 +219,7 @@ struct uet_pds_live {
 	u32 rx_psn;
 	u64 rx_at;
 	u32 rcvd_bytes;
+	u32 ra_floor;
 	struct uet_ra ra;
 	u64 ra_at;
 	struct hrtimer pace;

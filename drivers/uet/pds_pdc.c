@@ -38,6 +38,7 @@
 #include <uapi/linux/uet_netlink.h>
 
 #include "counters.h"
+#include "job.h"
 #include "pds_priv.h"
 #include "psn.h"
 #include "ses.h"
@@ -620,10 +621,11 @@ static void pdc_cfg(struct uet_dev *udev, enum uet_pdc_mode mode,
 
 /*
  * An initiator's congestion control, as its job or else the device has
- * it (each of NSCC's parameters too): NSCC's window, RCCC's credit, both
- * or neither; with either, the congestion context of its path, which it
- * joins (pds_ccx.c), leaving any it had.  RCCC holds at most, and sends
- * first, what NSCC's window would start at: 1.5 BDP.
+ * it (each of NSCC's parameters too, and whether it takes rate advice):
+ * NSCC's window, RCCC's credit, both or neither; with either, the
+ * congestion context of its path, which it joins (pds_ccx.c), leaving any
+ * it had.  RCCC holds at most, and sends first, what NSCC's window would
+ * start at: 1.5 BDP.
  *
  * Return: 0, or -ENOMEM (@live as it was).
  */
@@ -648,6 +650,7 @@ static int pdc_cc_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
 	}
 	live_cc_fini(live);
 	live->ccx = ccx;
+	live->ra_floor = uet_job_ra_floor(pdc->udev, pdc->key.job);
 	live->cc_gen = gen;
 	live->cc_on = nscc;
 	live->rccc_on = rccc;
@@ -662,7 +665,7 @@ static int pdc_cc_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
  * @pdc: the initiator, locked, live, with nothing in flight
  *
  * If its job's or device's settings changed since the PDC took its
- * congestion control, it takes it anew, as a PDC that wakes does: a PDC
+ * congestion control, it takes it anew (and its rate advice floor), as a PDC that wakes does: a PDC
  * busy without a pause would otherwise keep the old one for good.  With
  * the same kinds (NSCC's window, RCCC's credit) it moves to the context
  * of NSCC's parameters now, keeping its credit; with others it starts
@@ -680,6 +683,7 @@ void pdc_cc_refresh(struct uet_pds_pdc *pdc)
 		return;
 	/* the settings as they were when @gen was bumped, or newer */
 	smp_rmb();
+	live->ra_floor = uet_job_ra_floor(pdc->udev, pdc->key.job);
 	cc = pds_cc_wanted(pdc->udev, &pdc->key);
 	if (live->cc_on == pds_cc_nscc(cc) && live->rccc_on == pds_cc_rccc(cc)) {
 		live->cc_gen = gen;

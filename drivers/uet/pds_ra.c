@@ -2,12 +2,13 @@
 /*
  * uet PDS: rate advice at the sender (Documentation/rate-advice.rst).  A
  * network element names one of our initiator PDCs by its PDCID and its
- * peer's address and advises a rate; where the device takes advice
- * (its ra-floor-mbps is set), the PDC's cap (ra.c) moves towards it and
- * the transmit gate (pds_tx.c) paces the PDC's requests within it.
+ * peer's address and advises a rate; where the PDC takes advice (its
+ * job's or else its device's ra-floor-mbps is set), its cap (ra.c)
+ * moves towards it and the transmit gate (pds_tx.c) paces the PDC's
+ * requests within it.
  *
  * Advice comes unauthenticated, from anyone: it only ever lowers a rate,
- * to the device's floor at worst, and only a PDC that is sending (has
+ * to the floor at worst, and only a PDC that is sending (has
  * live state) takes it, which it keeps while the cap holds.  Anything
  * else is counted and changes nothing.
  */
@@ -50,7 +51,6 @@ static struct uet_pds_pdc *ra_pdc(struct uet_dev *udev,
  */
 void pds_rcv_ra(struct uet_dev *udev, const struct sk_buff *skb)
 {
-	u32 floor = READ_ONCE(udev->cfg.ra_floor_mbps);
 	u8 buf[sizeof(struct uet_ra_hdr)];
 	struct uet_ra_info info;
 	struct uet_pds_live *live;
@@ -66,21 +66,24 @@ void pds_rcv_ra(struct uet_dev *udev, const struct sk_buff *skb)
 		return;
 	}
 	uet_count(udev, UET_CNT_RA_RECEIVED, 1);
-	pdc = floor ? ra_pdc(udev, &info) : NULL;
+	pdc = ra_pdc(udev, &info);
 	if (!pdc) {
 		uet_count(udev, UET_CNT_RA_IGNORED, 1);
 		return;
 	}
 	spin_lock(&pdc->lock);
 	live = pdc->live;
-	/* only a PDC that sends: a quiet one has nothing to cap */
-	if (!live || pdc->dead) {
+	/*
+	 * only a PDC that sends (a quiet one has nothing to cap) and takes
+	 * advice, as its job or device has it
+	 */
+	if (!live || pdc->dead || !live->ra_floor) {
 		uet_count(udev, UET_CNT_RA_IGNORED, 1);
 		goto out;
 	}
 	/* link-mbps is at least 1 (the netlink policy) */
 	hi = READ_ONCE(udev->cfg.link_mbps);
-	lo = min(floor, hi);
+	lo = min(live->ra_floor, hi);
 	now = ktime_get_ns();
 	was = live->ra.cap;
 	uet_ra_advise(&live->ra, now, &info, lo, hi);

@@ -229,7 +229,7 @@ static void pdc_xmit_req(struct uet_pds_pdc *pdc, u32 psn, bool retx)
 	else if (tx->flags & UET_PDS_TX_EOM || !pdc_may_send(pdc))
 		h.flags |= UET_PDS_F_AR;
 	/* what a network element that gives rate advice looks for */
-	if (READ_ONCE(pdc->udev->cfg.ra_floor_mbps))
+	if (pdc->live->ra_floor)
 		h.flags |= UET_PDS_F_RA;
 
 	if (tx->flags & UET_PDS_TX_CLOSE) {

@@ -324,6 +324,11 @@ int args_job_add(int argc, char **argv, struct uet_job_attrs *j, char *err)
 			if (num("lb-paths", argv[i + 1], UINT32_MAX, &j->lb_paths, err))
 				return -1;
 			UET_SET(j, UET_A_JOB_LB_PATHS);
+		} else if (!strcmp(argv[i], "ra-floor-mbps")) {
+			if (num("ra-floor-mbps", argv[i + 1], UINT32_MAX,
+				&j->ra_floor_mbps, err))
+				return -1;
+			UET_SET(j, UET_A_JOB_RA_FLOOR_MBPS);
 		} else {
 			m = nscc_param(argv[i], argv[i + 1], 1, j->nscc,
 				       &j->present, err);

@@ -20,6 +20,8 @@ static void job_print(const struct uet_job_attrs *j, int i)
 			printf(" lb %s", uet_lb_mode_name(j->lb) ?: "?");
 		if (UET_HAS(j, UET_A_JOB_LB_PATHS))
 			printf(" lb-paths %u", j->lb_paths);
+		if (UET_HAS(j, UET_A_JOB_RA_FLOOR_MBPS))
+			printf(" ra-floor-mbps %u", j->ra_floor_mbps);
 		if (UET_HAS(j, UET_A_JOB_SECURE))
 			printf(" secure");
 		printf("\n    tx %" PRIu64 " packets %" PRIu64 " bytes rx %" PRIu64
@@ -47,6 +49,8 @@ static void job_print(const struct uet_job_attrs *j, int i)
 	}
 	if (UET_HAS(j, UET_A_JOB_LB_PATHS))
 		printf(",\"lb_paths\":%u", j->lb_paths);
+	if (UET_HAS(j, UET_A_JOB_RA_FLOOR_MBPS))
+		printf(",\"ra_floor_mbps\":%u", j->ra_floor_mbps);
 	printf(",\"secure\":%s", UET_HAS(j, UET_A_JOB_SECURE) ? "true" : "false");
 	printf(",\"tx_packets\":%" PRIu64 ",\"tx_bytes\":%" PRIu64
 	       ",\"rx_packets\":%" PRIu64 ",\"rx_bytes\":%" PRIu64
@@ -120,7 +124,7 @@ static int job_del(int argc, char **argv)
 static const struct uetctl_cmd job_cmds[] = {
 	{ "show", job_show, "job show [dev DEV [id ID]]" },
 	{ "list", job_show, NULL },
-	{ "add", job_add, "job add dev DEV id ID [addr relative|absolute] [pid LO-HI] [tc TC] [mode rud|rod|rudi|uud] [cc none|nscc|rccc|nscc-rccc] [cc-target-us US] [cc-base-rtt-us US] [cc-bdp BYTES] [cc-mtu BYTES] [cc-fi-pct|cc-alpha-pct|cc-eta-pct|cc-md-pct|cc-ignore-pct PCT] [lb single|oblivious|reps] [lb-paths N]" },
+	{ "add", job_add, "job add dev DEV id ID [addr relative|absolute] [pid LO-HI] [tc TC] [mode rud|rod|rudi|uud] [cc none|nscc|rccc|nscc-rccc] [cc-target-us US] [cc-base-rtt-us US] [cc-bdp BYTES] [cc-mtu BYTES] [cc-fi-pct|cc-alpha-pct|cc-eta-pct|cc-md-pct|cc-ignore-pct PCT] [lb single|oblivious|reps] [lb-paths N] [ra-floor-mbps MBPS]" },
 	{ "del", job_del, "job del dev DEV id ID" },
 	{ NULL },
 };

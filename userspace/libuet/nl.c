@@ -298,6 +298,8 @@ int uet_nl_job_add(struct uet_nl *nl, const struct uet_job_attrs *j)
 		mnl_attr_put_u8(nlh, UET_A_JOB_LB, j->lb);
 	if (UET_HAS(j, UET_A_JOB_LB_PATHS))
 		mnl_attr_put_u32(nlh, UET_A_JOB_LB_PATHS, j->lb_paths);
+	if (UET_HAS(j, UET_A_JOB_RA_FLOOR_MBPS))
+		mnl_attr_put_u32(nlh, UET_A_JOB_RA_FLOOR_MBPS, j->ra_floor_mbps);
 	return run(nl, nlh, 0, NULL, NULL);
 }
 

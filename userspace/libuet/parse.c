@@ -92,6 +92,7 @@ static const enum mnl_attr_data_type job_types[UET_A_JOB_MAX + 1] = {
 	[UET_A_JOB_CC_IGNORE_PCT] = MNL_TYPE_U32,
 	[UET_A_JOB_LB] = MNL_TYPE_U8,
 	[UET_A_JOB_LB_PATHS] = MNL_TYPE_U32,
+	[UET_A_JOB_RA_FLOOR_MBPS] = MNL_TYPE_U32,
 	[UET_A_JOB_TX_PACKETS] = MNL_TYPE_U64,
 	[UET_A_JOB_TX_BYTES] = MNL_TYPE_U64,
 	[UET_A_JOB_RX_PACKETS] = MNL_TYPE_U64,
@@ -299,6 +300,7 @@ static void job_attrs(const struct nlattr **tb, struct uet_job_attrs *out)
 	get_nscc(tb, 1, j.nscc, &j.present);
 	GET(&j, tb, UET_A_JOB_LB, lb, 8);
 	GET(&j, tb, UET_A_JOB_LB_PATHS, lb_paths, 32);
+	GET(&j, tb, UET_A_JOB_RA_FLOOR_MBPS, ra_floor_mbps, 32);
 	GET(&j, tb, UET_A_JOB_TX_PACKETS, tx_packets, 64);
 	GET(&j, tb, UET_A_JOB_TX_BYTES, tx_bytes, 64);
 	GET(&j, tb, UET_A_JOB_RX_PACKETS, rx_packets, 64);

@@ -124,6 +124,9 @@ struct uet_job_attrs {
 	uint8_t lb;
 	/* entropies sprayed over; absent, the device's */
 	uint32_t lb_paths;
+	/* rate advice: 0, none taken; else the lowest cap, Mbit/s; absent,
+	 * the device's */
+	uint32_t ra_floor_mbps;
 	uint64_t tx_packets, tx_bytes, rx_packets, rx_bytes, errors;
 };
 
