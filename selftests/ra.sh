@@ -103,7 +103,7 @@ off_by_default() {
 # cap.  The transfer lasts some 15 s at the advice (a minute on the debug
 # kernel, where every look takes seconds), and ends once it lapses.
 capped() {
-	local t0 t0b b0 t1 t1b b1 kbit paced applied end cap=
+	local t0 t0b b0 t1 t1b b1 kbit paced applied p1 a1 end cap=
 	A uetctl dev set uet0 ra-floor-mbps "$FLOOR" || return 1
 	paced=$(counter uet0 ra_paced) applied=$(counter uet0 ra_applied)
 	xfer_bg $((RATE * 30 * $(scaled 1 4)))
@@ -127,13 +127,13 @@ capped() {
 	t0=$(((t0 + t0b) / 2)) t1=$(((t1 + t1b) / 2))
 	kbit=$(((b1 - b0) * 8 / (t1 - t0)))
 	echo "# uet0 sent $((b1 - b0)) bytes in $((t1 - t0)) ms: $kbit kbit/s under advice of $RATE Mbit/s"
-	echo "# ra_paced $paced -> $(counter uet0 ra_paced), ra_applied $applied -> $(counter uet0 ra_applied)"
+	p1=$(counter uet0 ra_paced) a1=$(counter uet0 ra_applied)
+	echo "# ra_paced $paced -> $p1, ra_applied $applied -> $a1"
 	# the rate on the stock kernel: on the debug one, two VMs on two
 	# cores, the advisor and the counter reads fall seconds behind
 	[ "$b1" -gt "$b0" ] &&
 	{ [ -n "${UET_SLOW:-}" ] || [ "$kbit" -le $((RATE * 1500)) ]; } &&
-	[ "$(counter uet0 ra_paced)" -gt "$paced" ] &&
-	[ "$(counter uet0 ra_applied)" -gt "$applied" ]
+	[ "$p1" -gt "$paced" ] && [ "$a1" -gt "$applied" ]
 }
 
 # Once the advisor stops, the cap lapses with the last advice's lifetime:

@@ -665,8 +665,9 @@ static int pdc_cc_init(struct uet_pds_pdc *pdc, struct uet_pds_live *live)
  * @pdc: the initiator, locked, live, with nothing in flight
  *
  * If its job's or device's settings changed since the PDC took its
- * congestion control, it takes it anew (and its rate advice floor), as a PDC that wakes does: a PDC
- * busy without a pause would otherwise keep the old one for good.  With
+ * congestion control, it takes it anew (and its rate advice floor), as
+ * a PDC that wakes does: a PDC busy without a pause would otherwise keep
+ * the old one for good.  With
  * the same kinds (NSCC's window, RCCC's credit) it moves to the context
  * of NSCC's parameters now, keeping its credit; with others it starts
  * again.

@@ -226,6 +226,17 @@ incast_up() {
 		limit 100000
 }
 
+# uplink L S: leaf L's uplink uS to spine S (the spine's port dL),
+# 198.19.(128 + 8 L + S).1 and .2
+uplink() {
+	local up=$NET.$((128 + 8 * $1 + $2))
+	ip link add "u$2" netns "lab-l$1" type veth peer name "d$1" netns "lab-p$2" &&
+	in_ns "l$1" ip addr add "$up.1/24" dev "u$2" &&
+	in_ns "p$2" ip addr add "$up.2/24" dev "d$1" &&
+	in_ns "l$1" ip link set "u$2" up &&
+	in_ns "p$2" ip link set "d$1" up
+}
+
 # leafspine_up: Topology A of the BMWG draft, small: LEAVES leaf switches
 # lab-l1.., SPINES spine switches lab-p1.., every leaf linked to every
 # spine by uplinks that are bottlenecks both ways, and HOSTS hosts under
@@ -239,14 +250,7 @@ leafspine_up() {
 	for s in $(seq "$SPINES"); do switch "p$s" || return 1; done
 	for l in $(seq "$LEAVES"); do
 		for s in $(seq "$SPINES"); do
-			ip link add "u$s" netns "lab-l$l" type veth \
-				peer name "d$l" netns "lab-p$s" &&
-			in_ns "l$l" ip addr add "$NET.$((128 + 8 * l + s)).1/24" \
-				dev "u$s" &&
-			in_ns "p$s" ip addr add "$NET.$((128 + 8 * l + s)).2/24" \
-				dev "d$l" &&
-			in_ns "l$l" ip link set "u$s" up &&
-			in_ns "p$s" ip link set "d$l" up &&
+			uplink "$l" "$s" &&
 			bottleneck "l$l" "u$s" && bottleneck "p$s" "d$l" &&
 			in_ns "p$s" ip route add "$NET.$((16 * l)).0/20" \
 				via "$NET.$((128 + 8 * l + s)).1" || return 1
@@ -281,22 +285,13 @@ leafspine_up() {
 # WAN_DELAY_US one way and WAN_LOSS lost.  Leaf 1 is the pod's edge, where
 # the element advises.
 pods_up() {
-	local i s nh1='' nh2='' up
+	local i s nh1='' nh2=''
 	switch l1 && switch l2 && link r l2 "$RX" r || return 1
 	for i in $(seq "$1"); do
 		link "s$i" l1 "$NET.$i.1" "s$i" || return 1
 	done
 	for s in $(seq "$SPINES"); do
-		switch "p$s" || return 1
-		for i in 1 2; do
-			up=$NET.$((128 + 8 * i + s))
-			ip link add "u$s" netns "lab-l$i" type veth \
-				peer name "d$i" netns "lab-p$s" &&
-			in_ns "l$i" ip addr add "$up.1/24" dev "u$s" &&
-			in_ns "p$s" ip addr add "$up.2/24" dev "d$i" &&
-			in_ns "l$i" ip link set "u$s" up &&
-			in_ns "p$s" ip link set "d$i" up || return 1
-		done
+		switch "p$s" && uplink 1 "$s" && uplink 2 "$s" || return 1
 		in_ns "p$s" ip route add "$NET.0.0/20" via "$NET.$((136 + s)).1" &&
 		in_ns "p$s" ip route add "$NET.100.0/24" via "$NET.$((144 + s)).1" &&
 		bottleneck l1 "u$s" || return 1
