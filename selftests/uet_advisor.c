@@ -11,12 +11,17 @@
  * address, its PDCID (the requests' SPDCID) and the destination address.
  * The advice goes in a UDP datagram to the sender's UET port.
  *
- *   uet_advisor -i IFACE|any -r MBPS [-f] [-l LIFETIME_MS] [-e EVERY_MS]
- *               [-p PORT] [-t SECONDS] [-c COUNT]
+ *   uet_advisor -i IFACE|any -r MBPS [-f] [-q EGRESS [-d TARGET_US]]
+ *               [-l LIFETIME_MS] [-e EVERY_MS] [-p PORT] [-t SECONDS]
+ *               [-c COUNT]
  *
  * -i any watches every interface (a switch's ingress ports).  With -f
  * the rate is a link's, shared: each flow is advised MBPS over the flows
- * seen in the last second (at least 1 Mbit/s).
+ * seen in the last second (at least 1 Mbit/s).  With -q the rate follows
+ * the queue of EGRESS (its root qdisc's backlog, drained at MBPS): while
+ * the queue holds more than TARGET_US of it (300 by default), each
+ * advice is the rate scaled by TARGET_US over the queue's delay (at most
+ * halved), so that the senders drain it.
  *
  * It stops after -t seconds or -c advices, or at SIGINT or SIGTERM, and
  * prints what it saw and did:
@@ -27,8 +32,12 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <linux/gen_stats.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
+#include <linux/netlink.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -42,6 +51,7 @@
 #include <unistd.h>
 
 #include "ra.h"
+#include "uet_advisor.h"
 #include "uet_pcap.h"
 #include "wire.h"
 
@@ -51,6 +61,10 @@
 #define FRAME_MAX	65536
 /* -f: a flow shares the rate while it was seen this recently */
 #define ACTIVE_NS	1000000000ULL
+/* -q: the queue's delay the senders are let keep, us, unless -d says */
+#define TARGET_US_DEF	300
+/* -q: the backlog is read again once it is this old */
+#define BACKLOG_NS	1000000ULL
 
 struct flow {
 	uint8_t src[16], dst[16];
@@ -152,6 +166,63 @@ static unsigned int active_flows(uint64_t now)
 	return n ? n : 1;
 }
 
+/*
+ * -q: the backlog of @ifindex's root qdisc, bytes, through a dump of the
+ * namespace's qdiscs on the rtnetlink socket @nl; -1 if it says none.
+ */
+static long qdisc_backlog(int nl, int ifindex)
+{
+	struct {
+		struct nlmsghdr n;
+		struct tcmsg t;
+	} req = {
+		.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg)),
+		.n.nlmsg_type = RTM_GETQDISC,
+		.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP,
+		.t.tcm_family = AF_UNSPEC,
+	};
+	/* aligned as the messages in it */
+	static union {
+		struct nlmsghdr h;
+		char b[65536];
+	} buf;
+	long backlog = -1;
+	ssize_t n;
+
+	if (send(nl, &req, req.n.nlmsg_len, 0) != (ssize_t)req.n.nlmsg_len)
+		return -1;
+	while ((n = recv(nl, buf.b, sizeof(buf.b), 0)) > 0) {
+		struct nlmsghdr *h = &buf.h;
+		int len = (int)n;
+
+		for (; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len)) {
+			struct tcmsg *t = NLMSG_DATA(h);
+			struct rtattr *a = TCA_RTA(t), *q;
+			int alen = (int)TCA_PAYLOAD(h), qlen;
+
+			if (h->nlmsg_type == NLMSG_DONE ||
+			    h->nlmsg_type == NLMSG_ERROR)
+				return backlog;
+			if (t->tcm_ifindex != ifindex ||
+			    t->tcm_parent != TC_H_ROOT)
+				continue;
+			for (; RTA_OK(a, alen); a = RTA_NEXT(a, alen)) {
+				if (a->rta_type != TCA_STATS2)
+					continue;
+				q = RTA_DATA(a);
+				qlen = (int)RTA_PAYLOAD(a);
+				for (; RTA_OK(q, qlen); q = RTA_NEXT(q, qlen))
+					if (q->rta_type == TCA_STATS_QUEUE &&
+					    RTA_PAYLOAD(q) >=
+					    sizeof(struct gnet_stats_queue))
+						backlog = ((struct gnet_stats_queue *)
+							   RTA_DATA(q))->backlog;
+			}
+		}
+	}
+	return -1;
+}
+
 static int is_request(uint8_t type)
 {
 	return type == UET_PDS_TYPE_RUD_REQ || type == UET_PDS_TYPE_ROD_REQ ||
@@ -162,8 +233,8 @@ static int is_request(uint8_t type)
 static void usage(void)
 {
 	fprintf(stderr, "usage: uet_advisor -i IFACE|any -r MBPS [-f] "
-		"[-l LIFETIME_MS] [-e EVERY_MS] [-p PORT] [-t SECONDS] "
-		"[-c COUNT]\n");
+		"[-q EGRESS [-d TARGET_US]] [-l LIFETIME_MS] [-e EVERY_MS] "
+		"[-p PORT] [-t SECONDS] [-c COUNT]\n");
 	exit(2);
 }
 
@@ -171,20 +242,28 @@ int main(int argc, char **argv)
 {
 	unsigned long every_ms = 100, seconds = 0, count = 0, port = 4793;
 	unsigned long requests = 0, capable = 0, nflows = 0, advised = 0;
+	unsigned long target_us = TARGET_US_DEF, drained = 0;
 	struct uet_ra_info info = { .version = UET_RA_VERSION };
 	static unsigned char frame[FRAME_MAX];
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
-	const char *ifname = NULL;
-	uint64_t start, deadline = 0;
-	int fd, fd4, fd6, opt, rate = -1, share = 0;
+	const char *ifname = NULL, *egress = NULL;
+	uint64_t start, deadline = 0, backlog_at = 0;
+	int fd, fd4, fd6, opt, rate = -1, share = 0, nl = -1, eindex = 0;
+	long backlog = -1;
 
-	while ((opt = getopt(argc, argv, "i:r:fl:e:p:t:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "i:r:fq:d:l:e:p:t:c:")) != -1) {
 		switch (opt) {
 		case 'i':
 			ifname = optarg;
 			break;
 		case 'f':
 			share = 1;
+			break;
+		case 'q':
+			egress = optarg;
+			break;
+		case 'd':
+			target_us = strtoul(optarg, NULL, 0);
 			break;
 		case 'r':
 			rate = atoi(optarg);
@@ -218,6 +297,14 @@ int main(int argc, char **argv)
 		sll.sll_ifindex = (int)if_nametoindex(ifname);
 		if (!sll.sll_ifindex) {
 			perror(ifname);
+			return 1;
+		}
+	}
+	if (egress) {
+		eindex = (int)if_nametoindex(egress);
+		nl = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
+		if (!eindex || nl < 0) {
+			perror(egress);
 			return 1;
 		}
 	}
@@ -275,6 +362,19 @@ int main(int argc, char **argv)
 		info.rate_mbps = (uint32_t)rate;
 		if (share && rate)
 			info.rate_mbps = (uint32_t)rate / active_flows(now) ?: 1;
+		if (egress && rate) {
+			uint32_t was = info.rate_mbps;
+
+			if (now - backlog_at >= BACKLOG_NS) {
+				backlog = qdisc_backlog(nl, eindex);
+				backlog_at = now;
+			}
+			info.rate_mbps =
+				uet_advisor_queue_rate(was, backlog,
+						       (uint32_t)rate,
+						       (uint32_t)target_us);
+			drained += info.rate_mbps < was;
+		}
 		info.spdcid = h.req.spdcid;
 		memcpy(&info.daddr, dst, 16);
 		if (advise(fd4, fd6, &u, &info, (unsigned int)port)) {
@@ -284,7 +384,10 @@ int main(int argc, char **argv)
 		f->advised_ns = now;
 		advised++;
 	}
-	printf("uet_advisor: requests %lu, taking advice %lu, flows %lu, advised %lu\n",
+	printf("uet_advisor: requests %lu, taking advice %lu, flows %lu, advised %lu",
 	       requests, capable, nflows, advised);
+	if (egress)
+		printf(", lowered for the queue %lu", drained);
+	putchar('\n');
 	return 0;
 }

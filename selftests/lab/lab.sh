@@ -81,6 +81,11 @@
 #                      one-way delay (20000) and loss ("0.1%"), without
 #                      and with advice
 #   UET_LAB_ADVICE_REPEAT  how many times each advice run (3)
+#   UET_LAB_ADVICE_MODES  the elements' policies, each a run: "share",
+#                      the bottleneck shared among the flows, and
+#                      "queue", that share scaled down while the
+#                      bottleneck's queue holds more than
+#                      UET_LAB_ADVICE_TARGET_US of it (300) ("share queue")
 d=$(dirname "$0")
 if [ -e "$d/lib.sh" ]; then . "$d/lib.sh"; else . "$d/../lib.sh"; fi
 
@@ -111,13 +116,16 @@ SPREAD_LBS=${UET_LAB_SPREAD_LB:-reps}
 SPREAD_SPINES=${UET_LAB_SPREAD_SPINES:-4}
 ADVICE_N=${UET_LAB_ADVICE_N:-4}
 ADVICE_REPEAT=${UET_LAB_ADVICE_REPEAT:-3}
+ADVICE_MODES=${UET_LAB_ADVICE_MODES:-share queue}
+ADVICE_TARGET_US=${UET_LAB_ADVICE_TARGET_US:-300}
 WAN_DELAY_US=${UET_LAB_WAN_DELAY_US:-20000}
 WAN_LOSS=${UET_LAB_WAN_LOSS:-0.1%}
 # run(): the topology (incast_up or pods_up), its bottleneck (a port of
 # a switch, where the element advises), the element's rate when set
-# (advice), the senders' links' loss
+# (advice) and its target for the queue (0: it shares the rate
+# whatever the queue), the senders' links' loss
 TOPO=incast QNS=sw QDEV=r
-ADVICE=
+ADVICE= TARGET_US=0
 LOSS=
 HOST_MBPS=$RATE
 SIZE=65536
@@ -406,14 +414,15 @@ release() {
 # run SCENARIO N CC: one run of N senders, sender i starting
 # FLOW_DELAY[i] ms after the first and sending FLOW_BYTES[i]; prints its
 # UET-LAB line.  With ADVICE, the senders take rate advice and the switch
-# gives it, ADVICE Mbit/s shared among the flows; with LOSS, the senders'
+# gives it, ADVICE Mbit/s shared among the flows (with TARGET_US, less
+# while the bottleneck's queue holds more); with LOSS, the senders'
 # links lose that share of the packets.  Every client is started at once and stops on the start
 # line when its queue pair is ready; the run starts when all are there,
 # so that how long a process takes to start under TCG is not part of a
 # flow's time.
 run() {
 	local what=$1 n=$2 cc=$3 i gr gs k=0 flows=''
-	local alive bw t1 rc red topo failed=0 adv='' advised=0 floor=0
+	local alive bw t1 rc red topo failed=0 adv='' advised=0 floor=0 q=()
 	local -a iters
 	[ -z "$ADVICE" ] || floor=1
 	lab_down || return 1
@@ -448,9 +457,10 @@ run() {
 		) &
 	done
 	if [ -n "$ADVICE" ]; then
+		[ "$TARGET_US" = 0 ] || q=(-q "$QDEV" -d "$TARGET_US")
 		# not through in_ns(): $! must be the advisor's own pid
 		ip netns exec "lab-$QNS" "$d/uet_advisor" -i any -r "$ADVICE" -f \
-			-e 20 -l 500 -t 600 >"$OUT/advisor.log" 2>&1 &
+			"${q[@]}" -e 20 -l 500 -t 600 >"$OUT/advisor.log" 2>&1 &
 		adv=$!
 	fi
 	PIDS=()
@@ -504,9 +514,9 @@ run() {
 	topo="\"topology\":\"$TOPO\""
 	[ "$TOPO" = incast ] ||
 		topo="$topo,\"spines\":$SPINES,\"pinned\":${PIN:-0},\"wan_delay_us\":$([ -n "${WAN:-}" ] && echo "$WAN_DELAY_US" || echo 0),\"wan_loss\":\"${WAN:+$WAN_LOSS}\""
-	printf 'UET-LAB {"scenario":"%s","n":%d,"cc":"%s","rate_mbit":%d,"delay_us":%d,"base_us":%d,"red_min":%d,"size":%d,"sample_ms":%d,"advice_mbit":%d,"advised":%d,"loss":"%s",%s,%s,"flows":[%s],"samples":[%s]}\n' \
+	printf 'UET-LAB {"scenario":"%s","n":%d,"cc":"%s","rate_mbit":%d,"delay_us":%d,"base_us":%d,"red_min":%d,"size":%d,"sample_ms":%d,"advice_mbit":%d,"advice_target_us":%d,"advised":%d,"loss":"%s",%s,%s,"flows":[%s],"samples":[%s]}\n' \
 		"$what" "$n" "$cc" "$RATE" "$DELAY_US" "$BASE_US" "$MIN" $SIZE "$SAMPLE_MS" \
-		"${ADVICE:-0}" "${advised:-0}" "$LOSS" "$topo" "$red" "$flows" "$SAMPLES"
+		"${ADVICE:-0}" "$TARGET_US" "${advised:-0}" "$LOSS" "$topo" "$red" "$flows" "$SAMPLES"
 	lab_down || failed=1
 	return $failed
 }
@@ -543,9 +553,11 @@ join() {
 	return $rc
 }
 
-# Rate advice, without and with, ADVICE_REPEAT times each, with NSCC;
-# the element shares the bottleneck's rate among the flows it sees (the
-# senders count what the wire carries: that fills it, no more).
+# Rate advice, without and with each of ADVICE_MODES, ADVICE_REPEAT times
+# each, with NSCC; the element shares the bottleneck's rate among the
+# flows it sees (the senders count what the wire carries: that fills it,
+# no more), or ("queue") shares less while the bottleneck's queue holds
+# more than ADVICE_TARGET_US.
 # Inside a data centre: the incast of ADVICE_N senders (the element on
 # the switch), and two flows of one pod to another that an ECMP collision
 # puts on one uplink (the element on their leaf).  Across data centres:
@@ -553,7 +565,7 @@ join() {
 # (the element on the sending pod's edge leaf), with NSCC told the WAN's
 # base RTT, and measuring its own.
 advice() {
-	local rc=0 i a k b base=$BASE_US
+	local rc=0 i a k b m base=$BASE_US
 	local -a nscc=("${NSCC[@]}")
 	mkdir -p "$OUT"
 	for i in $(seq "$ADVICE_N"); do
@@ -561,27 +573,33 @@ advice() {
 		FLOW_DELAY[i]=0
 	done
 	for k in $(seq "$ADVICE_REPEAT"); do
-		for a in "" "$RATE"; do
-			ADVICE=$a
+		for m in none $ADVICE_MODES; do
+			ADVICE=$RATE TARGET_US=0
+			case $m in
+			none) ADVICE= a=none ;;
+			share) a=$RATE ;;
+			queue) TARGET_US=$ADVICE_TARGET_US a="$RATE, queue $TARGET_US us" ;;
+			*) echo "# no advice mode $m"; return 1 ;;
+			esac
 			rm -f "$OUT"/done*
-			echo "# rate advice inside a data centre, an incast, ${a:-none} ($k)"
+			echo "# rate advice inside a data centre, an incast, $a ($k)"
 			run ra-dc "$ADVICE_N" nscc || rc=1
 			rm -f "$OUT"/done*
-			echo "# rate advice inside a data centre, a collision, ${a:-none} ($k)"
+			echo "# rate advice inside a data centre, a collision, $a ($k)"
 			TOPO=pods QNS=l1 QDEV=u1 PIN=1 SPINES=2 \
 				run ra-collision 2 nscc || rc=1
 			for b in $((WAN_DELAY_US + base)) 0; do
 				BASE_US=$b
 				NSCC=("${nscc[@]}" cc-base-rtt-us "$b")
 				rm -f "$OUT"/done*
-				echo "# rate advice across data centres, base $b us, ${a:-none} ($k)"
+				echo "# rate advice across data centres, base $b us, $a ($k)"
 				TOPO=pods QNS=l1 QDEV=u1 WAN=1 SPINES=1 \
 					run ra-wan 1 nscc || rc=1
 			done
 			BASE_US=$base NSCC=("${nscc[@]}")
 		done
 	done
-	ADVICE=
+	ADVICE= TARGET_US=0
 	return $rc
 }
 

@@ -48,8 +48,9 @@ Rate advice (scenarios "ra-dc", the incast inside a data centre,
 "ra-collision", two flows of one pod to another on one uplink, and
 "ra-wan", one flow between two pods over a WAN link with delay and
 loss): each without advice and with an element at the bottleneck
-advising a share of advice_mbit (the row's "raN"); advised, the advices
-it sent.  The pods' runs carry their topology (spines, pinned, the WAN
+advising a share of advice_mbit (the row's "raN"), or that share scaled
+down while its queue holds more than advice_target_us ("raNq"); advised,
+the advices it sent.  The pods' runs carry their topology (spines, pinned, the WAN
 link's wan_delay_us and wan_loss).
 
 A flow's first and last delivery are what the receiver's samples saw: the
@@ -61,7 +62,7 @@ It writes OUTDIR/lab.json (every run, its figures and its samples),
 OUTDIR/lab.txt (the table it prints) and, with gnuplot, one PNG per run:
 each flow's rate, the bottleneck's queue and each sender's congestion
 window over time (OUTDIR/lab-SCENARIO N-CC.png, e.g. lab-incast8-nscc.png;
-"-ra" with advice, "-meas" where the senders measured their base RTT, and
+"-ra" with advice ("-raq" following the queue), "-meas" where the senders measured their base RTT, and
 "-2", "-3" ... for a run repeated).
 """
 import json
@@ -430,7 +431,7 @@ def advice_summary(results):
         if not f["scenario"].startswith("ra-"):
             continue
         key = (f["scenario"], base(f["base_us"]))
-        groups.setdefault(key, {}).setdefault(bool(f["advice_mbit"]), []).append(f)
+        groups.setdefault(key, {}).setdefault(mode(f), []).append(f)
     lines = []
 
     def stat(fs, k, scale=1, form="%.1f"):
@@ -441,17 +442,27 @@ def advice_summary(results):
             sum(xs) / len(xs), min(xs), max(xs))
 
     for (scenario, b), by in sorted(groups.items()):
-        for adv in (False, True):
-            fs = by.get(adv, [])
+        for adv in sorted(by):
+            fs = by[adv]
             if fs:
                 lines.append("%s base %s, %s: %d runs, goodput %s%%, p99 queue "
                              "%s ms, settled in %s ms, complete %d" %
-                             (scenario, b, "advice" if adv else "NSCC alone",
+                             (scenario, b, adv,
                               len(fs), stat(fs, "goodput", 100),
                               stat(fs, "p99_queue_ms"),
                               stat(fs, "settle_ms", form="%.0f"),
                               sum(f["complete"] for f in fs)))
     return lines
+
+
+def mode(f):
+    """A run's element: none, a share of the rate, or a share that follows
+    the queue."""
+    if not f.get("advice_mbit"):
+        return "NSCC alone"
+    if f.get("advice_target_us"):
+        return "advice, queue %d us" % f["advice_target_us"]
+    return "advice"
 
 
 def base(us):
@@ -538,14 +549,17 @@ def main():
             continue
         fig, series = figures(r)
         advice = r.get("advice_mbit", 0)
+        target = r.get("advice_target_us", 0) if advice else 0
         name = "lab-%s%d-%s%s%s" % (r["scenario"], r["n"], r["cc"],
-                                    "-ra" if advice else "",
+                                    ("-raq" if target else "-ra")
+                                    if advice else "",
                                     "-meas" if r.get("base_us") == 0 else "")
         # a run repeated: -2, -3, ...
         names[name] = names.get(name, 0) + 1
         if names[name] > 1:
             name += "-%d" % names[name]
         fig["advice_mbit"] = advice
+        fig["advice_target_us"] = target
         fig["advised"] = r.get("advised", 0)
         fig["loss"] = r.get("loss", "")
         for k in ("topology", "spines", "pinned", "wan_delay_us", "wan_loss"):
@@ -563,7 +577,7 @@ def main():
         if r["scenario"] != "incast":
             label = "%s %s" % (r["scenario"], label)
         if advice:
-            label += " ra%d" % advice
+            label += " ra%d%s" % (advice, "q" if target else "")
         lines.append("%-20s %-9s %5s %7.1f%% %7s %6s %7s %9s %9s %9s %6d %7d %8d %9s" %
                      (label, r["cc"],
                       base(fig["base_us"]), fig["goodput"] * 100,
