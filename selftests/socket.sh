@@ -18,6 +18,9 @@ B() { ip netns exec "$NS_B" "$@"; }
 RUD_REQ='\x11\x8c\xff\xfe\x00\x01\x20\x00\x40\x01\x80\x05'
 # RUD request, AR set, no SYN, naming DPDCID 0xfff0, which uet0 never has
 UNKNOWN_REQ='\x11\x88\x00\x00\x00\x02\x00\x00\x40\x02\xff\xf0'
+# RUD_REQ from SPDCID 0x4003, its PSN 2,000 past the PDC's first (PSN
+# offset 0x7d0): beyond the window of the PDC it makes
+FAR_REQ='\x11\x8c\xff\xfe\x00\x01\x20\x00\x40\x03\x87\xd0'
 
 send4() { B bash -c "printf '$1' >/dev/udp/$UET_NET4.1/4793"; }
 send6() { B bash -c "printf '$1' >/dev/udp/$UET_NET6::1/4793"; }
@@ -49,14 +52,22 @@ malformed_counted() {
 
 # A SYN request creates the target's PDC; its SES header is missing.
 valid_header_counted() {
-	local rx bytes pdcs mal
+	local rx bytes pdcs mal drops
 	rx=$(counter uet0 rx_packets) bytes=$(counter uet0 rx_bytes)
 	pdcs=$(counter uet0 pdcs_created) mal=$(counter uet0 drop_malformed)
 	send4 "$RUD_REQ" || return 1
 	sleep 0.2
 	expect_delta uet0 rx_packets "$rx" 1 && expect_delta uet0 rx_bytes "$bytes" 12 &&
 	expect_delta uet0 pdcs_created "$pdcs" 1 &&
-	expect_delta uet0 drop_malformed "$mal" 1
+	expect_delta uet0 drop_malformed "$mal" 1 || return 1
+	# the same beyond the window: one drop, the header's, not two
+	drops=$(all_drops)
+	send4 "$FAR_REQ" || return 1
+	sleep 0.2
+	expect_delta uet0 rx_packets "$rx" 2 &&
+	expect_delta uet0 pdcs_created "$pdcs" 2 &&
+	expect_delta uet0 drop_malformed "$mal" 2 &&
+	[ $(($(all_drops) - drops)) -eq 1 ]
 }
 
 # A SYN to the all-nodes multicast group creates no PDC: a counted drop.

@@ -438,7 +438,9 @@ static void rcv_request(struct uet_dev *udev, struct sk_buff *skb,
 	/* the last hole filled: the bitmap goes once quiet, looked at soon */
 	if (holes && !live->core.rx.holes)
 		pdc_look_soon(pdc);
-	pdc_count_verdict(udev, v);
+	/* a malformed SES header was the drop counted: not twice */
+	if (rx.hlen >= 0 || pdc_deliverable(v))
+		pdc_count_verdict(udev, v);
 	if (ce && pdc_deliverable(v))
 		uet_count(udev, UET_CNT_ECN_MARKED, 1);
 	if (!pdc_deliverable(v)) {
