@@ -21,7 +21,7 @@
  * the queue of EGRESS (its root qdisc's backlog, drained at MBPS): while
  * the queue holds more than TARGET_US of it (300 by default), each
  * advice is the rate scaled by TARGET_US over the queue's delay (at most
- * halved), so that the senders drain it.
+ * an eighth less), so that the senders drain it.
  *
  * It stops after -t seconds or -c advices, or at SIGINT or SIGTERM, and
  * prints what it saw and did:
